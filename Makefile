@@ -1,0 +1,31 @@
+# One entry point for people and CI. Everything is installed into .venv by these targets.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup test lint demo check-example bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: lint
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+
+demo: setup
+	$(BIN)/heal-ls check examples/inventory || true
+
+bench: setup
+	$(BIN)/heal-ls bench
+
+clean:
+	rm -rf $(VENV) .cache

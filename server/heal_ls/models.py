@@ -1,0 +1,145 @@
+"""Core data shared by every part of heal-ls: plain, JSON-serialisable dataclasses.
+
+Data flows one way: runner -> RunResult/Failure -> locate -> Suspect -> heal loop -> HealResult.
+Paths inside these objects are absolute filesystem paths unless a field says otherwise; lines are
+1-based and columns 0-based (code points), as Python reports them. Converting to LSP positions
+(UTF-16) is the LSP layer's job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal
+
+HealStatus = Literal["verified", "unverified", "failed", "cancelled", "skipped"]
+
+
+def _from_dict(cls, data: dict[str, Any]):
+    """Build a dataclass from a dict, ignoring unknown keys (forward compatible JSON)."""
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass
+class Frame:
+    """One traceback frame, innermost last in a list."""
+
+    path: str
+    line: int
+    function: str
+    locals: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Frame:
+        return _from_dict(cls, data)
+
+
+@dataclass
+class Failure:
+    """A failing test, a collection error or a crashing script."""
+
+    id: str  # the test nodeid, "collect:<path>" or "script:<path>"
+    exc_type: str
+    message: str
+    frames: list[Frame] = field(default_factory=list)
+    test: str | None = None  # pytest nodeid when the failure is a test
+    script: str | None = None  # absolute path when the failure is a script run
+    stdout: str = ""
+    duration: float = 0.0
+    timed_out: bool = False
+    test_path: str | None = None  # absolute path of the test file
+    test_line: int | None = None  # 1-based line of the failing line inside the test (or its def)
+    # Workspace functions that ran during the test, as "abs_path:first_line" keys.
+    covered: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Failure:
+        failure = _from_dict(cls, data)
+        failure.frames = [f if isinstance(f, Frame) else Frame.from_dict(f) for f in failure.frames]
+        return failure
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class TestOutcome:
+    """One test's result, passing or not (passing ones feed spectrum ranking and regressions)."""
+
+    nodeid: str
+    outcome: Literal["passed", "failed", "error", "skipped"]
+    duration: float = 0.0
+    path: str | None = None
+    line: int | None = None
+    covered: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TestOutcome:
+        return _from_dict(cls, data)
+
+
+@dataclass
+class RunResult:
+    """What one pytest or script run produced."""
+
+    root: str
+    passed: int = 0
+    failed: int = 0
+    errors: int = 0
+    skipped: int = 0
+    seconds: float = 0.0
+    failures: list[Failure] = field(default_factory=list)
+    tests: list[TestOutcome] = field(default_factory=list)
+    timed_out: bool = False  # the run as a whole hit its timeout
+    error: str | None = None  # the runner itself could not run (no pytest, bad interpreter...)
+
+
+@dataclass
+class Suspect:
+    """A function that may hold the bug: the whole def node, decorators included."""
+
+    path: str
+    qualname: str
+    start_line: int  # first decorator line (1-based)
+    start_col: int
+    end_line: int  # last line of the body (1-based, inclusive)
+    end_col: int
+    reason: str
+    score: float = 1.0
+    def_line: int = 0  # the line of the `def` keyword itself
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Suspect:
+        return _from_dict(cls, data)
+
+
+@dataclass
+class Candidate:
+    """A proposed replacement for the suspect function (full def source, decorators optional)."""
+
+    source: str
+    proposer: str
+    attempt: int = 1
+
+
+@dataclass
+class Attempt:
+    candidate: Candidate
+    outcome: Literal["verified", "rejected", "failed", "error", "timeout"]
+    failure: str = ""  # why it did not pass, in words that can go back to the model
+
+
+@dataclass
+class HealResult:
+    status: HealStatus
+    suspect: Suspect | None = None
+    new_source: str | None = None  # the whole module text after the verified splice
+    diff: str = ""
+    attempts: list[Attempt] = field(default_factory=list)
+    tokens: int = 0
+    seconds: float = 0.0
+    reason: str | None = None
+    best_candidate: str | None = None
