@@ -1,0 +1,56 @@
+"""Command line: heal-ls serve | check | fix | bench.
+
+Each subcommand lives in its own module exposing `add_arguments(parser)` and `run(args) -> int`;
+this file only wires them up, so a broken feature cannot stop the others from loading.
+Exit codes: 0 success, 1 failures found / not all healed, 2 usage or internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+SUBCOMMANDS = {
+    "serve": ("heal_ls.lsp.server", "run the language server (stdio, or --tcp HOST:PORT)"),
+    "check": ("heal_ls.check", "run tests or a script and show each failure's heal target"),
+    "fix": ("heal_ls.heal.fix_command", "heal failing functions; --apply writes verified fixes"),
+    "bench": ("heal_ls.bench.command", "heal a suite of known bugs and print a table"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="heal-ls", description=__doc__.splitlines()[0])
+    from heal_ls import __version__
+
+    parser.add_argument("--version", action="version", version=f"heal-ls {__version__}")
+    subs = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        sub = subs.add_parser(name, help=help_text, description=help_text)
+        sub.set_defaults(_module=module_name)
+        try:
+            importlib.import_module(module_name).add_arguments(sub)
+        except ImportError as exc:
+            sub.set_defaults(_unavailable=str(exc))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "_unavailable", None):
+        print(f"heal-ls {args.command}: unavailable ({args._unavailable})", file=sys.stderr)
+        return 2
+    module = importlib.import_module(args._module)
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        print("heal-ls: interrupted", file=sys.stderr)
+        return 2
+    except Exception as exc:  # one line, not a traceback dump
+        print(f"heal-ls {args.command}: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
