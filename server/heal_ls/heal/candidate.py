@@ -1,0 +1,61 @@
+"""One candidate's path from text to module: parse -> safety check -> splice.
+
+Each step raises CandidateRejected with a reason phrased so it can go back to the model.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from heal_ls.models import Suspect
+
+
+class CandidateRejected(Exception):
+    pass
+
+
+def target_names(qualname: str) -> tuple[str, str | None]:
+    """The def's own name and, for a method, its class name (None for nested functions)."""
+    parts = qualname.split(".")
+    owner = parts[-2] if len(parts) > 1 and parts[-2] != "<locals>" else None
+    return parts[-1], owner
+
+
+def normalised(function_source: str) -> str:
+    """A formatting-independent form, so equal candidates compare equal."""
+    try:
+        return ast.dump(ast.parse(textwrap.dedent(function_source)))
+    except SyntaxError:
+        return function_source.strip()
+
+
+def function_from_answer(answer: str, suspect: Suspect) -> str:
+    from heal_ls.heal.answer import AnswerError, extract_function
+
+    name, owner = target_names(suspect.qualname)
+    try:
+        return extract_function(answer, name, owner)
+    except AnswerError as exc:
+        raise CandidateRejected(str(exc)) from None
+
+
+def module_with(
+    module_text: str,
+    suspect: Suspect,
+    original_function: str,
+    new_function: str,
+    *,
+    allow_test_edits: bool = False,
+) -> str:
+    """Check the new function and splice it into the suspect's exact node."""
+    from heal_ls.edit import SpliceError, splice
+    from heal_ls.heal.safety import UnsafeCandidate, check_candidate
+
+    if normalised(new_function) == normalised(original_function):
+        raise CandidateRejected("the proposed function is identical to the original")
+    try:
+        check_candidate(original_function, new_function, suspect.path, allow_test_edits)
+        return splice(module_text, suspect, new_function)
+    except (UnsafeCandidate, SpliceError) as exc:
+        raise CandidateRejected(str(exc)) from None

@@ -1,0 +1,183 @@
+"""`heal-ls fix`: heal each failing test's top suspect; print verified diffs; --apply writes them."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+
+from heal_ls.heal.loop import HealConfig, HealEvent, heal_failure
+from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect
+from heal_ls.models import HealResult
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", nargs="?", default=".", help="project root (default: .)")
+    parser.add_argument("--test", action="append", default=[], metavar="NODEID")
+    parser.add_argument("--script", metavar="FILE", help="heal a crashing script instead of tests")
+    parser.add_argument("--python", metavar="PY", help="interpreter for test runs")
+    parser.add_argument(
+        "--provider", default="auto", choices=["auto", "anthropic", "openai", "local"]
+    )
+    parser.add_argument("--model", help="model name (default: the provider's documented default)")
+    parser.add_argument("--base-url", help="OpenAI-compatible endpoint (Ollama, vLLM, ...)")
+    parser.add_argument("--max-attempts", type=int, default=3, metavar="N")
+    parser.add_argument("--candidates", type=int, default=1, metavar="K")
+    parser.add_argument("--test-timeout", type=float, default=10.0, metavar="S")
+    parser.add_argument("--apply", action="store_true", help="write verified fixes")
+    parser.add_argument("--force", action="store_true", help="apply even over uncommitted changes")
+    parser.add_argument(
+        "--show-prompt", action="store_true", help="print the prompt; no model call"
+    )
+    parser.add_argument("--no-cache", action="store_true", help="ignore the repair cache")
+    parser.add_argument("--allow-test-edits", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def config_from(args: argparse.Namespace) -> HealConfig:
+    if args.max_attempts < 1 or args.candidates < 1:
+        raise SystemExit("heal-ls fix: --max-attempts and --candidates must be at least 1")
+    return HealConfig(
+        provider=args.provider,
+        model=args.model,
+        base_url=args.base_url,
+        max_attempts=args.max_attempts,
+        candidates=args.candidates,
+        python=args.python,
+        test_timeout=args.test_timeout,
+        allow_test_edits=args.allow_test_edits,
+        use_cache=not args.no_cache,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    root = os.path.abspath(args.path)
+    if not os.path.isdir(root):
+        print(f"heal-ls fix: not a directory: {args.path}", file=sys.stderr)
+        return 2
+    try:
+        config = config_from(args)
+    except SystemExit as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    return asyncio.run(_fix(root, args, config))
+
+
+async def _fix(root: str, args: argparse.Namespace, config: HealConfig) -> int:
+    from heal_ls.check import check_project
+
+    run_result, located = await check_project(
+        root,
+        tests=args.test or None,
+        script=args.script,
+        python=args.python,
+        test_timeout=args.test_timeout,
+    )
+    if run_result.error:
+        print(f"heal-ls fix: {run_result.error}", file=sys.stderr)
+        return 2
+    targets = group_targets(located)
+    if args.show_prompt:
+        return _show_prompts(root, targets)
+    rows, updated = [], {}
+    for target in targets:
+        result = await _heal_target(root, target, run_result, config, updated, quiet=args.json)
+        applied = False
+        if result.status == "verified" and result.new_source is not None:
+            updated[result.suspect.path] = result.new_source
+            if args.apply:
+                applied = _apply(result, force=args.force)
+        rows.append(_row(root, target, result, applied))
+    _report(rows, as_json=args.json, applying=args.apply)
+    if not targets:
+        return 0
+    return 0 if all(r["status"] == "verified" for r in rows) else 1
+
+
+async def _heal_target(root, target: HealTarget, run_result, config, updated, quiet) -> HealResult:
+    if target.suspect is None:
+        return HealResult("skipped", reason=target.reason or "no function to heal")
+    suspect = refresh_suspect(target.suspect, updated)
+    label = f"{os.path.relpath(suspect.path, root)}::{suspect.qualname}"
+    emit = (lambda event: None) if quiet else _progress_printer(label)
+    return await heal_failure(
+        root,
+        target.failures[0],
+        config=config,
+        run=run_result,
+        suspect=suspect,
+        overlay=dict(updated),
+        on_event=emit,
+        also_failing=target.failures[1:],
+    )
+
+
+def _progress_printer(label: str):
+    def emit(event: HealEvent) -> None:
+        if event.kind == "chunk":
+            return
+        step = f"[{event.attempt}/{event.total}] " if event.total else ""
+        print(f"heal {label}: {step}{event.message}", file=sys.stderr, flush=True)
+
+    return emit
+
+
+def _apply(result: HealResult, *, force: bool) -> bool:
+    from heal_ls.heal.apply import has_uncommitted_changes, write_atomic
+
+    path = result.suspect.path
+    if not force and has_uncommitted_changes(path):
+        result.reason = f"not applied: {path} has uncommitted changes (use --force)"
+        return False
+    write_atomic(path, result.new_source)
+    return True
+
+
+def _row(root: str, target: HealTarget, result: HealResult, applied: bool) -> dict:
+    suspect = result.suspect or target.suspect
+    return {
+        "test": target.failures[0].test or target.failures[0].script,
+        "tests": [f.test or f.script for f in target.failures],
+        "suspect": (
+            f"{os.path.relpath(suspect.path, root).replace(os.sep, '/')}::{suspect.qualname}"
+            if suspect
+            else None
+        ),
+        "status": result.status,
+        "attempts": len(result.attempts),
+        "diff": result.diff,
+        "applied": applied,
+        "reason": result.reason,
+        "tokens": result.tokens,
+        "seconds": result.seconds,
+    }
+
+
+def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
+    if as_json:
+        print(json.dumps({"results": rows}, indent=2))
+        return
+    if not rows:
+        print("nothing to heal: no failing tests")
+    for row in rows:
+        print(f"{row['suspect'] or row['test']}: {row['status']} - {row['reason'] or ''}")
+        if row["diff"]:
+            print(row["diff"], end="" if row["diff"].endswith("\n") else "\n")
+    verified = sum(r["status"] == "verified" for r in rows)
+    done = "applied" if applying else "not applied (use --apply)"
+    if rows:
+        print(f"{verified}/{len(rows)} verified; {sum(r['applied'] for r in rows)} {done}")
+
+
+def _show_prompts(root: str, targets: list[HealTarget]) -> int:
+    from heal_ls.heal.prompt import build_prompt, render_prompt
+    from heal_ls.source import read_source
+
+    for target in targets:
+        if target.suspect is None:
+            continue
+        text = read_source(target.suspect.path)
+        print(render_prompt(build_prompt(target.suspect, text, target.failures[0], root, [])))
+    return 0

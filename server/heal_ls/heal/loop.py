@@ -1,0 +1,229 @@
+"""The heal loop: cache -> local search -> model rounds, each candidate verified on an overlay.
+
+`heal_failure` is the one entry point used by `heal-ls fix`, the bench and the language server.
+It never writes a file: the result carries the verified module text for the caller to apply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from heal_ls.heal.candidate import CandidateRejected, function_from_answer, module_with, normalised
+from heal_ls.heal.verify import VerifyOutcome, regression_tests, verify_module_text
+from heal_ls.models import Attempt, Candidate, Failure, HealResult, RunResult, Suspect
+
+
+@dataclass
+class HealConfig:
+    provider: str = "auto"
+    model: str | None = None
+    base_url: str | None = None
+    max_attempts: int = 3
+    candidates: int = 1
+    python: str | None = None
+    pytest_args: tuple[str, ...] = ()
+    test_timeout: float = 10.0
+    local_budget_count: int = 300
+    local_budget_seconds: float = 60.0
+    local_first_count: int = 40  # in auto mode with a key: a cheap local try before the model
+    allow_test_edits: bool = False
+    use_cache: bool = True
+    warm: bool = True
+
+
+@dataclass
+class HealEvent:
+    kind: str  # cache | asking | chunk | candidate | rejected | verify_start | verify_end | done
+    message: str
+    attempt: int = 0
+    total: int = 0
+
+
+@dataclass
+class HealContext:
+    """Everything one heal needs, computed once."""
+
+    root: str
+    failures: list[Failure]
+    suspect: Suspect
+    module_text: str
+    original_function: str
+    regressions: list[str]
+    config: HealConfig
+    overlay: dict[str, str]
+    emit: Callable[[HealEvent], None]
+    attempts: list[Attempt] = field(default_factory=list)
+    tokens: int = 0
+    best: str | None = None  # the last well-formed candidate that did not pass
+    warm_runner: object | None = None
+
+    def focus_lines(self) -> list[int]:
+        s = self.suspect
+        lines = [f.line for f in self.failures[0].frames if f.path == s.path]
+        return [n for n in lines if s.start_line <= n <= s.end_line] or [s.def_line or s.start_line]
+
+
+async def heal_failure(
+    root: str,
+    failure: Failure,
+    *,
+    config: HealConfig,
+    run: RunResult | None = None,
+    suspect: Suspect | None = None,
+    overlay: dict[str, str] | None = None,
+    on_event: Callable[[HealEvent], None] | None = None,
+    also_failing: list[Failure] | None = None,
+) -> HealResult:
+    started = time.monotonic()
+    root = os.path.abspath(root)
+    if suspect is None:
+        from heal_ls.locate import locate
+
+        located = locate(failure, root, run)
+        if not located.healable or not located.suspects:
+            return HealResult("skipped", reason=located.reason or "no function to heal")
+        suspect = located.suspects[0]
+    ctx = _context(root, failure, suspect, config, run, overlay or {}, on_event, also_failing)
+    try:
+        result = await _search(ctx)
+    except asyncio.CancelledError:
+        raise
+    result.seconds = round(time.monotonic() - started, 3)
+    ctx.emit(HealEvent("done", f"{result.status}: {result.reason or ''}".strip(": ")))
+    return result
+
+
+def _context(root, failure, suspect, config, run, overlay, on_event, also_failing) -> HealContext:
+    from heal_ls.edit import function_source
+    from heal_ls.source import read_source
+
+    module_text = overlay.get(suspect.path)
+    if module_text is None:
+        module_text = read_source(suspect.path)
+    failures = [failure, *(also_failing or [])]
+    failing = [f.test for f in failures if f.test]
+    warm_runner = None
+    if config.warm:
+        try:
+            from heal_ls.testing.warm import get_warm_runner
+
+            warm_runner = get_warm_runner(config.python or _default_python(), root)
+        except Exception:  # the warm runner is an optimisation: fall back to cold runs
+            warm_runner = None
+    return HealContext(
+        root=root,
+        failures=failures,
+        suspect=suspect,
+        module_text=module_text,
+        original_function=function_source(module_text, suspect),
+        regressions=regression_tests(suspect, run, failing),
+        config=config,
+        overlay=overlay,
+        emit=on_event or (lambda event: None),
+        warm_runner=warm_runner,
+    )
+
+
+def _default_python() -> str:
+    import sys
+
+    return sys.executable
+
+
+async def _search(ctx: HealContext) -> HealResult:
+    from heal_ls.heal.search import cached_fix, local_search, model_rounds, provider_for
+
+    for step in (cached_fix, local_search, model_rounds):
+        result = await step(ctx)
+        if result is not None:
+            return result
+    proposer_name = provider_for(ctx.config)
+    reason = "no candidate passed the tests" if ctx.best else "no usable candidate was proposed"
+    status = "unverified" if ctx.best else "failed"
+    return finish(ctx, status, reason=f"{reason} ({proposer_name})")
+
+
+def finish(
+    ctx: HealContext, status: str, *, new_source: str | None = None, reason=None
+) -> HealResult:
+    from heal_ls.edit import unified_diff
+
+    diff = ""
+    if new_source is not None:
+        diff = unified_diff(
+            os.path.relpath(ctx.suspect.path, ctx.root), ctx.module_text, new_source
+        )
+    return HealResult(
+        status=status,
+        suspect=ctx.suspect,
+        new_source=new_source,
+        diff=diff,
+        attempts=ctx.attempts,
+        tokens=ctx.tokens,
+        reason=reason,
+        best_candidate=ctx.best,
+    )
+
+
+async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: bool) -> str | None:
+    """Parse, check, splice and verify one candidate; returns the verified module text or None."""
+    try:
+        new_function = (
+            function_from_answer(candidate.source, ctx.suspect) if from_answer else candidate.source
+        )
+        module_text = module_with(
+            ctx.module_text,
+            ctx.suspect,
+            ctx.original_function,
+            new_function,
+            allow_test_edits=ctx.config.allow_test_edits,
+        )
+    except CandidateRejected as exc:
+        ctx.attempts.append(Attempt(candidate, "rejected", str(exc)))
+        ctx.emit(HealEvent("rejected", str(exc), candidate.attempt, ctx.config.max_attempts))
+        return None
+    candidate.source = new_function
+    outcome = await verify(ctx, module_text, candidate.attempt)
+    ctx.attempts.append(
+        Attempt(candidate, "verified" if outcome.passed else "failed", outcome.summary)
+    )
+    if outcome.passed:
+        return module_text
+    ctx.best = new_function
+    return None
+
+
+async def verify(ctx: HealContext, module_text: str, attempt: int) -> VerifyOutcome:
+    count = len(ctx.failures) + len(ctx.regressions)
+    ctx.emit(
+        HealEvent("verify_start", f"verifying {count} test(s)", attempt, ctx.config.max_attempts)
+    )
+    outcome = await verify_module_text(
+        ctx.root,
+        ctx.suspect.path,
+        module_text,
+        ctx.failures,
+        ctx.regressions,
+        python=ctx.config.python,
+        pytest_args=ctx.config.pytest_args,
+        test_timeout=ctx.config.test_timeout,
+        overlay=ctx.overlay,
+        warm=ctx.warm_runner,
+    )
+    ctx.emit(HealEvent("verify_end", outcome.summary, attempt, ctx.config.max_attempts))
+    return outcome
+
+
+def repeats_failed(ctx: HealContext, candidate: Candidate) -> bool:
+    """True when an earlier round already tried this candidate (normalised) and it failed."""
+    mine = normalised(candidate.source)
+    return any(
+        a.outcome != "verified"
+        and a.candidate.attempt < candidate.attempt
+        and normalised(a.candidate.source) == mine
+        for a in ctx.attempts
+    )

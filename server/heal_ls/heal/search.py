@@ -1,0 +1,155 @@
+"""The three ways the loop looks for a fix, tried in order: cache, local search, model rounds.
+
+Each returns a HealResult when it settles the heal (verified, or a hard stop), else None.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import time
+
+from heal_ls.heal.loop import (
+    HealConfig,
+    HealContext,
+    HealEvent,
+    finish,
+    repeats_failed,
+    try_candidate,
+)
+from heal_ls.models import Candidate, HealResult
+
+
+def provider_for(config: HealConfig, env=None) -> str:
+    """The provider `auto` resolves to: anthropic with its key, else openai, else local."""
+    if config.provider != "auto":
+        return config.provider
+    env = os.environ if env is None else env
+    if env.get("ANTHROPIC_API_KEY"):
+        return "anthropic"
+    if env.get("OPENAI_API_KEY") or config.base_url or env.get("OPENAI_BASE_URL"):
+        return "openai"
+    return "local"
+
+
+def _workers(config: HealConfig) -> int:
+    return max(1, min(config.candidates, os.cpu_count() or 1))
+
+
+def _cache_key(ctx: HealContext) -> str:
+    from heal_ls.heal.cache import cache_key
+
+    provider = provider_for(ctx.config)
+    return cache_key(ctx.original_function, ctx.failures[0], provider, ctx.config.model or "")
+
+
+def _remember(ctx: HealContext, new_function: str) -> None:
+    if ctx.config.use_cache:
+        from heal_ls.heal.cache import RepairCache
+
+        RepairCache().put(_cache_key(ctx), new_function)
+
+
+async def cached_fix(ctx: HealContext) -> HealResult | None:
+    if not ctx.config.use_cache:
+        return None
+    from heal_ls.heal.cache import RepairCache
+
+    fixed = RepairCache().get(_cache_key(ctx))
+    if fixed is None:
+        return None
+    ctx.emit(HealEvent("cache", "re-verifying a cached fix"))
+    module_text = await try_candidate(ctx, Candidate(fixed, "cache", 0), from_answer=False)
+    if module_text is None:
+        return None
+    return finish(ctx, "verified", new_source=module_text, reason="cached fix, tests pass")
+
+
+async def _first_verified(ctx: HealContext, candidates: list[Candidate], from_answer: bool):
+    """Verify candidates concurrently; the first (in rank order) that passes wins."""
+    tasks = [
+        asyncio.ensure_future(try_candidate(ctx, c, from_answer=from_answer)) for c in candidates
+    ]
+    try:
+        results = await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+    for candidate, module_text in zip(candidates, results):
+        if module_text is not None:
+            return candidate, module_text
+    return None
+
+
+async def local_search(ctx: HealContext) -> HealResult | None:
+    provider = provider_for(ctx.config)
+    if provider == "local":
+        count, seconds = ctx.config.local_budget_count, ctx.config.local_budget_seconds
+    elif ctx.config.provider == "auto" and ctx.config.local_first_count > 0:
+        count, seconds = ctx.config.local_first_count, min(15.0, ctx.config.local_budget_seconds)
+    else:
+        return None
+    from heal_ls.llm.local import LocalRepairer
+
+    source = LocalRepairer().candidates(
+        ctx.original_function, ctx.focus_lines(), ctx.suspect.start_line
+    )
+    deadline = time.monotonic() + seconds
+    tried = 0
+    workers = max(1, min(2, os.cpu_count() or 1))
+    ctx.emit(HealEvent("asking", "searching small local edits"))
+    while tried < count and time.monotonic() < deadline:
+        batch = list(itertools.islice(source, min(workers, count - tried)))
+        if not batch:
+            break
+        tried += len(batch)
+        candidates = [
+            Candidate(text, "local", tried - len(batch) + i + 1) for i, text in enumerate(batch)
+        ]
+        ctx.emit(HealEvent("candidate", f"local candidate {tried}", tried, count))
+        won = await _first_verified(ctx, candidates, from_answer=False)
+        if won:
+            _remember(ctx, won[0].source)
+            reason = f"local edit #{won[0].attempt}; tests pass"
+            return finish(ctx, "verified", new_source=won[1], reason=reason)
+    return None
+
+
+async def model_rounds(ctx: HealContext) -> HealResult | None:
+    provider = provider_for(ctx.config)
+    if provider == "local":
+        return None
+    from heal_ls.heal.prompt import build_prompt
+    from heal_ls.llm import make_proposer
+    from heal_ls.llm.base import ConfigError, ProviderError
+
+    try:
+        proposer = make_proposer(provider, ctx.config.model, ctx.config.base_url)
+    except ConfigError as exc:
+        return finish(ctx, "failed", reason=str(exc))
+    total = ctx.config.max_attempts
+    for attempt in range(1, total + 1):
+        failure = ctx.failures[0]
+        prompt = build_prompt(ctx.suspect, ctx.module_text, failure, ctx.root, ctx.attempts)
+        ctx.emit(HealEvent("asking", f"asking {proposer.name} ({proposer.model})", attempt, total))
+
+        def on_chunk(text: str, attempt=attempt) -> None:
+            ctx.emit(HealEvent("chunk", text, attempt, total))
+
+        calls = [proposer.propose(prompt, on_chunk) for _ in range(ctx.config.candidates)]
+        try:
+            proposals = await asyncio.gather(*calls)
+        except ProviderError as exc:
+            return finish(ctx, "failed", reason=str(exc))
+        fresh = []
+        for proposal in proposals:
+            ctx.tokens += proposal.input_tokens + proposal.output_tokens
+            fresh.append(Candidate(proposal.text, proposer.name, attempt))
+        won = await _first_verified(ctx, fresh, from_answer=True)
+        if won:
+            _remember(ctx, won[0].source)
+            return finish(ctx, "verified", new_source=won[1], reason="tests pass")
+        if all(repeats_failed(ctx, c) for c in fresh):
+            return None  # the model is repeating itself: more rounds will not help
+    return None

@@ -1,0 +1,40 @@
+"""From located failures to heal targets: one per suspect function, however many tests fail in it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from heal_ls.models import Failure, Suspect
+
+
+@dataclass
+class HealTarget:
+    failures: list[Failure] = field(default_factory=list)
+    suspect: Suspect | None = None  # None: not healable
+    reason: str | None = None
+
+
+def group_targets(located) -> list[HealTarget]:
+    """Group failures by their top suspect; a failure without one stays a target of its own."""
+    targets: dict[tuple, HealTarget] = {}
+    for failure, where in located:
+        suspect = where.suspects[0] if where.healable and where.suspects else None
+        key = (suspect.path, suspect.qualname, suspect.start_line) if suspect else (failure.id,)
+        target = targets.setdefault(key, HealTarget(suspect=suspect, reason=where.reason))
+        target.failures.append(failure)
+    return list(targets.values())
+
+
+def refresh_suspect(suspect: Suspect, updated: dict[str, str]) -> Suspect:
+    """Find the suspect again in a module an earlier fix of this run already changed."""
+    text = updated.get(suspect.path)
+    if text is None:
+        return suspect
+    from heal_ls.locate import index_source, suspect_for
+
+    node = index_source(text).find(
+        suspect.qualname, near_line=suspect.def_line or suspect.start_line
+    )
+    if node is None:
+        return suspect
+    return suspect_for(suspect.path, node, suspect.reason, suspect.score)

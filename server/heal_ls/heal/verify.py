@@ -1,0 +1,103 @@
+"""Verify a candidate module text by running the focused tests against an overlay.
+
+The candidate is never written to disk: the runner's import hook serves it for that one file, so
+the user's files and unsaved buffers stay untouched while candidates are tried.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from heal_ls.models import Failure, RunResult, Suspect
+
+
+@dataclass
+class VerifyOutcome:
+    passed: bool
+    summary: str  # why it did not pass, in words that can go back to the model
+    run: RunResult | None = None
+
+
+def regression_tests(suspect: Suspect, run: RunResult | None, failing: list[str]) -> list[str]:
+    """Passing tests that exercised the suspect function in the earlier run (a cheap guard)."""
+    if run is None:
+        return []
+    key = f"{suspect.path}:{suspect.start_line}"
+    alt = f"{suspect.path}:{suspect.def_line}"
+    return [
+        t.nodeid
+        for t in run.tests
+        if t.outcome == "passed"
+        and t.nodeid not in failing
+        and (key in t.covered or alt in t.covered)
+    ]
+
+
+def _describe_failure(failure: Failure, root: str) -> str:
+    where = ""
+    for frame in reversed(failure.frames):
+        if frame.path.startswith(root):
+            where = f" at {os.path.relpath(frame.path, root)}:{frame.line} in {frame.function}"
+            break
+    name = failure.test or failure.script or failure.id
+    return f"{name} fails: {failure.exc_type}: {failure.message}{where}".strip()
+
+
+def summarise(run: RunResult, root: str, failing: list[str]) -> VerifyOutcome:
+    """Decide whether a verification run passed, and say why not."""
+    if run.error:
+        return VerifyOutcome(False, f"the tests could not run: {run.error}", run)
+    if run.timed_out:
+        return VerifyOutcome(False, "the test run timed out (the candidate may loop forever)", run)
+    if run.failures:
+        lines = []
+        for failure in run.failures[:3]:
+            prefix = "" if (failure.test in failing or failure.script) else "regression: "
+            lines.append(prefix + _describe_failure(failure, root))
+        return VerifyOutcome(False, "; ".join(lines), run)
+    if run.passed == 0 and run.failed == 0:
+        return VerifyOutcome(False, "no test ran (the focused tests were not collected)", run)
+    return VerifyOutcome(True, f"{run.passed} test(s) pass", run)
+
+
+async def verify_module_text(
+    root: str,
+    path: str,
+    module_text: str,
+    failures: list[Failure],
+    regressions: list[str],
+    *,
+    python: str | None,
+    pytest_args: tuple[str, ...] | list[str],
+    test_timeout: float,
+    overlay: dict[str, str] | None = None,
+    warm=None,
+) -> VerifyOutcome:
+    """Run the failing tests (or script) plus regressions with `module_text` served for `path`."""
+    from heal_ls.testing.runner import run_pytest
+    from heal_ls.testing.script import run_script
+
+    files = dict(overlay or {})
+    files[path] = module_text
+    scripts = [f.script for f in failures if f.script]
+    if scripts:
+        run = await run_script(
+            root, scripts[0], python=python, timeout=test_timeout * 3, overlay=files, sandbox=True
+        )
+        return summarise(run, root, [])
+    failing = [f.test for f in failures if f.test]
+    nodeids = failing + [t for t in regressions if t not in failing]
+    run = await run_pytest(
+        root,
+        nodeids=nodeids,
+        python=python,
+        pytest_args=tuple(pytest_args),
+        test_timeout=test_timeout,
+        run_timeout=max(30.0, test_timeout * (len(nodeids) + 2)),
+        overlay=files,
+        trace=False,
+        sandbox=True,
+        warm=warm,
+    )
+    return summarise(run, root, failing)
