@@ -1,12 +1,19 @@
 """Shared fixtures: paths to the repository and its examples, and throwaway copies of examples."""
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
+
+# Tests never use a real key, a real endpoint or the user's repair cache.
+for _name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
+    os.environ.pop(_name, None)
+os.environ["HEAL_LS_CACHE_DIR"] = tempfile.mkdtemp(prefix="heal-ls-test-cache-")
 
 
 @pytest.fixture

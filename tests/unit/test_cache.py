@@ -1,0 +1,38 @@
+"""The repair cache: keyed on function source, normalised failure and provider/model."""
+
+from heal_ls.heal.cache import RepairCache, cache_key, failure_signature
+from heal_ls.models import Failure
+
+
+def _failure(message="KeyError: 'pear' at 0x7f00aa"):
+    return Failure(id="t::a", test="t::a", exc_type="KeyError", message=message)
+
+
+def test_signature_ignores_addresses_and_numbers():
+    assert failure_signature(_failure("obj at 0x7f00aa has 3 items")) == failure_signature(
+        _failure("obj at 0x1234 has 4 items")
+    )
+    assert failure_signature(_failure("'pear'")) != failure_signature(_failure("'apple'"))
+
+
+def test_key_depends_on_every_part():
+    base = cache_key("def f(): pass\n", _failure(), "openai", "m1")
+    assert base == cache_key("def f(): pass\n", _failure(), "openai", "m1")
+    assert base != cache_key("def f(): return 1\n", _failure(), "openai", "m1")
+    assert base != cache_key("def f(): pass\n", _failure(), "anthropic", "m1")
+    assert base != cache_key("def f(): pass\n", _failure(), "openai", "m2")
+
+
+def test_put_get_roundtrip_and_persistence(tmp_path):
+    path = tmp_path / "c.sqlite3"
+    RepairCache(path).put("k", "def f():\n    return 1\n")
+    assert RepairCache(path).get("k") == "def f():\n    return 1\n"
+    assert RepairCache(path).get("other") is None
+
+
+def test_corrupt_cache_file_is_a_miss_not_a_crash(tmp_path):
+    path = tmp_path / "c.sqlite3"
+    cache = RepairCache(path)
+    path.write_bytes(b"not a database" * 100)
+    assert cache.get("k") is None
+    cache.put("k", "x")  # must not raise
