@@ -1,0 +1,171 @@
+// Palette commands (category "Heal"). Their ids differ from the server's heal.* commands, which
+// vscode-languageclient registers by itself.
+import * as vscode from 'vscode';
+import { ExecuteCommandRequest } from 'vscode-languageclient/node';
+import { isKeyProvider, KeyProvider, PROVIDERS, storeKey } from './secrets';
+import { HealServer } from './server';
+
+export interface FailureInfo {
+  id: string;
+  test: string | null;
+  message: string;
+  exc_type: string;
+  suspect: { path: string; qualname: string; line: number } | null;
+  healable: boolean;
+}
+
+type TestArg = string | { test?: string } | undefined;
+
+export function registerCommands(context: vscode.ExtensionContext, server: HealServer): void {
+  const commands: Record<string, (...args: never[]) => unknown> = {
+    'heal-ls.healFailingTest': (arg: TestArg) => healFailingTest(server, arg),
+    'heal-ls.runTests': () => serverCommand(server, 'heal.runTests', [], 'Running tests'),
+    'heal-ls.rerunFailed': () =>
+      serverCommand(server, 'heal.rerunFailed', [], 'Re-running failed tests'),
+    'heal-ls.runScript': (uri?: vscode.Uri) => runScript(server, uri),
+    'heal-ls.debugTest': (arg: TestArg) => debugTest(server, arg),
+    'heal-ls.setApiKey': (arg?: { provider?: string; key?: string }) => setApiKey(context, arg),
+    'heal-ls.showLogs': () => server.output.show(),
+    'heal-ls.restart': () => server.restart('Heal: Restart Server'),
+  };
+  for (const [id, handler] of Object.entries(commands)) {
+    context.subscriptions.push(vscode.commands.registerCommand(id, handler));
+  }
+}
+
+/** Run a server command with a cancellable progress notification; undefined when cancelled. */
+async function serverCommand(
+  server: HealServer,
+  command: string,
+  args: unknown[],
+  title: string,
+): Promise<unknown> {
+  const client = server.client;
+  if (!client?.isRunning()) {
+    void vscode.window.showErrorMessage('Heal: the server is not running (Heal: Show Logs).');
+    return undefined;
+  }
+  const options = { location: vscode.ProgressLocation.Notification, title, cancellable: true };
+  return vscode.window.withProgress(options, (_progress, token) =>
+    client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token),
+  );
+}
+
+async function listFailures(server: HealServer): Promise<FailureInfo[]> {
+  const result = await server.client?.sendRequest<{ failures: FailureInfo[] }>('heal/failures', {});
+  return result?.failures ?? [];
+}
+
+/** The failure named by `arg`, the only one there is, or the one the user picks. */
+async function pickFailure(server: HealServer, arg: TestArg, healableOnly: boolean) {
+  const wanted = typeof arg === 'string' ? arg : arg?.test;
+  const failures = (await listFailures(server)).filter((f) => f.healable || !healableOnly);
+  if (wanted) {
+    return failures.find((f) => f.test === wanted || f.id === wanted) ?? ({ test: wanted } as FailureInfo);
+  }
+  if (failures.length <= 1) {
+    if (!failures.length) {
+      void vscode.window.showInformationMessage('Heal: no failing tests. Run Heal: Run Tests first.');
+    }
+    return failures[0];
+  }
+  const items = failures.map((failure) => ({
+    label: failure.suspect ? `$(symbol-function) ${failure.suspect.qualname}` : failure.id,
+    description: `${failure.exc_type}: ${failure.message}`.slice(0, 120),
+    detail: failure.test ?? failure.id,
+    failure,
+  }));
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Heal: pick a failing test',
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  return picked?.failure;
+}
+
+async function healFailingTest(server: HealServer, arg: TestArg): Promise<unknown> {
+  const failure = await pickFailure(server, arg, true);
+  if (!failure) {
+    return undefined;
+  }
+  const test = failure.test ?? failure.id;
+  const target = failure.suspect?.qualname ?? test;
+  const result = await serverCommand(server, 'heal.healFailingTest', [{ test }], `Healing ${target}`);
+  reportHeal(target, result);
+  return result;
+}
+
+function reportHeal(target: string, result: unknown): void {
+  const { status, message } = (result ?? {}) as { status?: string; message?: string };
+  if (status === 'verified') {
+    void vscode.window.showInformationMessage(`Heal: ${target} fixed; the failing test passes now.`);
+  } else if (status && status !== 'cancelled') {
+    void vscode.window.showWarningMessage(`Heal: ${target}: ${status}${message ? ` (${message})` : ''}`);
+  }
+}
+
+function runScript(server: HealServer, uri?: vscode.Uri): Promise<unknown> | undefined {
+  const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+  if (!target) {
+    void vscode.window.showInformationMessage('Heal: open a Python script to run it.');
+    return undefined;
+  }
+  const name = vscode.workspace.asRelativePath(target);
+  return serverCommand(server, 'heal.runScript', [{ uri: target.toString() }], `Running ${name}`);
+}
+
+async function debugTest(server: HealServer, arg: TestArg): Promise<boolean> {
+  const failure = await pickFailure(server, arg, false);
+  if (!failure) {
+    return false;
+  }
+  const test = failure.test ?? failure.id;
+  const where = (await serverCommand(server, 'heal.debugTest', [{ test }], `Starting ${test}`)) as
+    | { host: string; port: number }
+    | undefined;
+  if (!where) {
+    return false;
+  }
+  if (!vscode.extensions.getExtension('ms-python.debugpy')) {
+    void vscode.window.showWarningMessage(
+      `Heal: install the Python Debugger extension to attach; debugpy waits on ${where.host}:${where.port}.`,
+    );
+    return false;
+  }
+  return vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], {
+    type: 'debugpy',
+    request: 'attach',
+    name: `Debug ${test}`,
+    connect: { host: where.host, port: where.port },
+    justMyCode: false,
+  });
+}
+
+/** Ask for a provider and a key (or take them as an argument); an empty key deletes it. */
+async function setApiKey(
+  context: vscode.ExtensionContext,
+  arg?: { provider?: string; key?: string },
+): Promise<boolean> {
+  let provider: KeyProvider | undefined = isKeyProvider(arg?.provider) ? arg.provider : undefined;
+  if (!provider) {
+    const items = Object.entries(PROVIDERS).map(([id, p]) => ({ label: p.label, id }));
+    const picked = await vscode.window.showQuickPick(items, { title: 'Heal: API key for' });
+    provider = isKeyProvider(picked?.id) ? picked.id : undefined;
+  }
+  if (!provider) {
+    return false;
+  }
+  const key =
+    arg?.key ??
+    (await vscode.window.showInputBox({
+      title: `Heal: ${PROVIDERS[provider].label} API key`,
+      prompt: 'Stored in VS Code secret storage; leave empty to remove the key.',
+      password: true,
+      ignoreFocusOut: true,
+    }));
+  if (key === undefined) {
+    return false;
+  }
+  await storeKey(context.secrets, provider, key);
+  return true;
+}

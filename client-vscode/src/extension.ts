@@ -1,0 +1,59 @@
+// Entry point: wires the server, the status item, the commands and the restart triggers.
+import * as vscode from 'vscode';
+import { State } from 'vscode-languageclient/node';
+import { registerCommands } from './commands';
+import { handleApplyEdit } from './preview';
+import { isKeySecret } from './secrets';
+import { HealServer } from './server';
+import { SECTION } from './settings';
+import { HealStatus, StatusItem } from './status';
+
+/** What activate() returns: lets tests and other extensions look inside. */
+export interface HealApi {
+  server: HealServer;
+  status: StatusItem;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<HealApi> {
+  const output = vscode.window.createOutputChannel('Heal', { log: true });
+  const status = new StatusItem();
+  const server = new HealServer(context, output, (client) => {
+    handleApplyEdit(client);
+    client.onNotification('heal/status', (params: HealStatus) => status.update(params));
+    client.onDidChangeState((event) => {
+      if (event.newState === State.Stopped) {
+        status.serverStopped();
+      }
+    });
+  });
+  context.subscriptions.push(output, status, server);
+  registerCommands(context, server);
+  watchRestartTriggers(context, server);
+  await server.start().catch((err: unknown) => {
+    output.error(`the server did not start: ${String(err)}`);
+    void vscode.window
+      .showErrorMessage(`Heal: the server did not start with ${server.interpreter}.`, 'Show Logs')
+      .then((choice) => choice && output.show());
+  });
+  return { server, status };
+}
+
+export function deactivate(): Promise<void> | undefined {
+  return undefined; // the HealServer is disposed with the context's subscriptions
+}
+
+/** Restart only when what the server process is made of changes: interpreter or API keys. */
+function watchRestartTriggers(context: vscode.ExtensionContext, server: HealServer): void {
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(`${SECTION}.interpreter`)) {
+        void server.restart('heal.interpreter changed');
+      }
+    }),
+    context.secrets.onDidChange((event) => {
+      if (isKeySecret(event.key)) {
+        void server.restart('an API key changed');
+      }
+    }),
+  );
+}
