@@ -1,0 +1,83 @@
+"""Rank every single mutation of a function, then pairs of them, and yield the edited sources lazily.
+
+Order: all first-order mutations by cost (kind likelihood plus distance from the focus lines),
+then second-order pairs of the most likely ones, by summed cost. A candidate is yielded only if
+it parses and its normalised AST (ast.dump) has not been seen, the original's included.
+"""
+
+from __future__ import annotations
+
+import ast
+import heapq
+import itertools
+import warnings
+from collections.abc import Iterable, Iterator
+
+from heal_ls.repair import operators, templates, values
+from heal_ls.repair.snippet import Mutation, Snippet, overlaps
+
+GENERATORS = operators.GENERATORS + values.GENERATORS + templates.GENERATORS
+DISTANCE_WEIGHT = 0.4  # cost per line away from the nearest focus line
+MAX_DISTANCE = 8
+PAIR_POOL = 60  # second order pairs come from this many most likely single mutations
+
+
+def first_order(snip: Snippet, focus: Iterable[int] = ()) -> list[Mutation]:
+    """Every single mutation, most likely first (stable for equal costs)."""
+    focus = sorted(set(focus))
+    ranked = []
+    for index, mutation in enumerate(m for gen in GENERATORS for m in gen(snip)):
+        distance = min((abs(mutation.line - f) for f in focus), default=0)
+        cost = mutation.cost + DISTANCE_WEIGHT * min(distance, MAX_DISTANCE)
+        ranked.append((cost, index, mutation))
+    ranked.sort(key=lambda item: (item[0], item[1]))
+    return [Mutation(m.kind, m.edits, m.line, cost) for cost, _, m in ranked]
+
+
+def second_order(singles: list[Mutation]) -> Iterator[tuple[Mutation, Mutation]]:
+    """Non-overlapping pairs of the most likely singles, cheapest sum first."""
+    pool = singles[:PAIR_POOL]
+    pairs = [
+        (a.cost + b.cost, i, j)
+        for (i, a), (j, b) in itertools.combinations(enumerate(pool), 2)
+        if not overlaps(a.edits, b.edits)
+    ]
+    heapq.heapify(pairs)
+    while pairs:
+        _, i, j = heapq.heappop(pairs)
+        yield pool[i], pool[j]
+
+
+def normalised(source: str) -> str | None:
+    """ast.dump of the source (None when it does not parse or compile)."""
+    try:
+        with warnings.catch_warnings():  # e.g. "is" with a literal: not our user's code
+            warnings.simplefilter("ignore")
+            tree = ast.parse(_parseable(source))
+            compile(tree, "<candidate>", "exec")
+    except (SyntaxError, ValueError):
+        return None
+    return ast.dump(tree)
+
+
+def _parseable(source: str) -> str:
+    return "if True:\n" + source if source[:1] in (" ", "\t") else source
+
+
+def mutants(source: str, focus: Iterable[int] = (), second: bool = True) -> Iterator[str]:
+    """Edited versions of one function source, ranked and deduplicated; lazily generated.
+
+    `focus` holds line numbers counted like the source (1 = its first line)."""
+    snip = Snippet(source)
+    seen = {normalised(source)}
+    singles = first_order(snip, focus)
+    edit_sets = (m.edits for m in singles)
+    if second:
+        pairs = (a.edits + b.edits for a, b in second_order(singles))
+        edit_sets = itertools.chain(edit_sets, pairs)
+    for edits in edit_sets:
+        text = snip.apply(edits)
+        key = normalised(text)
+        if key is not None and key not in seen:
+            seen.add(key)
+            yield text

@@ -1,0 +1,147 @@
+"""Value mutations: constants, off-by-one on indices/slices/range, names, attributes, calls, tuples."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from heal_ls.repair.snippet import Edit, Mutation, Snippet, plus
+
+SWAP_CALLS = {"any": "all", "all": "any", "min": "max", "max": "min"}
+
+
+def _replace(kind: str, snip: Snippet, node: ast.AST, text: str, cost: float) -> Mutation:
+    start, end = snip.span(node)
+    return Mutation(kind, (Edit(start, end, text),), snip.user_line(node), cost)
+
+
+def constants(snip: Snippet) -> Iterator[Mutation]:
+    """Integers +-1 and True <-> False."""
+    for node in snip.nodes():
+        if not isinstance(node, ast.Constant):
+            continue
+        if isinstance(node.value, bool):
+            yield _replace("bool", snip, node, str(not node.value), 1.0)
+        elif isinstance(node.value, int):
+            for new in (node.value + 1, node.value - 1):
+                yield _replace("const", snip, node, str(new), 1.2)
+
+
+def _index_parts(node: ast.Subscript) -> list[ast.AST]:
+    part = node.slice
+    if isinstance(part, ast.Slice):
+        return [p for p in (part.lower, part.upper) if p is not None]
+    if isinstance(part, ast.Tuple):
+        return list(part.elts)
+    return [part]
+
+
+def off_by_one(snip: Snippet) -> Iterator[Mutation]:
+    """`a[i]` -> `a[i + 1]`, `range(n)` -> `range(n + 1)`, `len(x)` -> `len(x) - 1`, slice bounds."""
+    for node in snip.nodes():
+        exprs, cost = [], 1.3
+        if isinstance(node, ast.Subscript):
+            exprs = _index_parts(node)
+            if isinstance(node.slice, ast.Slice):
+                for bound in (node.slice.lower, node.slice.upper):
+                    if bound is not None:
+                        yield _replace("drop-bound", snip, bound, "", 2.5)
+        elif isinstance(node, ast.Call) and _called(node) == "range":
+            exprs = list(node.args)
+        elif isinstance(node, ast.Call) and _called(node) == "len":
+            exprs, cost = [node], 2.0
+        for expr in exprs:
+            if isinstance(expr, (ast.Constant, ast.Starred)):
+                continue  # constants are constants()'s job
+            for delta in ("+ 1", "- 1"):
+                yield _replace("off-by-one", snip, expr, plus(snip, expr, delta), cost)
+
+
+def _called(node: ast.Call) -> str | None:
+    return node.func.id if isinstance(node.func, ast.Name) else None
+
+
+def calls(snip: Snippet) -> Iterator[Mutation]:
+    """any <-> all, min <-> max, swapped arguments, and `f(x)` -> `x`."""
+    for node in snip.nodes():
+        if not isinstance(node, ast.Call):
+            continue
+        name = _called(node)
+        if name in SWAP_CALLS:
+            yield _replace("swap-call", snip, node.func, SWAP_CALLS[name], 1.0)
+        args = node.args
+        for a, b in zip(args, args[1:]):
+            if not isinstance(a, ast.Starred) and not isinstance(b, ast.Starred):
+                yield _swap(snip, a, b, "swap-args", 2.0)
+        if len(args) == 1 and not node.keywords and not isinstance(args[0], ast.Starred):
+            yield _replace("unwrap-call", snip, node, snip.source_of(args[0]), 2.8)
+
+
+def _swap(snip: Snippet, a: ast.AST, b: ast.AST, kind: str, cost: float) -> Mutation:
+    (a0, a1), (b0, b1) = snip.span(a), snip.span(b)
+    edits = (Edit(a0, a1, snip.text[b0:b1]), Edit(b0, b1, snip.text[a0:a1]))
+    return Mutation(kind, edits, snip.user_line(a), cost)
+
+
+def tuples(snip: Snippet) -> Iterator[Mutation]:
+    for node in snip.nodes():
+        if isinstance(node, ast.Tuple):
+            for a, b in zip(node.elts, node.elts[1:]):
+                if not isinstance(a, ast.Starred) and not isinstance(b, ast.Starred):
+                    yield _swap(snip, a, b, "swap-elements", 2.0)
+
+
+def scope_names(func: ast.FunctionDef) -> list[str]:
+    """Parameters and names assigned in the function (comprehension variables excluded)."""
+    args = func.args
+    params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    params += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+    local_only = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.comprehension):
+            local_only |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+    stored = []
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stored.append(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node is not func:
+            stored.append(node.name)
+    names = params + [n for n in stored if n not in local_only]
+    return list(dict.fromkeys(names))
+
+
+def names(snip: Snippet) -> Iterator[Mutation]:
+    """Another in-scope name for a name; names used nearby are tried first."""
+    scope = scope_names(snip.func)
+    uses: dict[str, list[int]] = {}
+    for node in snip.nodes():
+        if isinstance(node, ast.Name):
+            uses.setdefault(node.id, []).append(node.lineno)
+    for node in snip.nodes():
+        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+            continue
+        if node.id not in scope:
+            continue
+
+        def distance(name, line=node.lineno):
+            return min((abs(x - line) for x in uses.get(name, [])), default=99)
+
+        others = sorted((n for n in scope if n != node.id), key=distance)
+        for rank, other in enumerate(others):
+            yield _replace("name", snip, node, other, 3.0 + 0.1 * rank)
+
+
+def attributes(snip: Snippet) -> Iterator[Mutation]:
+    """`x.outgoing` -> `x.incoming`: another attribute name the function uses the same way."""
+    called = {id(n.func) for n in snip.nodes() if isinstance(n, ast.Call)}
+    attrs = [n for n in snip.nodes() if isinstance(n, ast.Attribute)]
+    for node in attrs:
+        same_use = [a.attr for a in attrs if (id(a) in called) == (id(node) in called)]
+        end = snip.span(node)[1]
+        for other in dict.fromkeys(same_use):
+            if other != node.attr:
+                edit = Edit(end - len(node.attr), end, other)
+                yield Mutation("attribute", (edit,), snip.user_line(node), 3.2)
+
+
+GENERATORS = [constants, off_by_one, calls, tuples, names, attributes]
