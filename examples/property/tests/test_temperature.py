@@ -1,0 +1,13 @@
+from weather.temperature import Temperature
+
+
+def test_from_fahrenheit():
+    assert Temperature.from_fahrenheit(212).celsius == 100
+
+
+def test_repr():
+    assert repr(Temperature(3)) == "Temperature(3)"
+
+
+def test_boiling_in_fahrenheit():
+    assert Temperature(100).fahrenheit == 212
