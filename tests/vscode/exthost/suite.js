@@ -1,0 +1,140 @@
+// Runs INSIDE the real VS Code extension host (loaded through the extensionTestsPath payload),
+// with the real `vscode` API, on a copy of examples/inventory. Prints "CHECK PASS <name>" or
+// "CHECK FAIL <name>: <why>" for each step; tests/vscode/test_vscode.py asserts on those lines.
+// Env: WS (workspace), HEAL_FIXED_REMOVE (the fixed Inventory.remove the fake model answers).
+const vscode = require('vscode');
+const assert = require('assert');
+const fs = require('fs');
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const FILE = `${process.env.WS}/shop/inventory.py`;
+const FIXED = process.env.HEAL_FIXED_REMOVE;
+
+async function until(what, predicate, timeoutMs = 60000) {
+  const t0 = Date.now();
+  for (;;) {
+    const value = await predicate();
+    if (value) return value;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+const healDiagnostics = (uri) =>
+  vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'heal');
+
+/** The 0-based line range of `def remove` (through the end of its body) in the document. */
+function removeRange(doc) {
+  const lines = doc.getText().split('\n');
+  const start = lines.findIndex((l) => l.includes('def remove('));
+  let end = start + 1;
+  while (end < lines.length && (lines[end].startsWith('        ') || !lines[end].trim())) end++;
+  return [start, end - 1];
+}
+
+const isFixed = (doc) => doc.getText().includes(FIXED.trim().split('\n').slice(-2).join('\n'));
+
+async function runTestsUntilFailing(api, uri) {
+  await vscode.commands.executeCommand('heal-ls.runTests');
+  return until('a heal diagnostic', () => healDiagnostics(uri)[0]);
+}
+
+const steps = [];
+const step = (name, fn) => steps.push({ name, fn });
+const state = {};
+
+step('activates', async () => {
+  const ext = vscode.extensions.getExtension('heal-ls.heal-ls');
+  assert.ok(ext, 'extension heal-ls.heal-ls is installed');
+  state.api = await ext.activate();
+  await until('a running client', () => state.api.server.client && state.api.server.client.isRunning());
+  assert.ok(state.api.server.pid > 0, 'server process id');
+  const cmdline = fs.readFileSync(`/proc/${state.api.server.pid}/cmdline`, 'utf8').split('\0');
+  assert.deepStrictEqual(cmdline.slice(1, 4), ['-m', 'heal_ls', 'serve']);
+  const palette = await vscode.commands.getCommands(true);
+  for (const id of ['healFailingTest', 'runTests', 'rerunFailed', 'runScript', 'debugTest',
+    'setApiKey', 'showLogs', 'restart']) {
+    assert.ok(palette.includes(`heal-ls.${id}`), `command heal-ls.${id}`);
+  }
+});
+
+step('run tests puts a heal diagnostic on the suspect function', async () => {
+  state.uri = vscode.Uri.file(FILE);
+  state.doc = await vscode.workspace.openTextDocument(state.uri);
+  await vscode.window.showTextDocument(state.doc);
+  const diag = await runTestsUntilFailing(state.api, state.uri);
+  const [first, last] = removeRange(state.doc);
+  assert.ok(diag.range.start.line >= first && diag.range.start.line <= last,
+    `diagnostic line ${diag.range.start.line} inside Inventory.remove (${first}-${last})`);
+  state.diag = diag;
+});
+
+step('status item shows the failing count', async () => {
+  await until('"1 failing" in the status item', () => state.api.status.text.includes('1 failing'), 20000);
+});
+
+step('code actions there list AI heal', async () => {
+  const actions = await vscode.commands.executeCommand('vscode.executeCodeActionProvider',
+    state.uri, state.diag.range, vscode.CodeActionKind.QuickFix.value);
+  const titles = actions.map((a) => a.title);
+  state.heal = actions.find((a) => a.title.startsWith('AI heal'));
+  assert.ok(state.heal, `AI heal among ${JSON.stringify(titles)}`);
+  assert.ok(state.heal.title.includes('Inventory.remove'), state.heal.title);
+});
+
+step('running AI heal changes the document to the fixed function', async () => {
+  const action = state.heal;
+  if (action.edit) assert.ok(await vscode.workspace.applyEdit(action.edit));
+  if (action.command) {
+    await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments || []));
+  }
+  await until('the fixed function in the document', () => isFixed(state.doc), 90000);
+  assert.ok(await state.doc.save(), 'saved');
+  assert.ok(isFixed({ getText: () => fs.readFileSync(FILE, 'utf8') }), 'fixed on disk');
+});
+
+step('heal failing test from the palette with one failure', async () => {
+  // Put the bug back, save, and let a test run find it again.
+  const buggy = state.doc.getText().replace(FIXED.trim().split('\n').slice(-2).join('\n'),
+    '        if self.items[name] <= 1:\n            del self.items[name]');
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(state.uri, new vscode.Range(0, 0, state.doc.lineCount, 0), buggy);
+  assert.ok(await vscode.workspace.applyEdit(edit));
+  assert.ok(!isFixed(state.doc), 'bug restored');
+  assert.ok(await state.doc.save());
+  await runTestsUntilFailing(state.api, state.uri);
+  await vscode.commands.executeCommand('heal-ls.healFailingTest');
+  await until('the fixed function in the document', () => isFixed(state.doc), 90000);
+  assert.ok(await state.doc.save());
+});
+
+step('set API key stores the secret and restarts the server', async () => {
+  const server = state.api.server;
+  const [pidBefore, startsBefore] = [server.pid, server.starts];
+  assert.ok(await vscode.commands.executeCommand('heal-ls.setApiKey',
+    { provider: 'anthropic', key: 'sk-ant-test-h6' }));
+  await until('a restarted server', () => server.starts > startsBefore && server.client &&
+    server.client.isRunning() && server.pid !== pidBefore, 30000);
+  const environ = fs.readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
+  assert.ok(environ.includes('ANTHROPIC_API_KEY=sk-ant-test-h6'), 'key in the new server env');
+  const starts = server.starts;
+  assert.ok(await vscode.commands.executeCommand('heal-ls.setApiKey', { provider: 'anthropic', key: '' }));
+  await until('a second restart', () => server.starts > starts && server.client.isRunning(), 30000);
+  const after = fs.readFileSync(`/proc/${server.pid}/environ`, 'utf8');
+  assert.ok(!after.includes('sk-ant-test-h6'), 'key removed from the server env');
+});
+
+exports.run = async function run() {
+  let failed = 0;
+  for (const { name, fn } of steps) {
+    const t0 = Date.now();
+    try {
+      await fn();
+      console.log(`CHECK PASS ${name} (${Date.now() - t0} ms)`);
+    } catch (err) {
+      failed++;
+      console.log(`CHECK FAIL ${name}: ${err && err.message ? err.message : err}`);
+    }
+  }
+  if (failed) throw new Error(`${failed} check(s) failed`);
+};

@@ -1,0 +1,173 @@
+"""The VS Code extension in a real VS Code (code-server 4.139 = VS Code 1.139, headless Chromium).
+
+- build checks: `npm run check` (tsc + eslint) and an offline `vsce package`;
+- extension-host checks: exthost/suite.js runs inside the real extension host on a copy of
+  examples/inventory, with the real server and the fake model server (one VS Code session,
+  one pytest test per check);
+- one UI test: the lightbulb menu (Ctrl+.) -> "AI heal ..." -> the fixed code is in the editor.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import zipfile
+
+import pytest
+from vscode_harness import (
+    CACHE,
+    EXT_DIR,
+    HERE,
+    background,
+    fixed_remove,
+    free_port,
+    heal_settings,
+    model_env,
+    wait_for_http,
+    workspace_copy,
+)
+
+pytestmark = [pytest.mark.vscode, pytest.mark.timeout(900)]
+
+EXTHOST_CHECKS = [
+    "activates",
+    "run tests puts a heal diagnostic on the suspect function",
+    "status item shows the failing count",
+    "code actions there list AI heal",
+    "running AI heal changes the document to the fixed function",
+    "heal failing test from the palette with one failure",
+    "set API key stores the secret and restarts the server",
+]
+
+
+def test_typecheck_and_lint(vscode_tools):
+    check = vscode_tools.run_npm(["run", "check"], timeout=240)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_package_vsix_offline(vscode_tools, tmp_path):
+    vsix = tmp_path / "heal-ls.vsix"
+    package = vscode_tools.vsce_package(vsix)
+    assert package.returncode == 0, package.stdout + package.stderr
+    names = zipfile.ZipFile(vsix).namelist()
+    assert "extension/dist/extension.js" in names
+    manifest = json.loads(zipfile.ZipFile(vsix).read("extension/package.json"))
+    assert manifest["main"] == "./dist/extension.js"
+    assert not [n for n in names if "/node_modules/" in n or n.startswith("extension/src/")]
+
+
+def test_settings_contributed_with_defaults():
+    properties = json.loads((EXT_DIR / "package.json").read_text())["contributes"]["configuration"][
+        "properties"
+    ]
+    expected = {
+        "heal.provider": "auto",
+        "heal.model": "",
+        "heal.baseUrl": "",
+        "heal.maxAttempts": 3,
+        "heal.candidates": 1,
+        "heal.python": "",
+        "heal.pytestArgs": [],
+        "heal.testTimeout": 10,
+        "heal.autoVerifyOnSave": True,
+        "heal.runOnStartup": False,
+        "heal.previewFixes": False,
+        "heal.interpreter": "",
+    }
+    assert {k: v["default"] for k, v in properties.items()} == expected
+    assert all(v.get("description") for v in properties.values())
+
+
+@pytest.fixture(scope="module")
+def exthost_output(vscode_tools, fake_model, tmp_path_factory) -> str:
+    """One VS Code session running exthost/suite.js; returns the driver's output."""
+    tmp = tmp_path_factory.mktemp("exthost")
+    ws = workspace_copy(tmp / "inventory", heal_settings())
+    port = free_port()
+    data = tmp / "vscode-data"
+    server_main = vscode_tools.code_server_dir / "lib" / "vscode" / "out" / "server-main.js"
+    argv = [
+        str(vscode_tools.node),
+        str(server_main),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--without-connection-token",
+        "--accept-server-license-terms",
+        "--telemetry-level",
+        "off",
+        "--enable-smoke-test-driver",
+        "--disable-workspace-trust",
+        "--server-data-dir",
+        str(data / "srv"),
+        "--user-data-dir",
+        str(data / "user"),
+        "--extensions-dir",
+        str(data / "ext"),
+    ]
+    env = vscode_tools.env(WS=str(ws), HEAL_FIXED_REMOVE=fixed_remove(), **model_env(fake_model))
+    log = tmp / "vscode-server.log"
+    with background(argv, env=env, log=log) as server:
+        wait_for_http(f"http://127.0.0.1:{port}/version", server)
+        driver_env = vscode_tools.env(
+            PORT=str(port),
+            EXT_DIR=str(EXT_DIR),
+            SUITE=str(HERE / "exthost" / "suite.js"),
+            WS=str(ws),
+        )
+        run = vscode_tools.run_node(HERE / "run_exthost.js", driver_env, timeout=360)
+    output = run.stdout + run.stderr
+    (CACHE / "exthost-last.log").write_text(output + "\n--- server log ---\n" + log.read_text())
+    sys.stdout.write(output)
+    return output
+
+
+@pytest.mark.parametrize("check", EXTHOST_CHECKS)
+def test_extension_host(exthost_output, check):
+    passed = re.search(rf"CHECK PASS {re.escape(check)}\b", exthost_output)
+    failed = re.search(rf"CHECK FAIL {re.escape(check)}: (.*)", exthost_output)
+    reason = failed.group(1) if failed else "did not run; see .cache/vscode/exthost-last.log"
+    assert passed, f"{check}: {reason}"
+
+
+def test_lightbulb_heals_through_the_ui(vscode_tools, fake_model, tmp_path):
+    """code-server with the packaged .vsix: Ctrl+. -> AI heal -> fixed code in the editor."""
+    vsix = tmp_path / "heal-ls.vsix"
+    package = vscode_tools.vsce_package(vsix)
+    assert package.returncode == 0, package.stdout + package.stderr
+    ws = workspace_copy(tmp_path / "inventory", heal_settings())
+    data = tmp_path / "cs-data"
+    code_server = [
+        str(vscode_tools.node),
+        str(vscode_tools.code_server_dir / "out" / "node" / "entry.js"),
+        "--user-data-dir",
+        str(data / "user"),
+        "--extensions-dir",
+        str(data / "ext"),
+    ]
+    env = vscode_tools.env(**model_env(fake_model))
+    install = vscode_tools.run(code_server + ["--install-extension", str(vsix)], env, timeout=120)
+    assert install.returncode == 0, install.stdout + install.stderr
+    port = free_port()
+    argv = code_server + [
+        "--auth",
+        "none",
+        "--bind-addr",
+        f"127.0.0.1:{port}",
+        "--disable-telemetry",
+        "--disable-update-check",
+        "--disable-workspace-trust",
+        str(ws),
+    ]
+    shots = CACHE / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    with background(argv, env=env, log=tmp_path / "code-server.log") as server:
+        wait_for_http(f"http://127.0.0.1:{port}/healthz", server)
+        driver_env = vscode_tools.env(PORT=str(port), WS=str(ws), SHOTS=str(shots))
+        run = vscode_tools.run_node(HERE / "ui_quickfix.js", driver_env, timeout=300)
+    sys.stdout.write(run.stdout + run.stderr)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
+    assert "== 0" in (ws / "shop" / "inventory.py").read_text()
+    assert (shots / "vscode-heal-quickfix.png").stat().st_size > 10_000

@@ -1,0 +1,124 @@
+"""Helpers for the VS Code tests: paths of the cached tools, processes in the background, the
+workspace copy and the fake model's answer. Tools are installed by scripts/vscode/setup.sh."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CACHE = REPO / ".cache" / "vscode"
+EXT_DIR = REPO / "client-vscode"
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass
+class Tools:
+    node: Path
+    code_server_dir: Path  # node_modules/code-server
+    node_path: Path  # where playwright-core and @vscode/vsce live
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = dict(os.environ, NODE_PATH=str(self.node_path), **extra)
+        env["PATH"] = f"{self.node.parent}{os.pathsep}{env['PATH']}"
+        env["npm_config_nodedir"] = str(self.node.parent.parent)
+        return env
+
+    def run(self, argv: list[str], env: dict[str, str], timeout: float, cwd: Path | None = None):
+        return subprocess.run(
+            argv, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout
+        )
+
+    def run_node(self, script: Path, env: dict[str, str], timeout: float):
+        return self.run([str(self.node), str(script)], env, timeout)
+
+    def run_npm(self, args: list[str], timeout: float):
+        return self.run(["npm", *args], self.env(), timeout, cwd=EXT_DIR)
+
+    def vsce_package(self, out: Path):
+        vsce = self.node_path / "@vscode" / "vsce" / "vsce"
+        argv = [str(self.node), str(vsce), "package", "--no-dependencies", "--out", str(out)]
+        return self.run(argv, self.env(), timeout=180, cwd=EXT_DIR)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_http(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{proc.args[:2]} exited with {proc.returncode} before listening")
+        with contextlib.suppress(OSError):
+            urllib.request.urlopen(url, timeout=2).close()
+            return
+        time.sleep(0.2)
+    raise TimeoutError(f"nothing answered on {url} within {timeout} s")
+
+
+@contextlib.contextmanager
+def background(argv: list[str], *, env: dict[str, str], log: Path, cwd: Path | None = None):
+    """Run argv in its own process group; kill the whole group afterwards."""
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            argv, env=env, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        yield proc
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+
+def fixed_remove() -> str:
+    """The fixed Inventory.remove, as the fake model will answer it."""
+    source = (REPO / "examples" / "inventory" / "shop" / "inventory.py").read_text()
+    start = source.index("    def remove(")
+    end = source.index("    def __contains__")
+    body = source[start:end].rstrip() + "\n"
+    assert "<= 1" in body
+    lines = [line[4:] for line in body.replace("<= 1", "== 0").splitlines()]
+    return "\n".join(lines) + "\n"
+
+
+def workspace_copy(dest: Path, settings: dict) -> Path:
+    """A copy of examples/inventory with .vscode/settings.json."""
+    shutil.copytree(
+        REPO / "examples" / "inventory",
+        dest,
+        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"),
+    )
+    (dest / ".vscode").mkdir()
+    (dest / ".vscode" / "settings.json").write_text(json.dumps(settings, indent=2))
+    return dest
+
+
+def heal_settings() -> dict:
+    return {
+        "heal.interpreter": sys.executable,
+        "heal.provider": "openai",
+        "heal.model": "fake",
+        "heal.maxAttempts": 2,
+    }
+
+
+def model_env(fake_model: dict) -> dict[str, str]:
+    return {"OPENAI_BASE_URL": fake_model["url"] + "/v1", "OPENAI_API_KEY": "sk-fake-for-tests"}
