@@ -1,0 +1,101 @@
+"""Sending a verified fix: workspace/applyEdit with a TextDocumentEdit pinned to a version.
+
+The fix was computed on `before` (the buffer when the heal started). If the buffer changed
+since, the new function is spliced again into the current text when that function itself is
+unchanged (`respice`); otherwise the fix is refused. Never applied blind, never to the disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lsprotocol import types
+
+from heal_ls.lsp.documents import current_text, path_to_uri
+from heal_ls.models import Suspect
+
+
+class Refused(Exception):
+    """The fix cannot be applied to the current document; the message says why."""
+
+
+@dataclass
+class Applied:
+    text: str  # the document text after the edit
+    version: int | None  # the version the edit was pinned to
+
+
+def function_in(module_text: str, suspect: Suspect) -> str:
+    """The source of `suspect`'s function as it stands in `module_text` (found by qualname)."""
+    from heal_ls.edit import function_source
+    from heal_ls.locate import index_source, suspect_for
+
+    node = index_source(module_text).find(suspect.qualname, near_line=suspect.def_line)
+    if node is None:
+        raise Refused(f"{suspect.qualname} is not in the fixed text")
+    return function_source(module_text, suspect_for(suspect.path, node, suspect.reason))
+
+
+def retarget(current: str, before: str, after: str, suspect: Suspect) -> str:
+    """The fixed text for `current`: `after` itself, or the fix redone on the changed buffer."""
+    from heal_ls.edit import SpliceError, respice
+
+    if current == before:
+        return after
+    try:
+        return respice(current, suspect, before, function_in(after, suspect))
+    except SpliceError as exc:
+        raise Refused(
+            f"{suspect.qualname} changed while it was being healed ({exc}); heal it again"
+        ) from None
+
+
+def end_position(ls, lines: list[str]) -> types.Position:
+    """The position just past the last character (after a final newline: the next line)."""
+    if not lines or lines[-1].endswith(("\n", "\r")):
+        return types.Position(len(lines), 0)
+    last = lines[-1]
+    return ls.workspace.position_codec.position_to_client_units(
+        lines, types.Position(len(lines) - 1, len(last))
+    )
+
+
+def minimal_edit(ls, old: str, new: str) -> types.TextEdit:
+    """One TextEdit replacing only the lines that differ (common prefix/suffix kept)."""
+    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    prefix = 0
+    while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(a), len(b)) - prefix and a[-1 - suffix] == b[-1 - suffix]:
+        suffix += 1
+    end_index = len(a) - suffix
+    end = end_position(ls, a) if end_index == len(a) else types.Position(end_index, 0)
+    return types.TextEdit(
+        range=types.Range(types.Position(prefix, 0), end),
+        new_text="".join(b[prefix : len(b) - suffix]),
+    )
+
+
+async def apply_fix(ls, suspect: Suspect, before: str, after: str, tries: int = 2) -> Applied:
+    """Apply the fix to the buffer of `suspect.path`; raise Refused with the reason if not."""
+    uri = path_to_uri(suspect.path)
+    reason = "no answer"
+    for _ in range(tries):
+        current, version = current_text(ls, suspect.path)
+        if current is None:
+            raise Refused(f"{suspect.path} cannot be read")
+        target = retarget(current, before, after, suspect)
+        edit = types.TextDocumentEdit(
+            text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
+            edits=[minimal_edit(ls, current, target)],
+        )
+        params = types.ApplyWorkspaceEditParams(
+            edit=types.WorkspaceEdit(document_changes=[edit]),
+            label=f"AI heal {suspect.qualname}",
+        )
+        result = await ls.workspace_apply_edit_async(params)
+        if result.applied:
+            return Applied(target, version)
+        reason = result.failure_reason or "the editor declined the edit"
+    raise Refused(f"the editor did not apply the fix: {reason}")

@@ -1,0 +1,91 @@
+"""workspace/executeCommand: heal.runTests, heal.rerunFailed, heal.runScript.
+
+Arguments arrive unpacked (pygls 2): each command takes one optional object. Bad arguments get
+an InvalidParams error response that says what was expected.
+"""
+
+from __future__ import annotations
+
+import os
+
+from pygls.exceptions import JsonRpcInvalidParams
+
+from heal_ls.lsp.documents import inside, uri_to_path
+from heal_ls.lsp.log import guarded
+
+RUN_TESTS = "heal.runTests"
+RERUN_FAILED = "heal.rerunFailed"
+RUN_SCRIPT = "heal.runScript"
+
+
+def options(args: tuple, command: str) -> dict:
+    """The single optional object argument ({} when absent); a bare string counts as a uri."""
+    if not args or args[0] is None:
+        return {}
+    if isinstance(args[0], str):
+        return {"uri": args[0]}
+    if isinstance(args[0], dict):
+        return args[0]
+    raise JsonRpcInvalidParams(f"{command}: expected an object argument, got {args[0]!r}")
+
+
+def workspace_path(ls, value, command: str, what="uri") -> str:
+    """A file path inside the workspace from a uri (or a plain path when what='script')."""
+    path = None
+    if isinstance(value, str):
+        path = uri_to_path(value) if value.startswith("file:") else None
+        if path is None and what == "script":
+            path = os.path.abspath(os.path.join(ls.root, value))
+    if path is None:
+        raise JsonRpcInvalidParams(f"{command}: {what} must be a file uri, got {value!r}")
+    if not inside(ls.root, path):
+        raise JsonRpcInvalidParams(f"{command}: {path} is outside the workspace {ls.root}")
+    return path
+
+
+def run_summary(run) -> dict:
+    if run is None:
+        return {"ran": False}
+    return {
+        "ran": run.error is None,
+        "passed": run.passed,
+        "failed": run.failed,
+        "errors": run.errors,
+        "error": run.error,
+        "seconds": round(run.seconds, 3),
+    }
+
+
+def register(server) -> None:
+    @server.command(RUN_TESTS)
+    @guarded
+    async def run_tests(ls, *args):
+        opts = options(args, RUN_TESTS)
+        nodeids = None
+        if isinstance(opts.get("test"), str):
+            nodeids = [opts["test"]]
+        elif opts.get("uri") is not None:
+            path = workspace_path(ls, opts["uri"], RUN_TESTS)
+            nodeids = [os.path.relpath(path, ls.root).replace(os.sep, "/")]
+        return run_summary(await ls.runs.tests(nodeids))
+
+    @server.command(RERUN_FAILED)
+    @guarded
+    async def rerun_failed(ls, *args):
+        failing = ls.state.failing_tests()
+        if not failing:
+            ls.show("heal: no failing tests to re-run")
+            return run_summary(None)
+        return run_summary(await ls.runs.tests(failing, title="heal: re-running failed tests"))
+
+    @server.command(RUN_SCRIPT)
+    @guarded
+    async def run_script(ls, *args):
+        opts = options(args, RUN_SCRIPT)
+        if "script" in opts:
+            path = workspace_path(ls, opts["script"], RUN_SCRIPT, what="script")
+        else:
+            path = workspace_path(ls, opts.get("uri"), RUN_SCRIPT)
+        if not os.path.isfile(path):
+            raise JsonRpcInvalidParams(f"{RUN_SCRIPT}: no such script {path}")
+        return run_summary(await ls.runs.script(path))

@@ -1,0 +1,148 @@
+"""Settings: the `heal` section from initializationOptions and workspace/configuration.
+
+The defaults are written once, in client-vscode/package.json (contributes.configuration); the
+names and defaults here mirror it and tests/lsp/test_config.py keeps the two in step. Invalid
+values never crash the server: they fall back to the default with a message for the user.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+PROVIDERS = ("auto", "anthropic", "openai", "local")
+
+
+@dataclass
+class Settings:
+    provider: str = "auto"
+    model: str | None = None
+    baseUrl: str | None = None  # noqa: N815 - camelCase: the client's names
+    maxAttempts: int = 3  # noqa: N815
+    candidates: int = 1
+    python: str | None = None
+    pytestArgs: list[str] = field(default_factory=list)  # noqa: N815
+    testTimeout: float = 10.0  # noqa: N815
+    autoVerifyOnSave: bool = True  # noqa: N815
+    runOnStartup: bool = False  # noqa: N815
+
+
+def _optional_str(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _int_between(low: int, high: int):
+    def check(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+    return check
+
+
+def _positive_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+VALIDATORS = {
+    "provider": lambda v: v in PROVIDERS,
+    "model": _optional_str,
+    "baseUrl": _optional_str,
+    "maxAttempts": _int_between(1, 50),
+    "candidates": _int_between(1, 20),
+    "python": _optional_str,
+    "pytestArgs": lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v),
+    "testTimeout": _positive_number,
+    "autoVerifyOnSave": lambda v: isinstance(v, bool),
+    "runOnStartup": lambda v: isinstance(v, bool),
+}
+
+
+def section_of(raw: Any) -> dict:
+    """Accept {"heal": {...}} or the bare section; anything else is an empty section."""
+    if isinstance(raw, dict) and isinstance(raw.get("heal"), dict):
+        return raw["heal"]
+    if isinstance(raw, dict) and "heal" not in raw:
+        return raw
+    return {}
+
+
+def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
+    """Return the settings and one line per rejected value (which keeps its default)."""
+    section = section_of(raw)
+    settings, problems = Settings(), []
+    for f in fields(Settings):
+        if f.name not in section:
+            continue
+        value = section[f.name]
+        if value == "" and f.name in ("model", "baseUrl", "python"):
+            value = None  # an emptied text box means "not set"
+        if VALIDATORS[f.name](value):
+            setattr(settings, f.name, float(value) if f.name == "testTimeout" else value)
+        else:
+            default = getattr(Settings(), f.name)
+            problems.append(f"heal.{f.name}: invalid value {value!r}, using {default!r}")
+    return settings, problems
+
+
+def heal_config(settings: Settings):
+    """The engine's HealConfig for these settings (imported late: the engine is optional here)."""
+    from heal_ls.heal.loop import HealConfig
+
+    return HealConfig(
+        provider=settings.provider,
+        model=settings.model,
+        base_url=settings.baseUrl,
+        max_attempts=settings.maxAttempts,
+        candidates=settings.candidates,
+        python=settings.python,
+        pytest_args=tuple(settings.pytestArgs),
+        test_timeout=settings.testTimeout,
+    )
+
+
+def apply_settings(ls, raw: Any, origin: str) -> None:
+    """Replace the server's settings; each rejected value is shown once and logged."""
+    from lsprotocol import types
+
+    from heal_ls.lsp.log import logger
+
+    ls.settings, problems = parse_settings(raw)
+    for problem in problems:
+        ls.show(f"heal: {problem}", types.MessageType.Warning)
+    logger.info("settings from %s: %s", origin, ls.settings)
+
+
+async def pull_configuration(ls) -> None:
+    """Ask the client for the `heal` section when it supports workspace/configuration."""
+    from lsprotocol import types
+
+    workspace = ls.client_capabilities.workspace
+    if not (workspace and workspace.configuration):
+        return
+    params = types.ConfigurationParams(items=[types.ConfigurationItem(section="heal")])
+    try:
+        result = await ls.workspace_configuration_async(params)
+    except Exception as exc:
+        ls.show(f"heal: could not read settings: {exc}", types.MessageType.Warning)
+        return
+    if result and isinstance(result[0], dict):
+        apply_settings(ls, {"heal": result[0]}, "workspace/configuration")
+
+
+def register(server) -> None:
+    from lsprotocol import types
+
+    from heal_ls.lsp.log import guarded
+
+    @server.feature(types.INITIALIZE)
+    @guarded
+    def on_initialize(ls, params: types.InitializeParams):
+        ls.set_root(params)
+        apply_settings(ls, params.initialization_options or {}, "initializationOptions")
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @guarded
+    async def on_change(ls, params: types.DidChangeConfigurationParams):
+        settings = params.settings
+        if isinstance(settings, dict) and isinstance(settings.get("heal"), dict):
+            apply_settings(ls, settings, "didChangeConfiguration")
+        await pull_configuration(ls)

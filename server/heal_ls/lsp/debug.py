@@ -1,0 +1,121 @@
+"""heal.debugTest {test}: start the test under debugpy and return where to attach.
+
+Runs `python -m debugpy --listen 127.0.0.1:<free port> --wait-for-client -m pytest <nodeid>` in
+the workspace and answers {host, port, test, pid} once debugpy listens. The process is killed
+after `LIFETIME` seconds, on the next debugTest, and at shutdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import sys
+import tempfile
+import time
+
+from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
+
+from heal_ls.lsp.commands import options
+from heal_ls.lsp.log import guarded, logger, spawn
+
+DEBUG_TEST = "heal.debugTest"
+HOST = "127.0.0.1"
+LIFETIME = 600.0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def is_listening(port: int) -> bool | None:
+    """Whether something listens on 127.0.0.1:port, from /proc (None where there is no /proc).
+
+    Probing with a connection would be taken by debugpy as the debugger attaching."""
+    wanted = f":{port:04X}"
+    found_table = False
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as rows:
+                found_table = True
+                for row in rows.readlines()[1:]:
+                    cols = row.split()
+                    if cols[1].endswith(wanted) and cols[3] == "0A":  # 0A = LISTEN
+                        return True
+        except OSError:
+            continue
+    return False if found_table else None
+
+
+async def wait_listening(process, port: int, errors, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.returncode is not None:
+            errors.seek(0)
+            err = errors.read().decode(errors="replace").strip()
+            raise JsonRpcInternalError(f"{DEBUG_TEST}: debugpy exited: {err[-500:]}")
+        state = is_listening(port)
+        if state is None:  # no /proc: give debugpy a moment
+            await asyncio.sleep(1.5)
+            return
+        if state:
+            return
+        await asyncio.sleep(0.05)
+    process.kill()
+    raise JsonRpcInternalError(f"{DEBUG_TEST}: debugpy did not listen within {timeout:.0f}s")
+
+
+def command_line(ls, nodeid: str, port: int) -> list[str]:
+    python = ls.settings.python or sys.executable
+    debugpy = ["-m", "debugpy", "--listen", f"{HOST}:{port}", "--wait-for-client"]
+    pytest = ["-m", "pytest", nodeid, "-p", "no:cacheprovider", *ls.settings.pytestArgs]
+    return [python, *debugpy, *pytest]
+
+
+async def kill_later(process, seconds: float) -> None:
+    try:
+        await asyncio.wait_for(process.wait(), seconds)
+    except asyncio.TimeoutError:
+        process.kill()
+
+
+async def start_debug(ls, nodeid: str) -> dict:
+    for old in ls.debug_processes:
+        if old.returncode is None:
+            old.kill()
+    port = free_port()
+    # a file, not a pipe: nobody has to keep reading it; it lives as long as the process
+    errors = tempfile.TemporaryFile()  # noqa: SIM115
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (ls.root, env.get("PYTHONPATH")) if p)
+    process = await asyncio.create_subprocess_exec(
+        *command_line(ls, nodeid, port),
+        cwd=ls.root,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=errors,
+    )
+    ls.debug_processes = [process]
+    await wait_listening(process, port, errors)
+    spawn(kill_later(process, LIFETIME), "debug session lifetime")
+    logger.info("debugpy waits on %s:%d for %s (pid %d)", HOST, port, nodeid, process.pid)
+    return {"host": HOST, "port": port, "test": nodeid, "pid": process.pid}
+
+
+def register(server) -> None:
+    server.debug_processes = []
+
+    @server.command(DEBUG_TEST)
+    @guarded
+    async def debug_test(ls, *args):
+        opts = options(args, DEBUG_TEST)
+        nodeid = opts.get("test")
+        if not isinstance(nodeid, str) or not nodeid:
+            known = list(ls.state.known.values())
+            if len(known) != 1 or not known[0].failure.test:
+                raise JsonRpcInvalidParams(f"{DEBUG_TEST}: pass {{'test': nodeid}}")
+            nodeid = known[0].failure.test
+        return await start_debug(ls, nodeid)

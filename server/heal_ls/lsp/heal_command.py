@@ -1,0 +1,155 @@
+"""heal.healFunction and heal.healFailingTest: run the heal loop as a cancellable task with
+progress, apply a verified fix to the buffer, re-run the focused tests in the background.
+
+Arguments: healFunction {failure} or {uri, qualname}; healFailingTest {test}? (none: the only
+failure, or the user picks one through window/showMessageRequest).
+Result: {status, message, applied, qualname}.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+
+from heal_ls.lsp import status
+from heal_ls.lsp.apply import Refused, apply_fix
+from heal_ls.lsp.commands import options, workspace_path
+from heal_ls.lsp.config import heal_config
+from heal_ls.lsp.documents import current_text, unsaved_overlay
+from heal_ls.lsp.log import guarded, spawn
+from heal_ls.lsp.progress import Progress
+from heal_ls.lsp.state import Known
+from heal_ls.lsp.unverified import offer_best_candidate
+
+HEAL_FUNCTION = "heal.healFunction"
+HEAL_FAILING_TEST = "heal.healFailingTest"
+
+
+def outcome(status_: str, message: str, known: Known | None = None, applied=False) -> dict:
+    qualname = known.suspect.qualname if known and known.suspect else None
+    return {"status": status_, "message": message, "applied": applied, "qualname": qualname}
+
+
+def current_suspect(ls, known: Known, text: str):
+    """The suspect re-found by name in the current text (the buffer may have moved it)."""
+    from heal_ls.locate import index_source, suspect_for
+
+    suspect = known.suspect
+    node = index_source(text).find(suspect.qualname, near_line=suspect.def_line)
+    if node is None:
+        raise Refused(f"{suspect.qualname} is no longer in {suspect.path}")
+    return suspect_for(suspect.path, node, suspect.reason, suspect.score)
+
+
+def progress_reporter(progress: Progress):
+    def on_event(event) -> None:
+        if event.kind == "chunk":
+            return  # too many to show; "asking" already said we are waiting for the model
+        step = f"attempt {event.attempt}/{event.total}: " if event.attempt and event.total else ""
+        progress.report(f"{step}{event.message}"[:200])
+
+    return on_event
+
+
+async def heal_known(ls, known: Known) -> dict:
+    """The heal task itself: everything from asking to the applied edit."""
+    from heal_ls.heal.loop import heal_failure
+
+    before, _ = current_text(ls, known.suspect.path)
+    if before is None:
+        return outcome("failed", f"cannot read {known.suspect.path}", known)
+    try:
+        suspect = current_suspect(ls, known, before)
+    except (Refused, SyntaxError) as exc:
+        return outcome("failed", f"cannot heal now: {exc}", known)
+    overlay = unsaved_overlay(ls, ls.root)
+    others = [k.failure for k in ls.state.for_function(suspect.path, suspect.qualname)]
+    others = [f for f in others if f.id != known.id]
+    async with Progress(ls, f"heal: {suspect.qualname}", asyncio.current_task()) as progress:
+        progress.report("starting")
+        result = await heal_failure(
+            ls.root,
+            known.failure,
+            config=heal_config(ls.settings),
+            run=ls.runs.last_run,
+            suspect=suspect,
+            overlay=overlay,
+            on_event=progress_reporter(progress),
+            also_failing=others,
+        )
+        if result.status != "verified" or result.new_source is None:
+            spawn(offer_best_candidate(ls, suspect, before, result), "offer candidate")
+            return {**outcome(result.status, result.reason or "no verified fix", known), "told": 1}
+        progress.report("applying the fix")
+        applied = await apply_fix(ls, suspect, before, result.new_source)
+    tests = [known.failure.test, *(f.test for f in others)]
+    ls.runs.in_background([t for t in tests if t], overlay={suspect.path: applied.text})
+    return outcome("verified", f"{suspect.qualname} fixed; re-running its tests", known, True)
+
+
+async def heal(ls, known: Known) -> dict:
+    if not known.healable or known.suspect is None:
+        return outcome("skipped", known.reason or "no function to heal for this failure", known)
+    if ls.heal_task is not None and not ls.heal_task.done():
+        ls.show(f"heal: already healing {ls.healing_target}", types.MessageType.Warning)
+        return outcome("busy", f"already healing {ls.healing_target}", known)
+    ls.heal_task = task = asyncio.ensure_future(heal_known(ls, known))
+    ls.healing_target = known.suspect.qualname
+    status.notify(ls)
+    try:
+        result = await task
+    except asyncio.CancelledError:
+        result = outcome("cancelled", "heal cancelled", known)
+    except Refused as exc:
+        result = outcome("refused", str(exc), known)
+    finally:
+        ls.healing_target = None
+        status.notify(ls)
+    if not result.pop("told", None):  # the unverified offer already told the user
+        verified = result["status"] == "verified"
+        level = types.MessageType.Info if verified else types.MessageType.Warning
+        ls.show(f"heal: {result['status']}: {result['message']}", level)
+    return result
+
+
+async def pick_failure(ls) -> Known | None:
+    healable = [k for k in ls.state.known.values() if k.healable]
+    if len(healable) <= 1:
+        return healable[0] if healable else None
+    titles = {f"{k.suspect.qualname} ({k.label()})": k for k in healable[:20]}
+    params = types.ShowMessageRequestParams(
+        type=types.MessageType.Info,
+        message="heal: which failure should be healed?",
+        actions=[types.MessageActionItem(title) for title in titles],
+    )
+    choice = await ls.window_show_message_request_async(params)
+    return titles.get(choice.title) if choice else None
+
+
+def register(server) -> None:
+    @server.command(HEAL_FUNCTION)
+    @guarded
+    async def heal_function(ls, *args):
+        opts = options(args, HEAL_FUNCTION)
+        known = ls.state.find(opts["failure"]) if isinstance(opts.get("failure"), str) else None
+        if known is None and isinstance(opts.get("qualname"), str) and "uri" in opts:
+            path = workspace_path(ls, opts["uri"], HEAL_FUNCTION)
+            matches = ls.state.for_function(path, opts["qualname"])
+            known = matches[0] if matches else None
+        if known is None:
+            raise JsonRpcInvalidParams(f"{HEAL_FUNCTION}: no known failure for {opts!r}")
+        return await heal(ls, known)
+
+    @server.command(HEAL_FAILING_TEST)
+    @guarded
+    async def heal_failing_test(ls, *args):
+        opts = options(args, HEAL_FAILING_TEST)
+        test = opts.get("test")
+        known = ls.state.find(test) if isinstance(test, str) else await pick_failure(ls)
+        if known is None:
+            message = f"no known failure for {test}" if test else "no failing test to heal"
+            ls.show(f"heal: {message} (run the tests first)")
+            return outcome("skipped", message)
+        return await heal(ls, known)

@@ -1,0 +1,30 @@
+"""initialized / shutdown: pull the settings, optionally run the tests, stop our children."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from heal_ls.lsp import status
+from heal_ls.lsp.config import pull_configuration
+from heal_ls.lsp.log import guarded, logger
+
+
+def register(server) -> None:
+    @server.feature(types.INITIALIZED)
+    @guarded
+    async def on_initialized(ls, params: types.InitializedParams):
+        await pull_configuration(ls)
+        status.notify(ls)
+        if ls.settings.runOnStartup:
+            logger.info("runOnStartup: running the tests")
+            ls.runs.in_background(None)
+
+    @server.feature(types.SHUTDOWN)
+    @guarded
+    def on_shutdown(ls, params=None):
+        for task in (ls.heal_task, ls.runs.background):
+            if task is not None and not task.done():
+                task.cancel()
+        for process in getattr(ls, "debug_processes", []):
+            if process.returncode is None:
+                process.kill()

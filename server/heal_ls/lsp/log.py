@@ -1,0 +1,103 @@
+"""Logging: a log file, window/logMessage, and guards that keep one feature's error local.
+
+Every handler registered through `guarded` logs its exception (with traceback in the file, one
+line in the editor) instead of taking the server down; background tasks go through `spawn`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import logging
+import os
+import tempfile
+
+from lsprotocol import types
+
+logger = logging.getLogger("heal_ls")
+
+
+class ClientLogHandler(logging.Handler):
+    """Forward heal_ls log records to the client as window/logMessage."""
+
+    LEVELS = {
+        logging.ERROR: types.MessageType.Error,
+        logging.WARNING: types.MessageType.Warning,
+        logging.INFO: types.MessageType.Info,
+    }
+
+    def __init__(self, server):
+        super().__init__(logging.INFO)
+        self.server = server
+
+    def emit(self, record: logging.LogRecord) -> None:
+        kind = self.LEVELS.get(record.levelno, types.MessageType.Log)
+        try:
+            message = record.getMessage()
+            self.server.window_log_message(types.LogMessageParams(type=kind, message=message))
+        except Exception:  # a closed pipe must not turn logging into a crash
+            pass
+
+
+def default_log_path() -> str:
+    return os.path.join(tempfile.gettempdir(), f"heal-ls-{os.getpid()}.log")
+
+
+def setup_logging(server, log_file: str | None) -> str:
+    """Log to `log_file` (default: a file in the temp dir) and to the client; return the path."""
+    path = log_file or default_log_path()
+    logger.setLevel(logging.DEBUG)
+    file_handler = logging.FileHandler(path, encoding="utf-8")
+    file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger.addHandler(file_handler)
+    logger.addHandler(ClientLogHandler(server))
+    return path
+
+
+def guarded(handler):
+    """Log a handler's exception; requests still get an error response (we re-raise)."""
+
+    def report(exc: BaseException) -> None:
+        logger.error("%s failed: %s: %s", handler.__name__, type(exc).__name__, exc)
+        logger.debug("traceback of %s", handler.__name__, exc_info=exc)
+
+    if inspect.iscoroutinefunction(handler):
+
+        @functools.wraps(handler)
+        async def async_wrapper(*args, **kwargs):
+            try:
+                return await handler(*args, **kwargs)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                report(exc)
+                raise
+
+        return async_wrapper
+
+    @functools.wraps(handler)
+    def wrapper(*args, **kwargs):
+        try:
+            return handler(*args, **kwargs)
+        except Exception as exc:
+            report(exc)
+            raise
+
+    return wrapper
+
+
+def spawn(coro, name: str) -> asyncio.Task:
+    """Run `coro` as a background task whose failure is logged, never lost."""
+    task = asyncio.ensure_future(coro)
+
+    def done(t: asyncio.Task) -> None:
+        if t.cancelled():
+            logger.debug("%s cancelled", name)
+        elif t.exception() is not None:
+            exc = t.exception()
+            logger.error("%s failed: %s: %s", name, type(exc).__name__, exc)
+            logger.debug("traceback of %s", name, exc_info=exc)
+
+    task.add_done_callback(done)
+    return task

@@ -1,0 +1,127 @@
+"""Test and script runs: at most one in flight per workspace, against the unsaved buffers.
+
+Explicit runs (commands) wait their turn; background runs (on save, after a heal) are replaced:
+a newer one cancels the older, which kills its pytest process group. Every run is located,
+merged into the state, and published as diagnostics and a heal/status notification.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from lsprotocol import types
+
+from heal_ls.lsp import diagnostics, status
+from heal_ls.lsp.documents import unsaved_overlay
+from heal_ls.lsp.log import logger, spawn
+from heal_ls.lsp.progress import Progress
+from heal_ls.lsp.state import Known
+from heal_ls.models import RunResult
+
+
+def locate_all(run: RunResult, root: str) -> dict[str, Known]:
+    from heal_ls.locate import locate
+
+    located = {}
+    for failure in run.failures:
+        try:
+            found = locate(failure, root, run)
+            suspect = found.suspects[0] if found.suspects else None
+            located[failure.id] = Known(
+                failure, suspect, found.healable and bool(suspect), found.reason
+            )
+        except Exception as exc:  # one odd failure must not hide the others
+            logger.error("could not locate %s: %s: %s", failure.id, type(exc).__name__, exc)
+            located[failure.id] = Known(failure, None, False, f"locate failed: {exc}")
+    return located
+
+
+class Runs:
+    def __init__(self, ls):
+        self.ls = ls
+        self.lock = asyncio.Lock()
+        self.background: asyncio.Task | None = None
+        self.running = False
+        self.last_run: RunResult | None = None  # the last full run: its coverage guards heals
+
+    async def tests(self, nodeids=None, *, title="heal: running tests", overlay=None):
+        """Run pytest (all tests, or `nodeids`), publish, return the RunResult.
+
+        `overlay` adds texts to the unsaved buffers (a just-applied fix the editor may not have
+        reported back yet)."""
+        from heal_ls.testing.runner import run_pytest
+
+        settings = self.ls.settings
+
+        async def start(buffers):
+            return await run_pytest(
+                self.ls.root,
+                nodeids=nodeids or None,
+                python=settings.python,
+                pytest_args=tuple(settings.pytestArgs),
+                test_timeout=settings.testTimeout,
+                overlay={**buffers, **(overlay or {})} or None,
+                trace=True,
+            )
+
+        return await self._run(start, nodeids or None, title)
+
+    async def script(self, script: str, *, title="heal: running script"):
+        from heal_ls.testing.script import run_script
+
+        async def start(overlay):
+            return await run_script(
+                self.ls.root, script, python=self.ls.settings.python, overlay=overlay or None
+            )
+
+        return await self._run(start, [], title, script=script)
+
+    async def _run(self, start, scope, title, script=None) -> RunResult | None:
+        async with self.lock:
+            self.running = True
+            status.notify(self.ls)
+            try:
+                async with Progress(self.ls, title, asyncio.current_task()) as progress:
+                    overlay = unsaved_overlay(self.ls, self.ls.root)
+                    progress.report("running" + (f" {len(scope)} test(s)" if scope else ""))
+                    run = await start(overlay)
+                    self._merge(run, scope, script)
+                    return run
+            finally:
+                self.running = False
+                status.notify(self.ls)
+
+    def _merge(self, run: RunResult, scope, script) -> None:
+        if run.error:
+            self.ls.show(f"heal: could not run: {run.error}", types.MessageType.Error)
+            return
+        if scope is None or self.last_run is None:
+            self.last_run = run
+        located = locate_all(run, self.ls.root)
+        if script is not None:  # a script run replaces that script's earlier failure only
+            scope = [k.id for k in self.ls.state.known.values() if k.failure.script == script]
+        self.ls.state.apply_run(run, located, scope)
+        diagnostics.publish(self.ls)
+        logger.info(
+            "run: %d passed, %d failed, %d errors in %.1fs",
+            run.passed,
+            run.failed,
+            run.errors,
+            run.seconds,
+        )
+
+    def in_background(self, nodeids, delay=0.0, overlay=None, done=None) -> asyncio.Task:
+        """Start a background run after `delay`, cancelling the previous background run.
+
+        `done(nodeids)` is called when the run finished (not when it was cancelled)."""
+        if self.background is not None and not self.background.done():
+            self.background.cancel()
+
+        async def later():
+            await asyncio.sleep(delay)
+            await self.tests(nodeids, title="heal: re-running tests", overlay=overlay)
+            if done is not None:
+                done(nodeids)
+
+        self.background = spawn(later(), "background run")
+        return self.background

@@ -1,0 +1,98 @@
+"""`heal-ls serve`: the pygls language server (stdio, or --tcp HOST:PORT for debugging).
+
+The server object holds the shared state; each feature lives in its own module with a
+`register(server)`. A feature that fails to load is logged and the others still serve.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from heal_ls import __version__
+from heal_ls.lsp.config import Settings
+from heal_ls.lsp.documents import uri_to_path
+from heal_ls.lsp.log import logger, setup_logging
+from heal_ls.lsp.state import WorkspaceState
+
+FEATURES = (
+    "config",
+    "progress",
+    "status",
+    "lifecycle",
+    "code_actions",
+    "commands",
+    "heal_command",
+    "debug",
+    "on_save",
+)
+
+
+class HealLanguageServer(LanguageServer):
+    def __init__(self):
+        super().__init__("heal-ls", __version__)
+        from heal_ls.lsp.runs import Runs
+
+        self.root: str = os.getcwd()
+        self.settings = Settings()
+        self.state = WorkspaceState()
+        self.runs = Runs(self)
+        self.progress_tasks: dict = {}  # progress token -> the task its cancel stops
+        self.published_uris: set[str] = set()
+        self.healing_target: str | None = None
+        self.heal_task = None
+        self.failed_features: dict[str, str] = {}
+
+    def set_root(self, params: types.InitializeParams) -> None:
+        uri = params.root_uri
+        if params.workspace_folders:
+            uri = params.workspace_folders[0].uri
+        path = uri_to_path(uri) if uri else params.root_path
+        if path and os.path.isdir(path):
+            self.root = os.path.abspath(path)
+
+    def show(self, message: str, kind=types.MessageType.Info) -> None:
+        """A one-line message for the user, also logged."""
+        logger.log(40 if kind == types.MessageType.Error else 20, "%s", message)
+        self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+
+def create_server() -> HealLanguageServer:
+    server = HealLanguageServer()
+    for name in FEATURES:
+        try:
+            importlib.import_module(f"heal_ls.lsp.{name}").register(server)
+        except Exception as exc:  # keep serving the features that did load
+            server.failed_features[name] = f"{type(exc).__name__}: {exc}"
+    return server
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--stdio", action="store_true", help="talk over stdio (the default)")
+    parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
+    parser.add_argument("--log-file", help="log file (default: heal-ls-<pid>.log in the temp dir)")
+
+
+def parse_host_port(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"--tcp wants HOST:PORT, got {text!r}")
+    return host or "127.0.0.1", int(port)
+
+
+def run(args: argparse.Namespace) -> int:
+    server = create_server()
+    log_path = setup_logging(server, getattr(args, "log_file", None))
+    logger.info("heal-ls %s serving, log file %s", __version__, log_path)
+    for name, error in server.failed_features.items():
+        logger.error("feature %s unavailable: %s", name, error)
+    if getattr(args, "tcp", None):
+        host, port = parse_host_port(args.tcp)
+        server.start_tcp(host, port)
+    else:
+        server.start_io()
+    return 0

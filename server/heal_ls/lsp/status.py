@@ -1,0 +1,38 @@
+"""Custom protocol for status bars and pickers.
+
+- notification `heal/status` {running: bool, failing: int, healing: str | null}
+- request `heal/failures` -> {failures: [{id, test, message, exc_type, suspect, healable, reason}]}
+"""
+
+from __future__ import annotations
+
+from heal_ls.lsp.log import guarded
+
+STATUS = "heal/status"
+FAILURES = "heal/failures"
+
+
+def status_payload(ls) -> dict:
+    return {
+        "running": bool(ls.runs.running),
+        "failing": len(ls.state.known),
+        "healing": ls.healing_target,
+    }
+
+
+def notify(ls) -> None:
+    try:
+        ls.protocol.notify(STATUS, status_payload(ls))
+    except Exception:  # the status bar is a nicety: never let it break a run
+        pass
+
+
+def failures_payload(ls) -> dict:
+    return {"failures": [k.to_json() for k in ls.state.known.values()]}
+
+
+def register(server) -> None:
+    @server.feature(FAILURES)
+    @guarded
+    def failures(ls, params=None):
+        return failures_payload(ls)

@@ -1,0 +1,61 @@
+"""No verified fix: say why, and offer the best candidate as a diff (never applied silently).
+
+The offer is a window/showMessageRequest; choosing it writes a .diff file to the temp dir and
+opens it with window/showDocument.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+
+from lsprotocol import types
+
+from heal_ls.lsp.documents import path_to_uri
+from heal_ls.lsp.log import logger
+
+SHOW = "Show best candidate as diff"
+
+
+def candidate_diff(ls, suspect, before: str, result) -> str:
+    """The diff of the best candidate against the text the heal started from."""
+    if result.diff:
+        return result.diff
+    from heal_ls.edit import splice, unified_diff
+
+    after = splice(before, suspect, result.best_candidate)
+    return unified_diff(os.path.relpath(suspect.path, ls.root), before, after)
+
+
+def write_diff(qualname: str, diff: str) -> str:
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", qualname)
+    handle, path = tempfile.mkstemp(prefix=f"heal-{safe}-", suffix=".diff")
+    with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+        out.write(diff)
+    return path
+
+
+async def offer_best_candidate(ls, suspect, before: str, result) -> None:
+    reason = result.reason or result.status
+    message = f"heal: no verified fix for {suspect.qualname}: {reason}"
+    if not result.best_candidate and not result.diff:
+        ls.show(message, types.MessageType.Warning)
+        return
+    params = types.ShowMessageRequestParams(
+        type=types.MessageType.Warning,
+        message=message,
+        actions=[types.MessageActionItem(SHOW)],
+    )
+    choice = await ls.window_show_message_request_async(params)
+    if choice is None or choice.title != SHOW:
+        return
+    try:
+        diff = candidate_diff(ls, suspect, before, result)
+    except Exception as exc:  # the candidate may not even splice: show it as it is
+        logger.info("best candidate does not splice (%s); showing it raw", exc)
+        diff = result.best_candidate or ""
+    path = write_diff(suspect.qualname, diff)
+    await ls.window_show_document_async(
+        types.ShowDocumentParams(uri=path_to_uri(path), take_focus=True)
+    )
