@@ -1,0 +1,306 @@
+"""Splice a proposed function into the exact def node a Suspect names, and prove nothing else moved.
+
+The node is found by position with stdlib `ast` (never "the first def with that name"). The new
+def is re-indented to the node's column in the function's own indent style (tabs or N spaces), its
+line endings are the module's, and the original decorators are kept when the answer dropped them.
+Then the result is checked, not assumed: it compiles, the def at that place has the same name (and
+async-ness), and every character before and after the node is identical to the original.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import io
+import re
+import tokenize
+from bisect import bisect_right
+from dataclasses import dataclass, replace
+
+from heal_ls.heal.answer import node_source, parse_block
+from heal_ls.models import Suspect
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+class SpliceError(Exception):
+    """The edit cannot be made or proven; str(err) says why, in words fit for the model."""
+
+
+@dataclass
+class _Region:
+    """Where a def node sits in a module: character offsets of [start, end) and its indentation."""
+
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    start: int  # offset of the first decorator (or `def`), BOM included
+    end: int  # offset just after the last character of the body
+    def_start: int  # offset of the `def` / `async` keyword
+    base: str  # the whitespace before the node on its first line
+    unit: str  # the function's own indent step
+    newline: str
+
+
+def function_source(module_text: str, suspect: Suspect) -> str:
+    """The def as it stands in the module: whole lines, indentation and decorators included."""
+    region = _find(module_text, suspect)
+    return module_text[region.start - len(region.base) : region.end]
+
+
+def splice(module_text: str, suspect: Suspect, new_function: str) -> str:
+    """Return module_text with the suspect's def node replaced by new_function, proven local."""
+    region = _find(module_text, suspect)
+    new_node = _new_node_text(module_text, region, _candidate_def(new_function, region.node))
+    result = module_text[: region.start] + new_node + module_text[region.end :]
+    _prove(module_text, result, region, len(new_node), suspect.path)
+    return result
+
+
+def respice(new_module_text: str, suspect: Suspect, old_module_text: str, new_function: str) -> str:
+    """Redo a splice on a document that changed since, if the function itself did not change."""
+    before = function_source(old_module_text, suspect)
+    if new_module_text == old_module_text:
+        return splice(new_module_text, suspect, new_function)
+    try:
+        tree = ast.parse(_strip_bom(new_module_text))
+    except SyntaxError as err:
+        raise SpliceError(f"the document no longer parses (line {err.lineno})") from err
+    defs = list(_qualified_defs(tree))
+    name = suspect.qualname.rsplit(".", 1)[-1]
+    same = [n for q, n in defs if q == suspect.qualname] or [n for _, n in defs if n.name == name]
+    for node in sorted(same, key=lambda n: abs(_first_line(n) - suspect.start_line)):
+        moved = _suspect_at(suspect, new_module_text, node)
+        if function_source(new_module_text, moved) == before:
+            return splice(new_module_text, moved, new_function)
+    raise SpliceError("the function changed since the fix was computed")
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    """A unified diff with a/ b/ headers; line endings are kept as they are in the texts."""
+    name = path.lstrip("/")
+    lines = difflib.unified_diff(
+        _lines(before), _lines(after), fromfile=f"a/{name}", tofile=f"b/{name}"
+    )
+    out = []
+    for line in lines:
+        out.append(
+            line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n"
+        )
+    return "".join(out)
+
+
+def _find(text: str, suspect: Suspect) -> _Region:
+    """The def node the suspect names, checked to start there and to carry the suspect's name."""
+    name = suspect.qualname.rsplit(".", 1)[-1]
+    try:
+        tree = ast.parse(_strip_bom(text))
+    except SyntaxError as err:
+        raise SpliceError(f"the module does not parse (line {err.lineno}): {err.msg}") from err
+    for _, node in _qualified_defs(tree):
+        if suspect.start_line in (_first_line(node), node.lineno):
+            break
+    else:
+        raise SpliceError(f"no function starts at line {suspect.start_line} any more")
+    if node.name != name:
+        raise SpliceError(f"line {suspect.start_line} holds `{node.name}`, not `{name}`")
+    if suspect.end_line and node.end_lineno != suspect.end_line:
+        raise SpliceError(f"`{name}` no longer ends at line {suspect.end_line}")
+    region = _region(text, node)
+    if suspect.start_col != len(region.base.replace("\ufeff", "")):
+        raise SpliceError(f"no function starts at line {suspect.start_line}:{suspect.start_col}")
+    return region
+
+
+def _region(text: str, node) -> _Region:
+    starts = _line_starts(text)
+    first = _first_line(node)
+    line = _line(text, starts, first)
+    base = line[: len(line) - len(line.lstrip(" \t\f"))]
+    end_line = _line(text, starts, node.end_lineno)
+    end = starts[node.end_lineno - 1] + _char_col(end_line, node.end_col_offset)
+    def_line = _line(text, starts, node.lineno)
+    def_start = starts[node.lineno - 1] + _char_col(def_line, node.col_offset)
+    ending = _NEWLINE.search(text, starts[first - 1])
+    newline = ending.group() if ending else "\n"
+    unit = _indent_unit(text, starts, node, base)
+    return _Region(node, starts[first - 1] + len(base), end, def_start, base, unit, newline)
+
+
+def _candidate_def(new_function: str, original) -> ast.FunctionDef | ast.AsyncFunctionDef:
+    """Parse the candidate: exactly one def, same name, same async-ness as the original."""
+    code = new_function.replace("\r\n", "\n").replace("\r", "\n")
+    try:
+        code, tree = parse_block(code)
+    except SyntaxError as err:
+        raise SpliceError(f"the function does not parse: line {err.lineno}: {err.msg}") from err
+    body = tree.body[0].body if code.startswith("if True:\n") else tree.body
+    if len(body) != 1 or not isinstance(body[0], _DEFS):
+        raise SpliceError(
+            f"send exactly one function definition of `{original.name}`, nothing else"
+        )
+    node = body[0]
+    if node.name != original.name:
+        raise SpliceError(f"the function must keep its name `{original.name}`, not `{node.name}`")
+    if isinstance(node, ast.AsyncFunctionDef) != isinstance(original, ast.AsyncFunctionDef):
+        kind = (
+            "stay `async def`" if isinstance(original, ast.AsyncFunctionDef) else "stay a plain def"
+        )
+        raise SpliceError(f"`{original.name}` must {kind}")
+    node.heal_source = node_source(code, node)  # dedented to column 0
+    return node
+
+
+def _new_node_text(text: str, region: _Region, node) -> str:
+    """The replacement for text[region.start:region.end], original decorators kept if dropped."""
+    source = node.heal_source
+    kept = ""
+    if region.node.decorator_list and not node.decorator_list:
+        kept = text[region.start : region.def_start]
+    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    if kept:
+        source = "\n".join(source.split("\n")[node.lineno - first :])
+    lines = reindent(source, region.base.replace("\f", ""), region.unit)
+    lines[0] = lines[0].lstrip(" \t")
+    return kept + region.newline.join(lines)
+
+
+def _prove(before: str, after: str, region: _Region, new_len: int, path: str) -> None:
+    """Check the spliced module: compiles, same def in place, all text outside the node kept."""
+    try:
+        tree = ast.parse(_strip_bom(after))
+        compile(tree, path or "<heal>", "exec", dont_inherit=True)
+    except SyntaxError as err:
+        raise SpliceError(
+            f"the edited module does not compile: line {err.lineno}: {err.msg}"
+        ) from err
+    node = region.node
+    new = next((n for _, n in _qualified_defs(tree) if _first_line(n) == _first_line(node)), None)
+    if new is None or new.name != node.name or type(new) is not type(node):
+        raise SpliceError(f"after the edit, `{node.name}` is not where it was")
+    moved = _region(after, new)
+    end = region.start + new_len
+    if moved.start != region.start or moved.end != end:
+        raise SpliceError("the new function does not end where the replaced text ends")
+    if after[: region.start] != before[: region.start] or after[end:] != before[region.end :]:
+        raise SpliceError("the edit changed text outside the function")
+
+
+def reindent(source: str, base: str, unit: str) -> list[str]:
+    """Re-indent a def written at column 0 to `base`, one `unit` per block level.
+
+    Statement lines get base + unit * depth (their depth comes from the tokenizer, so the answer's
+    own indent width does not matter). Continuation lines and lines inside multi-line strings keep
+    their offset relative to their statement; comment lines follow the statement below them.
+    """
+    lines = source.rstrip().split("\n")
+    kinds = _row_kinds(source)
+    old = {row: _lead(lines[row - 1]) for row, kind in kinds.items() if kind != "comment"}
+    new = {row: base + unit * kind for row, kind in kinds.items() if kind != "comment"}
+    rows = sorted(old)
+    out, owner = [], 0
+    for row, line in enumerate(lines, start=1):
+        kind = kinds.get(row)
+        if kind == "comment":
+            after = rows[bisect_right(rows, row)] if bisect_right(rows, row) < len(rows) else owner
+            ref = after if after and _lead(line) == old[after] else owner
+        else:
+            ref = owner = row if kind is not None else owner
+        if line and ref and line.startswith(old[ref]):
+            line = new[ref] + line[len(old[ref]) :]
+        out.append(line)
+    return out
+
+
+def _row_kinds(source: str) -> dict[int, int | str]:
+    """Rows that start a statement -> block depth; comment-only rows -> "comment"."""
+    kinds: dict[int, int | str] = {}
+    depth, after_newline = 0, True
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            kind = tok.type
+            if kind in (tokenize.INDENT, tokenize.DEDENT):
+                depth += 1 if kind == tokenize.INDENT else -1
+            elif kind == tokenize.NEWLINE:
+                after_newline = True
+            elif kind == tokenize.COMMENT:
+                if after_newline:
+                    kinds.setdefault(tok.start[0], "comment")
+            elif kind not in (tokenize.NL, tokenize.ENDMARKER):
+                if after_newline:
+                    kinds[tok.start[0]] = depth
+                after_newline = False
+    except (tokenize.TokenError, SyntaxError) as err:
+        raise SpliceError(f"the function cannot be tokenized: {err}") from err
+    return kinds
+
+
+def _lead(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t\f"))]
+
+
+def _indent_unit(text: str, starts: list[int], node, base: str) -> str:
+    """The function's own indent step, read from its first body line; tabs or 4 spaces if unknown."""
+    body_line = _line(text, starts, node.body[0].lineno)
+    lead = body_line[: len(body_line) - len(body_line.lstrip(" \t\f"))].replace("\f", "")
+    plain_base = base.replace("\f", "")
+    if node.body[0].lineno > node.lineno and lead.startswith(plain_base) and lead != plain_base:
+        return lead[len(plain_base) :]
+    return "\t" if "\t" in plain_base or "\n\t" in text else "    "
+
+
+def _qualified_defs(tree: ast.AST, prefix: str = ""):
+    """Yield (qualname, def node) for every def, outermost first, with Python's __qualname__ rules."""
+    for child in ast.iter_child_nodes(tree):
+        if isinstance(child, _DEFS):
+            qualname = prefix + child.name
+            yield qualname, child
+            yield from _qualified_defs(child, qualname + ".<locals>.")
+        elif isinstance(child, ast.ClassDef):
+            yield from _qualified_defs(child, prefix + child.name + ".")
+        else:
+            yield from _qualified_defs(child, prefix)
+
+
+def _suspect_at(suspect: Suspect, text: str, node) -> Suspect:
+    region = _region(text, node)
+    starts = _line_starts(text)
+    end_col = region.end - starts[node.end_lineno - 1]
+    first = _first_line(node)
+    return replace(
+        suspect,
+        start_line=first,
+        start_col=len(region.base),
+        end_line=node.end_lineno,
+        end_col=end_col,
+        def_line=node.lineno,
+    )
+
+
+def _first_line(node) -> int:
+    return min([node.lineno] + [d.lineno for d in node.decorator_list])
+
+
+def _strip_bom(text: str) -> str:
+    # ast refuses a BOM inside a str; dropping it shifts only line 1, where no def can be indented.
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _line_starts(text: str) -> list[int]:
+    """Offsets where each line starts, splitting on \\r\\n, \\r and \\n as Python's tokenizer does."""
+    starts = [1 if text.startswith("\ufeff") else 0]
+    starts.extend(m.end() for m in _NEWLINE.finditer(text))
+    return starts
+
+
+def _line(text: str, starts: list[int], lineno: int) -> str:
+    end = starts[lineno] if lineno < len(starts) else len(text)
+    return text[starts[lineno - 1] : end].rstrip("\r\n")
+
+
+def _char_col(line: str, byte_col: int) -> int:
+    """ast gives UTF-8 byte columns; convert to a code point index into the line."""
+    return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+
+def _lines(text: str) -> list[str]:
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)

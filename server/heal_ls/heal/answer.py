@@ -1,0 +1,186 @@
+"""Take the target function out of a model's answer.
+
+Answers come in many shapes: fenced code with any language tag (or none), prose around it,
+several blocks, a whole class or module around the function, a method written at column 0, CRLF,
+tabs, `<think>` sections from local reasoning models. We return the source of one `def` (its
+decorators included) dedented to column 0 with "\\n" line endings. Every failure raises
+AnswerError with a reason worded so it can be sent back to the model.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+
+FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_THINK = re.compile(r"<think>.*?(</think>|\Z)", re.DOTALL)
+
+
+class AnswerError(Exception):
+    """The answer holds no usable definition of the target; str(err) is the reason."""
+
+
+def extract_function(
+    answer: str, name: str, class_name: str | None = None, *, original: str | None = None
+) -> str:
+    """Return the source of the def called `name` found in `answer`, dedented to column 0.
+
+    With `class_name`, a method of that class wins over other defs of the same name. When several
+    defs qualify (property getter and setter, overloads), the one whose decorators match
+    `original` (the function as it stands) wins, else the last one that is not an `@overload`.
+    """
+    text = _THINK.sub("", answer.replace("\r\n", "\n").replace("\r", "\n"))
+    blocks = fenced_blocks(text) or [text]
+    syntax_errors: list[str] = []
+    seen: list[str] = []
+    for block in reversed(blocks):  # the last block defining the target is usually the fix
+        try:
+            code, tree = parse_block(block)
+        except SyntaxError as err:
+            if re.search(rf"\bdef\s+{re.escape(name)}\b", block):
+                syntax_errors.append(_syntax_reason(err))
+            continue
+        node = _pick(tree, name, class_name, original)
+        if node is not None:
+            return node_source(code, node)
+        seen.extend(_defined_names(tree))
+    loose = _unfenced_def(text, name)
+    if loose is not None:
+        return loose
+    if syntax_errors:
+        raise AnswerError(f"the code does not parse: {syntax_errors[0]}")
+    if name in seen:
+        raise AnswerError(f"`{name}` is a class in the answer; write it as a function `def {name}`")
+    if seen:
+        listed = ", ".join(f"`{n}`" for n in dict.fromkeys(seen))
+        raise AnswerError(f"the answer's code defines {listed} but no function `{name}`")
+    raise AnswerError(f"the answer has no Python code block defining `{name}`")
+
+
+def fenced_blocks(text: str) -> list[str]:
+    """The bodies of ``` / ~~~ fenced blocks, in order; an unclosed last fence runs to the end."""
+    blocks: list[str] = []
+    fence: str | None = None
+    lines: list[str] = []
+    for line in text.split("\n"):
+        match = _FENCE.match(line)
+        if fence is None and match:
+            fence, lines = match.group(1), []
+        elif fence is not None and match and line.strip() == fence[0] * len(line.strip()):
+            if len(line.strip()) >= len(fence):
+                blocks.append("\n".join(lines) + "\n")
+                fence = None
+            else:
+                lines.append(line)
+        elif fence is not None:
+            lines.append(line)
+    if fence is not None and lines:
+        blocks.append("\n".join(lines) + "\n")
+    return blocks
+
+
+def parse_block(block: str) -> tuple[str, ast.Module]:
+    """Parse a code block that may be indented as a whole; returns (code parsed, tree)."""
+    code = textwrap.dedent(block)
+    try:
+        return code, ast.parse(code)
+    except IndentationError:
+        # Dedent fails when a string inside starts at column 0: wrap in a block instead.
+        wrapped = "if True:\n" + block
+        try:
+            return wrapped, ast.parse(wrapped)
+        except SyntaxError:
+            pass
+        raise
+
+
+def node_source(code: str, node: ast.AST) -> str:
+    """The lines of a def node (decorators included), dedented by the def's own indentation."""
+    lines = code.split("\n")
+    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    chunk = lines[first - 1 : node.end_lineno]
+    indent = chunk[0][: len(chunk[0]) - len(chunk[0].lstrip())]
+    out = [line[len(indent) :] if line.startswith(indent) else line for line in chunk]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _pick(tree: ast.Module, name: str, class_name: str | None, original: str | None):
+    """The def to take: a method of `class_name` first, then a top-level def, then any def."""
+    found = [n for n in ast.walk(tree) if isinstance(n, FUNCTION_TYPES) and n.name == name]
+    if not found:
+        return None
+    if class_name:
+        methods = [
+            m
+            for c in ast.walk(tree)
+            if isinstance(c, ast.ClassDef) and c.name == class_name
+            for m in c.body
+            if isinstance(m, FUNCTION_TYPES) and m.name == name
+        ]
+        found = methods or found
+    top = [n for n in found if n in tree.body]
+    return _best_of(top or found, original)
+
+
+def _best_of(nodes: list, original: str | None):
+    wanted = _decorators_of(original)
+    if wanted is not None:
+        same = [n for n in nodes if [ast.unparse(d) for d in n.decorator_list] == wanted]
+        if same:
+            return same[-1]
+    real = [n for n in nodes if not any("overload" in ast.unparse(d) for d in n.decorator_list)]
+    return (real or nodes)[-1]
+
+
+def _decorators_of(original: str | None) -> list[str] | None:
+    if not original:
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(original.replace("\r\n", "\n")))
+    except SyntaxError:
+        return None
+    defs = [n for n in tree.body if isinstance(n, FUNCTION_TYPES)]
+    return [ast.unparse(d) for d in defs[0].decorator_list] if defs else None
+
+
+def _defined_names(tree: ast.Module) -> list[str]:
+    kinds = (*FUNCTION_TYPES, ast.ClassDef)
+    return [n.name for n in ast.walk(tree) if isinstance(n, kinds)]
+
+
+def _unfenced_def(text: str, name: str) -> str | None:
+    """A def written in prose without fences: the header, decorators above, indented lines below."""
+    lines = text.split("\n")
+    header = re.compile(rf"^([ \t]*)(async[ \t]+)?def[ \t]+{re.escape(name)}\b")
+    for i, line in enumerate(lines):
+        match = header.match(line)
+        if not match:
+            continue
+        indent = match.group(1)
+        start = i
+        while start > 0 and lines[start - 1].startswith(indent + "@"):
+            start -= 1
+        end = i + 1
+        while end < len(lines) and _inside(lines[end], indent):
+            end += 1
+        code = textwrap.dedent("\n".join(lines[start:end]))
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:
+            continue
+        if len(tree.body) == 1 and isinstance(tree.body[0], FUNCTION_TYPES):
+            return node_source(code, tree.body[0])
+    return None
+
+
+def _inside(line: str, indent: str) -> bool:
+    """Whether a line after a def header still belongs to its body (blank or indented deeper)."""
+    return not line.strip() or (line.startswith(indent) and line[len(indent)] in " \t")
+
+
+def _syntax_reason(err: SyntaxError) -> str:
+    where = f"line {err.lineno}: " if err.lineno else ""
+    text = f" in `{err.text.strip()}`" if err.text and err.text.strip() else ""
+    return f"{where}{err.msg}{text}"
