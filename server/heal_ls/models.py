@@ -107,6 +107,7 @@ class Suspect:
     reason: str
     score: float = 1.0
     def_line: int = 0  # the line of the `def` keyword itself
+    focus_line: int = 0  # the line to point at: the failing line inside the node, else def_line
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
