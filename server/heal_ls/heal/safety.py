@@ -1,0 +1,183 @@
+"""Safety rails: refuse candidates that add dangerous capabilities or weaken the tests.
+
+Checked on the AST before anything runs. A candidate may keep what the original function already
+used (a function that shells out may go on doing so); it may not ADD: dynamic code (eval, exec,
+compile, __import__), processes, shells, sockets, native calls, file-tree deletion, interpreter
+escapes (__globals__, __builtins__, __subclasses__, __code__), or ways to make a test stop
+counting (pytest.skip / xfail / importorskip / exit). Edits to test files are refused unless
+allowed: the tests are the spec. Each refusal is a reason that can go back to the model.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from fnmatch import fnmatchcase
+
+from heal_ls.heal.answer import parse_block
+
+_BUILTINS = {
+    "eval": "runs code from a string",
+    "exec": "runs code from a string",
+    "compile": "compiles code from a string",
+    "__import__": "imports modules dynamically",
+    "__builtins__": "reaches into the interpreter's builtins",
+}
+_MODULES = {
+    "subprocess": "starts processes",
+    "socket": "opens network connections",
+    "ctypes": "calls native code",
+    "importlib": "imports modules dynamically",
+    "pty": "starts processes",
+}
+_DOTTED = {
+    "os.system": "runs shell commands",
+    "os.popen": "runs shell commands",
+    "os.exec*": "replaces the process",
+    "os.spawn*": "starts processes",
+    "os.fork*": "starts processes",
+    "os.kill*": "sends signals to processes",
+    "os._exit": "kills the test process",
+    "shutil.rmtree": "deletes directory trees",
+    "pytest.skip": "skips the test instead of fixing the code",
+    "pytest.xfail": "marks the test as expected to fail instead of fixing the code",
+    "pytest.importorskip": "skips the test instead of fixing the code",
+    "pytest.exit": "stops the test run",
+    "pytest.mark.skip*": "skips the test instead of fixing the code",
+    "pytest.mark.xfail": "marks the test as expected to fail instead of fixing the code",
+    "unittest.skip*": "skips the test instead of fixing the code",
+}
+_BARE = {"system": "os.system", "popen": "os.popen", "rmtree": "shutil.rmtree"}
+_ATTRS = {
+    "__globals__": "reaches into a function's globals",
+    "__builtins__": "reaches into the interpreter's builtins",
+    "__subclasses__": "walks the class hierarchy to escape",
+    "__code__": "rewrites function code objects",
+}
+
+
+class UnsafeCandidate(Exception):
+    """The candidate may not run; str(err) is the reason, fit to send back to the model."""
+
+
+def check_candidate(
+    original_function: str, new_function: str, path: str, allow_test_edits: bool = False
+) -> None:
+    """Raise UnsafeCandidate if the candidate edits a test file or adds a dangerous capability."""
+    if not allow_test_edits and _is_test_file(path):
+        raise UnsafeCandidate(
+            f"`{os.path.basename(path)}` is a test file and tests are the spec; "
+            "fix the code under test instead"
+        )
+    try:
+        _, tree = parse_block(new_function.replace("\r\n", "\n"))
+    except SyntaxError as err:
+        raise UnsafeCandidate(
+            f"the candidate does not parse: line {err.lineno}: {err.msg}"
+        ) from err
+    added = capabilities(tree)
+    try:
+        for label in capabilities(parse_block(original_function.replace("\r\n", "\n"))[1]):
+            added.pop(label, None)
+    except SyntaxError:
+        pass  # an unparsable original allows nothing
+    if added:
+        uses = "; ".join(f"`{label}` ({why})" for label, why in sorted(added.items()))
+        raise UnsafeCandidate(
+            f"the candidate adds {uses}, which the original function did not use; "
+            "fix the logic in plain Python instead"
+        )
+
+
+def capabilities(tree: ast.AST) -> dict[str, str]:
+    """Every guarded capability the code uses: label -> why it is guarded."""
+    aliases = _import_aliases(tree)
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for full in _imported(node):
+                found.update(_judge(full))
+        elif isinstance(node, ast.Name):
+            found.update(_judge(aliases.get(node.id, node.id)))
+            if node.id in _BARE and node.id not in aliases:
+                found.update(_judge(_BARE[node.id]))
+        elif isinstance(node, ast.Attribute):
+            dotted = _dotted(node, aliases)
+            if dotted:
+                found.update(_judge(dotted))
+            if node.attr in _ATTRS:
+                found[node.attr] = _ATTRS[node.attr]
+        elif isinstance(node, ast.Call) and _is_getattr_of_guarded(node):
+            name = node.args[1].value
+            found[f"getattr(..., {name!r})"] = "reaches a guarded attribute by name"
+    return found
+
+
+def _judge(dotted: str) -> dict[str, str]:
+    """The guarded labels a dotted name (like "os.system" or "subprocess.run") falls under."""
+    found = {}
+    if dotted in _BUILTINS:
+        found[dotted] = _BUILTINS[dotted]
+    top = dotted.split(".")[0]
+    if top in _MODULES:
+        found[top] = _MODULES[top]
+    for pattern, why in _DOTTED.items():
+        if fnmatchcase(dotted, pattern) or fnmatchcase(dotted, pattern + ".*"):
+            found[pattern.rstrip("*")] = why
+    return found
+
+
+def _imported(node: ast.Import | ast.ImportFrom) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    module = node.module or ""
+    return [f"{module}.{alias.name}" if module else alias.name for alias in node.names]
+
+
+def _import_aliases(tree: ast.AST) -> dict[str, str]:
+    """Local name -> full dotted name, for imports written inside the function."""
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                local = alias.asname or alias.name.split(".")[0]
+                aliases[local] = alias.name if alias.asname else local
+        elif isinstance(node, ast.ImportFrom):
+            for alias, full in zip(node.names, _imported(node)):
+                aliases[alias.asname or alias.name] = full
+    return aliases
+
+
+def _dotted(node: ast.Attribute, aliases: dict[str, str]) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(aliases.get(node.id, node.id))
+    return ".".join(reversed(parts))
+
+
+def _is_getattr_of_guarded(call: ast.Call) -> bool:
+    if not (isinstance(call.func, ast.Name) and call.func.id in ("getattr", "setattr")):
+        return False
+    if len(call.args) < 2 or not isinstance(call.args[1], ast.Constant):
+        return False
+    name = call.args[1].value
+    return isinstance(name, str) and (name in _ATTRS or name in _BARE or name in _BUILTINS)
+
+
+def _is_test_file(path: str) -> bool:
+    try:
+        from heal_ls.locate import is_test_file  # the one definition, owned by locate
+    except ImportError:  # locate not importable (yet): pytest's own naming rules
+        name = os.path.basename(path)
+        in_tests = os.path.basename(os.path.dirname(path)) in ("tests", "test")
+        return (
+            in_tests
+            or name == "conftest.py"
+            or name.startswith("test_")
+            or name.endswith("_test.py")
+        )
+    return is_test_file(path)
