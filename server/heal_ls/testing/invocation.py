@@ -1,0 +1,96 @@
+"""Everything one pytest run needs, decided before anything is spawned.
+
+The warm runner forks its own pytest instead of spawning one, so a run's whole description
+(argv, env, cwd, report path) lives in a PytestInvocation and nowhere else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PLUGIN_DIR = str(Path(__file__).resolve().parent / "pytest_plugin")
+PLUGIN_NAME = "heal_pytest_plugin"
+# Our own pytest's per-test variables must not leak into the child run.
+DROPPED_ENV = ("PYTEST_CURRENT_TEST", "PYTEST_VERSION", "HEAL_LS_REPORT", "HEAL_LS_OVERLAY")
+
+
+@dataclass
+class PytestInvocation:
+    python: str
+    argv: list[str]  # the arguments after `python -m pytest`
+    env: dict[str, str]
+    cwd: str
+    report_path: str
+    workdir: str  # temp dir holding the report and the overlay file; removed by cleanup()
+    plugin_dir: str = PLUGIN_DIR  # must be on sys.path of the process running pytest
+    root: str = ""
+    test_timeout: float = 0.0
+    overlay: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def command(self) -> list[str]:
+        return [self.python, "-m", "pytest", *self.argv]
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def build_pytest_invocation(
+    root,
+    *,
+    nodeids: Sequence[str] | None = None,
+    python: str | None = None,
+    pytest_args: Sequence[str] = (),
+    test_timeout: float = 10.0,
+    overlay: dict[str, str] | None = None,
+    trace: bool = True,
+) -> PytestInvocation:
+    root = os.path.abspath(str(root))
+    workdir = tempfile.mkdtemp(prefix="heal-ls-run-")
+    report_path = os.path.join(workdir, "report.jsonl")
+    env = plugin_env(root, report_path, trace, test_timeout)
+    if overlay:
+        env["HEAL_LS_OVERLAY"] = write_overlay(workdir, overlay)
+    argv = ["-p", PLUGIN_NAME, "--rootdir", root, "--color=no", "-q"]
+    argv.append("--continue-on-collection-errors")  # one broken file must not hide the rest
+    if overlay:
+        argv += ["-p", "no:cacheprovider"]  # candidate runs must not rewrite the user's lastfailed
+    argv += [*pytest_args, *(nodeids or [])]
+    return PytestInvocation(
+        python=python or sys.executable,
+        argv=argv,
+        env=env,
+        cwd=root,
+        report_path=report_path,
+        workdir=workdir,
+        root=root,
+        test_timeout=test_timeout,
+        overlay=dict(overlay or {}),
+    )
+
+
+def plugin_env(root: str, report_path: str, trace: bool, test_timeout: float) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (PLUGIN_DIR, env.get("PYTHONPATH")) if p)
+    env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHON_COLORS"] = "0"
+    env["HEAL_LS_REPORT"] = report_path
+    env["HEAL_LS_ROOT"] = root
+    env["HEAL_LS_TRACE"] = "1" if trace else "0"
+    env["HEAL_LS_TEST_TIMEOUT"] = f"{test_timeout:g}" if test_timeout and test_timeout > 0 else "0"
+    return env
+
+
+def write_overlay(workdir: str, overlay: dict[str, str]) -> str:
+    path = os.path.join(workdir, "overlay.json")
+    data = {os.path.abspath(p): text for p, text in overlay.items()}
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(data, handle)
+    return path

@@ -1,0 +1,108 @@
+"""Run one child process in its own process group; nothing it does can hang the caller.
+
+The run timeout and task cancellation both kill the whole group (grandchildren included).
+Output is merged (stdout + stderr) and bounded; a grandchild that keeps the pipe open after
+the child exits does not keep us waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+OUTPUT_LIMIT = 512 * 1024  # characters of output kept (head + tail)
+PIPE_GRACE = 1.0  # seconds to drain output after the child exits
+
+
+@dataclass
+class ProcessOutcome:
+    returncode: int
+    output: str
+    seconds: float
+    timed_out: bool = False
+
+
+class _BoundedBuffer:
+    def __init__(self, limit: int = OUTPUT_LIMIT):
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.limit = limit
+        self.dropped = 0
+
+    def add(self, data: bytes) -> None:
+        room = self.limit // 4 - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        self.tail += data
+        excess = len(self.tail) - (self.limit - self.limit // 4)
+        if excess > 0:
+            del self.tail[:excess]
+            self.dropped += excess
+
+    def text(self) -> str:
+        cut = f"\n... [{self.dropped} bytes of output cut] ...\n" if self.dropped else ""
+        return (bytes(self.head).decode(errors="replace") + cut) + bytes(self.tail).decode(
+            errors="replace"
+        )
+
+
+async def _pump(stream: asyncio.StreamReader, buffer: _BoundedBuffer) -> None:
+    while chunk := await stream.read(65536):
+        buffer.add(chunk)
+
+
+def kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+async def run_process(
+    cmd: list[str],
+    *,
+    env: dict[str, str],
+    cwd: str,
+    timeout: float,
+    preexec_fn: Callable[[], None] | None = None,
+) -> ProcessOutcome:
+    """Spawn cmd, wait at most `timeout` seconds, return its exit code and merged output."""
+    started = time.monotonic()
+    proc = await asyncio.create_subprocess_exec(
+        *cmd,
+        env=env,
+        cwd=cwd,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        start_new_session=True,  # its own process group, so one kill reaches everything
+        preexec_fn=preexec_fn,
+    )
+    buffer = _BoundedBuffer()
+    pump = asyncio.create_task(_pump(proc.stdout, buffer))
+    timed_out = False
+    try:
+        try:
+            await asyncio.wait_for(proc.wait(), timeout)
+        except asyncio.TimeoutError:
+            timed_out = True
+            kill_group(proc.pid)
+            await proc.wait()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(pump), PIPE_GRACE)
+    finally:
+        kill_group(proc.pid)  # leftovers (daemons the tests started) and the cancelled case
+        pump.cancel()
+        if proc.returncode is None:
+            with contextlib.suppress(BaseException):
+                await asyncio.shield(proc.wait())
+    return ProcessOutcome(
+        returncode=proc.returncode if proc.returncode is not None else -9,
+        output=buffer.text(),
+        seconds=time.monotonic() - started,
+        timed_out=timed_out,
+    )

@@ -1,0 +1,151 @@
+"""Serve candidate source text in place of files on disk, for `import` and for scripts.
+
+Stdlib only: it runs inside the user's interpreter, which may not have heal-ls installed.
+The pytest plugin installs `OverlayFinder` before conftest files import workspace code; the
+script runner executes this file directly:
+
+    python heal_overlay.py SCRIPT [ARGS...]     (env HEAL_LS_OVERLAY, HEAL_LS_SCRIPT_TIMEOUT)
+
+Overlaid modules are compiled from the given text with the real path as their filename, so
+tracebacks point at the real file, and no bytecode is read or written for them.
+"""
+
+import faulthandler
+import importlib.abc
+import importlib.machinery
+import json
+import linecache
+import os
+import sys
+import traceback
+import types
+
+
+def load_overlay_file(path):
+    """Read {abs_path: source_text} from a JSON file; keys are normalised with realpath."""
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    return {os.path.realpath(p): text for p, text in data.items()}
+
+
+def _seed_linecache(path, text):
+    # mtime None marks the entry as "not from disk": checkcache() keeps it, so tracebacks
+    # and pytest's assertion messages show the overlay's lines, not the file's.
+    linecache.cache[path] = (len(text), None, text.splitlines(True), path)
+
+
+class OverlayLoader(importlib.abc.InspectLoader):
+    def __init__(self, fullname, path, text):
+        self.fullname, self.path, self.text = fullname, path, text
+
+    def create_module(self, spec):
+        return None
+
+    def get_source(self, fullname):
+        return self.text
+
+    def get_filename(self, fullname):
+        return self.path
+
+    def is_package(self, fullname):
+        return os.path.basename(self.path) == "__init__.py"
+
+    def get_code(self, fullname):
+        return compile(self.text, self.path, "exec", dont_inherit=True)
+
+    def exec_module(self, module):
+        _seed_linecache(self.path, self.text)
+        exec(self.get_code(module.__name__), module.__dict__)
+
+
+class OverlayFinder(importlib.abc.MetaPathFinder):
+    """Finds modules as the normal path finder does, but loads overlaid files from text."""
+
+    def __init__(self, sources):
+        self.sources = {os.path.realpath(p): t for p, t in sources.items()}
+        # Cheap pre-filter so most imports cost one set lookup, not a second path search.
+        self.names = {_module_name(p) for p in self.sources}
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.rpartition(".")[2] not in self.names:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or not spec.origin:
+            return None
+        text = self.sources.get(os.path.realpath(spec.origin))
+        if text is None:
+            return None
+        spec.loader = OverlayLoader(fullname, spec.origin, text)
+        spec.cached = None
+        return spec
+
+
+def _module_name(path):
+    base = os.path.basename(path)
+    if base == "__init__.py":
+        return os.path.basename(os.path.dirname(path))
+    return base[:-3] if base.endswith(".py") else base
+
+
+def install(sources):
+    """Put an OverlayFinder first on sys.meta_path; returns it (for uninstall)."""
+    finder = OverlayFinder(sources)
+    sys.meta_path.insert(0, finder)
+    return finder
+
+
+def uninstall(finder):
+    if finder in sys.meta_path:
+        sys.meta_path.remove(finder)
+
+
+def _strip_own_frames(tb):
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next
+    return tb
+
+
+def run_script(script, args, sources):
+    """Run SCRIPT as __main__ the way `python SCRIPT` would, using overlay text if given."""
+    script = os.path.abspath(script)
+    sys.argv = [script, *args]
+    sys.path[0] = os.path.dirname(script)
+    text = sources.get(os.path.realpath(script))
+    if text is None:
+        with open(script, "rb") as handle:
+            source = handle.read()  # bytes: compile() honours the PEP 263 cookie and BOM
+    else:
+        source = text
+        _seed_linecache(script, text)
+    main = types.ModuleType("__main__")
+    main.__file__ = script
+    main.__builtins__ = __builtins__
+    sys.modules["__main__"] = main
+    try:
+        exec(compile(source, script, "exec", dont_inherit=True), main.__dict__)
+    except SystemExit:
+        raise
+    except BaseException as exc:
+        traceback.print_exception(type(exc), exc, _strip_own_frames(exc.__traceback__))
+        sys.stderr.flush()
+        os._exit(1)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.stderr.write("usage: heal_overlay.py SCRIPT [ARGS...]\n")
+        return 2
+    overlay_path = os.environ.pop("HEAL_LS_OVERLAY", "")
+    sources = load_overlay_file(overlay_path) if overlay_path else {}
+    if sources:
+        install(sources)
+    timeout = float(os.environ.pop("HEAL_LS_SCRIPT_TIMEOUT", "0") or 0)
+    if timeout > 0:
+        # Works even when the script is stuck in C code holding the GIL.
+        faulthandler.dump_traceback_later(timeout, exit=True)
+    run_script(sys.argv[1], sys.argv[2:], sources)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

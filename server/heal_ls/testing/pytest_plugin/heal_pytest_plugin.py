@@ -1,0 +1,182 @@
+"""heal-ls pytest plugin: one JSON line per test, with frames, locals and covered functions.
+
+Stdlib only (plus pytest itself): heal-ls puts this folder on PYTHONPATH and passes
+`-p heal_pytest_plugin`. Settings come from the environment, read when pytest starts (not at
+import time, so a warm process that imported this module earlier still sees each run's values):
+
+  HEAL_LS_REPORT        path of the JSON-lines report to write (nothing is recorded without it)
+  HEAL_LS_ROOT          workspace root (default: the current directory)
+  HEAL_LS_TRACE         "1" records which workspace functions ran in each test
+  HEAL_LS_TEST_TIMEOUT  seconds per test (0 or unset: no limit)
+  HEAL_LS_OVERLAY       JSON file {abs_path: source_text} served instead of those files
+
+Report lines, in order: {"kind": "start", "nodeid"} before each test; {"kind": "timeout",
+"nodeid", "failure"} when a test hangs; {"kind": "test", ...} after it; {"kind":
+"collect_error", "failure"}; finally {"kind": "session", "exitstatus"}.
+"""
+
+import json
+import os
+import signal
+import sys
+import threading
+
+import heal_overlay
+import heal_report_parts as parts
+import pytest
+
+TIMEOUT_SIGNAL = getattr(signal, "SIGUSR2", None)
+ABORT_EXIT_CODE = 70  # the process ended itself because a timed-out test would not stop
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args):
+    # Before any conftest imports workspace code, so overlaid modules are served from the start.
+    path = os.environ.get("HEAL_LS_OVERLAY")
+    if path:
+        early_config._heal_overlay = heal_overlay.install(heal_overlay.load_overlay_file(path))
+
+
+def pytest_configure(config):
+    report = os.environ.get("HEAL_LS_REPORT")
+    if not report or hasattr(config, "workerinput"):  # xdist workers report through the controller
+        return
+    root = os.path.realpath(os.environ.get("HEAL_LS_ROOT") or os.getcwd())
+    timeout = float(os.environ.get("HEAL_LS_TEST_TIMEOUT") or 0)
+    trace = os.environ.get("HEAL_LS_TRACE") == "1"
+    reporter = HealReporter(report, parts.PathRules(root, str(config.rootpath)), timeout, trace)
+    config.pluginmanager.register(reporter, "heal-ls-reporter")
+
+
+def pytest_unconfigure(config):
+    finder = getattr(config, "_heal_overlay", None)
+    if finder is not None:
+        heal_overlay.uninstall(finder)
+
+
+class TestTimeout(pytest.fail.Exception):
+    """Raised in the stuck test by the watchdog's signal; pytest reports it as a failure."""
+
+
+class HealReporter:
+    def __init__(self, report_path, paths, timeout, trace):
+        self.out = open(report_path, "w", encoding="utf-8")  # noqa: SIM115 (closed at unconfigure)
+        self.paths = paths
+        self.timeout = timeout
+        self.tracer = parts.CallTracer(paths) if trace else None
+        self.watchdog = None
+        if timeout > 0:
+            # faulthandler writes here if even the watchdog thread cannot run (GIL held in C).
+            self.stuck_file = open(report_path + ".stuck", "w", encoding="utf-8")  # noqa: SIM115
+            self.watchdog = parts.Watchdog(self._on_timeout, self.stuck_file)
+        self.record = None
+        self.interrupt_pending = False
+        self.previous_handler = None
+        self.signal_installed = False
+        if (
+            self.watchdog
+            and TIMEOUT_SIGNAL
+            and threading.current_thread() is threading.main_thread()
+        ):
+            self.previous_handler = signal.signal(TIMEOUT_SIGNAL, self._on_signal)
+            self.signal_installed = True
+
+    def _emit(self, obj):
+        self.out.write(json.dumps(obj) + "\n")
+        self.out.flush()  # survive a kill: every finished test is already on disk
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        path, line = parts.item_location(item)
+        self.record = rec = {"kind": "test", "nodeid": item.nodeid, "outcome": "passed"}
+        rec.update(duration=0.0, path=path, line=line, covered=[], failure=None, stdout="")
+        self._emit({"kind": "start", "nodeid": item.nodeid})
+        if self.watchdog:
+            self.watchdog.arm(self.timeout)
+        if self.tracer:
+            self.tracer.start()
+        yield
+        if self.tracer:
+            rec["covered"] = self.tracer.stop()
+        if self.watchdog:
+            self.watchdog.disarm()
+        self._finish(rec)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report, rec = outcome.get_result(), self.record
+        if rec is None:
+            return
+        rec["duration"] += report.duration
+        rec["stdout"] += "".join(f"--- {title} ---\n{text}" for title, text in report.sections)
+        if report.skipped and rec["outcome"] == "passed":
+            rec["outcome"] = "skipped"
+        if report.failed:
+            if rec["outcome"] not in ("failed", "error"):
+                rec["outcome"] = (
+                    "failed" if call.when == "call" or rec.get("timed_out") else "error"
+                )
+            if rec["failure"] is None and call.excinfo is not None:
+                rec["failure"] = parts.failure_from_exception(
+                    call.excinfo.value, item, self.paths, call.excinfo.tb
+                )
+
+    def _finish(self, rec):
+        self.record = None
+        rec["stdout"] = parts.bounded_text(rec["stdout"])
+        failure = rec["failure"]
+        if failure is not None:
+            failure.update(duration=rec["duration"], covered=rec["covered"])
+            failure["stdout"] = rec["stdout"]
+        rec.pop("timed_out", None)
+        self._emit(rec)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_make_collect_report(self, collector):
+        outcome = yield
+        report = outcome.get_result()
+        if report.failed:  # report.call is ours to read only here: pytest pops it right after
+            excinfo = getattr(report.__dict__.get("call"), "excinfo", None)
+            failure = parts.collect_failure(report, excinfo, self.paths)
+            self._emit({"kind": "collect_error", "failure": failure})
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session, exitstatus):
+        self._emit({"kind": "session", "exitstatus": int(exitstatus)})
+
+    def pytest_unconfigure(self, config):
+        if self.watchdog:
+            self.watchdog.stop()
+            self.stuck_file.close()
+        if self.signal_installed:
+            signal.signal(TIMEOUT_SIGNAL, self.previous_handler or signal.SIG_DFL)
+        self.out.close()
+
+    # --- hanging tests -------------------------------------------------------------------
+
+    def _on_timeout(self, thread_id, give_up):
+        """Called in the watchdog thread: record where the test is stuck, then stop it."""
+        rec = self.record
+        if rec is None:
+            return
+        if give_up:  # it did not stop after the interrupt: keep the report, end the process
+            self._emit({"kind": "abort", "nodeid": rec["nodeid"]})
+            os._exit(ABORT_EXIT_CODE)
+        frames = parts.stack_frames(sys._current_frames().get(thread_id), self.paths)
+        message = f"test did not finish within {self.timeout:g} s"
+        failure = parts.make_failure(rec["nodeid"], "Timeout", message, frames, rec)
+        failure["timed_out"] = True
+        rec.update(failure=failure, outcome="failed", timed_out=True)
+        self._emit({"kind": "timeout", "nodeid": rec["nodeid"], "failure": failure})
+        self.interrupt_pending = True
+        if self.signal_installed:
+            signal.pthread_kill(thread_id, TIMEOUT_SIGNAL)
+
+    def _on_signal(self, signum, frame):
+        if self.interrupt_pending:
+            self.interrupt_pending = False
+            raise TestTimeout(f"heal-ls: test did not finish within {self.timeout:g} s")
+        previous = self.previous_handler
+        if callable(previous):
+            previous(signum, frame)

@@ -1,0 +1,141 @@
+"""Turn the plugin's JSON-lines report (plus exit code and output) into a RunResult.
+
+Robust to partial reports: a run killed mid-test still yields every finished test, and the test
+that was running becomes a failure (timeout, crash) with the best stack we have.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from heal_ls.models import Failure, Frame, RunResult, TestOutcome
+from heal_ls.testing.invocation import PytestInvocation
+from heal_ls.testing.traceback_text import failure_from_text, parse_faulthandler
+
+ABORT_EXIT_CODE = 70  # the plugin's own exit when a timed-out test would not stop
+PYTEST_ERROR_CODES = {2: "interrupted", 3: "internal error", 4: "usage error"}
+
+
+def read_report(path: str) -> list[dict]:
+    """Every complete JSON line of the report; a torn last line is ignored."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    rows = []
+    for line in lines:
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            continue
+    return rows
+
+
+def collect_result(
+    inv: PytestInvocation, returncode: int, output: str, seconds: float, timed_out: bool = False
+) -> RunResult:
+    result = RunResult(root=inv.root, seconds=round(seconds, 3), timed_out=timed_out)
+    rows = read_report(inv.report_path)
+    started, finished, hung = None, set(), {}
+    for row in rows:
+        kind = row.get("kind")
+        if kind == "start":
+            started = row["nodeid"]
+        elif kind == "timeout":
+            hung[row["nodeid"]] = row["failure"]
+        elif kind == "test":
+            finished.add(row["nodeid"])
+            _add_test(result, row)
+        elif kind == "collect_error":
+            result.errors += 1
+            result.failures.append(Failure.from_dict(row["failure"]))
+    if started is not None and started not in finished:
+        _add_unfinished(result, inv, started, hung.get(started), returncode, output)
+    if not rows:
+        _explain_empty(result, inv, returncode, output)
+    _map_paths(result, inv.root)
+    return result
+
+
+def _add_test(result: RunResult, row: dict) -> None:
+    outcome = TestOutcome.from_dict(row)
+    result.tests.append(outcome)
+    field = {"passed": "passed", "failed": "failed", "error": "errors", "skipped": "skipped"}
+    name = field.get(outcome.outcome, "errors")
+    setattr(result, name, getattr(result, name) + 1)
+    if row.get("failure"):
+        result.failures.append(Failure.from_dict(row["failure"]))
+
+
+def _add_unfinished(result, inv, nodeid, hung, returncode, output) -> None:
+    """The test that was running when the process ended without reporting it."""
+    if hung is not None:
+        failure = Failure.from_dict(hung)
+    else:
+        failure = Failure(id=nodeid, test=nodeid, exc_type="Timeout", message="")
+        failure.frames = _stuck_frames(inv, output)
+        if result.timed_out:
+            failure.message = "the run timed out while this test was running"
+            failure.timed_out = True
+        elif os.path.exists(inv.report_path + ".stuck") and failure.frames:
+            failure.message = "test did not stop after its timeout; the process was ended"
+            failure.timed_out = True
+        else:
+            failure.exc_type = "Crash"
+            failure.message = f"the test process died (exit code {returncode})"
+    result.failed += 1
+    result.tests.append(TestOutcome(nodeid=nodeid, outcome="failed", path=failure.test_path))
+    result.failures.append(failure)
+
+
+def _stuck_frames(inv: PytestInvocation, output: str) -> list[Frame]:
+    """faulthandler's dump: from the plugin's backstop file, else pytest's own on stderr."""
+    try:
+        with open(inv.report_path + ".stuck", encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        text = ""
+    return parse_faulthandler(text or output)
+
+
+def _explain_empty(result: RunResult, inv, returncode: int, output: str) -> None:
+    """No report at all: pytest never started, or failed before collecting (bad conftest)."""
+    if returncode in (0, 5):
+        return
+    failure = failure_from_text(output, inv.root)
+    if failure is not None:
+        failure.id = f"collect:{_relpath(failure, inv.root)}"
+        result.errors += 1
+        result.failures.append(failure)
+    lines = [line for line in output.strip().splitlines() if line.strip()]
+    reason = PYTEST_ERROR_CODES.get(returncode, f"exit code {returncode}")
+    result.error = f"pytest failed to run ({reason}): {lines[-1] if lines else 'no output'}"
+
+
+def _relpath(failure: Failure, root: str) -> str:
+    if not failure.frames:
+        return ""
+    return os.path.relpath(failure.frames[-1].path, root).replace(os.sep, "/")
+
+
+def _map_paths(result: RunResult, root: str) -> None:
+    """The child reports real paths; give them back under the root as the caller spelled it."""
+    real = os.path.realpath(root)
+    if real == root:
+        return
+
+    def fix(path):
+        if path and (path == real or path.startswith(real + os.sep)):
+            return root + path[len(real) :]
+        return path
+
+    for failure in result.failures:
+        failure.test_path = fix(failure.test_path)
+        failure.covered = [fix(key) for key in failure.covered]
+        for frame in failure.frames:
+            frame.path = fix(frame.path)
+    for test in result.tests:
+        test.path = fix(test.path)
+        test.covered = [fix(key) for key in test.covered]

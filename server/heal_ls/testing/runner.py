@@ -1,0 +1,79 @@
+"""Run pytest on a workspace and return a RunResult: build -> spawn (or warm fork) -> collect.
+
+Cancelling the awaiting task kills the whole process group; the run timeout does the same and
+still returns every test that finished, with the stuck one reported as a timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from heal_ls.models import RunResult
+from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation
+from heal_ls.testing.process import run_process
+from heal_ls.testing.report import collect_result
+from heal_ls.testing.sandbox import make_sandbox
+
+__all__ = ["PytestInvocation", "build_pytest_invocation", "collect_result", "run_pytest"]
+
+
+async def run_pytest(
+    root,
+    *,
+    nodeids: Sequence[str] | None = None,
+    python: str | None = None,
+    pytest_args: Sequence[str] = (),
+    test_timeout: float = 10.0,
+    run_timeout: float = 300.0,
+    overlay: dict[str, str] | None = None,
+    trace: bool = True,
+    sandbox: bool = False,
+    warm: Any = None,
+) -> RunResult:
+    inv = build_pytest_invocation(
+        root,
+        nodeids=nodeids,
+        python=python,
+        pytest_args=pytest_args,
+        test_timeout=test_timeout,
+        overlay=overlay,
+        trace=trace,
+    )
+    try:
+        if warm is not None:
+            return await _run_warm(inv, warm, run_timeout)
+        return await _run_spawned(inv, run_timeout, sandbox)
+    finally:
+        inv.cleanup()
+
+
+async def _run_spawned(inv: PytestInvocation, run_timeout: float, sandbox: bool) -> RunResult:
+    cmd, env, preexec, box = inv.command, inv.env, None, None
+    if sandbox:
+        box = make_sandbox(cmd, env)
+        cmd, env, preexec = box.cmd, box.env, box.preexec(run_timeout)
+    try:
+        outcome = await run_process(
+            cmd, env=env, cwd=inv.cwd, timeout=run_timeout, preexec_fn=preexec
+        )
+    except OSError as exc:  # no such interpreter, not executable, bad cwd
+        return RunResult(root=inv.root, error=f"cannot run {inv.python}: {exc.strerror or exc}")
+    finally:
+        if box is not None:
+            box.cleanup()
+    return collect_result(
+        inv, outcome.returncode, outcome.output, outcome.seconds, outcome.timed_out
+    )
+
+
+async def _run_warm(inv: PytestInvocation, warm: Any, run_timeout: float) -> RunResult:
+    started = time.monotonic()
+    timed_out = False
+    try:
+        returncode, output = await warm.run(inv, run_timeout)
+    except (asyncio.TimeoutError, TimeoutError):
+        returncode, output, timed_out = -9, "", True
+    return collect_result(inv, returncode, output, time.monotonic() - started, timed_out)
