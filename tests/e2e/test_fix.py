@@ -1,0 +1,210 @@
+"""`heal-ls fix` end to end: real pytest runs, real SDKs against the fake model server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from fakemodel import FakeModelServer
+from fixes import example_fixes
+
+pytestmark = pytest.mark.e2e
+
+FIXES = example_fixes()
+TESTED = sorted(name for name in FIXES if name not in ("script_crash", "hang"))
+
+
+def heal_ls(*args, env=None, timeout=180):
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "heal_ls", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=full_env,
+    )
+
+
+def openai_env(server: FakeModelServer) -> dict:
+    return {"OPENAI_BASE_URL": server.openai_url, "OPENAI_API_KEY": "test-key-not-real"}
+
+
+@pytest.mark.parametrize("name", TESTED)
+def test_fix_apply_heals_each_example_with_the_fake_model(name, example_copy, tmp_path):
+    root = example_copy(name)
+    fix = FIXES[name]
+    before = (root / fix.path).read_text()
+    with FakeModelServer(functions={fix.qualname: fix.fixed_function(root)}) as server:
+        proc = heal_ls(
+            "fix",
+            str(root),
+            "--provider",
+            "openai",
+            "--apply",
+            "--json",
+            "--no-cache",
+            env=openai_env(server),
+        )
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        result = json.loads(proc.stdout)["results"][0]
+        assert result["status"] == "verified"
+        assert result["applied"] is True
+        assert result["suspect"].endswith("::" + fix.qualname)
+        assert result["tokens"] > 0
+        assert len(server.requests) == 1
+    after = (root / fix.path).read_text()
+    assert after == before.replace(fix.buggy, fix.fixed)
+    assert heal_ls("check", str(root)).returncode == 0
+
+
+def test_fix_without_apply_prints_diff_and_writes_nothing(example_copy):
+    root = example_copy("inventory")
+    fix = FIXES["inventory"]
+    before = (root / fix.path).read_bytes()
+    with FakeModelServer(functions={fix.qualname: fix.fixed_function(root)}) as server:
+        proc = heal_ls(
+            "fix", str(root), "--provider", "openai", "--no-cache", env=openai_env(server)
+        )
+    assert proc.returncode == 0, proc.stderr
+    assert f"-        {fix.buggy.strip()}" in proc.stdout or f"-{fix.buggy}" in proc.stdout
+    assert "+++ b/shop/inventory.py" in proc.stdout
+    assert (root / fix.path).read_bytes() == before
+
+
+HOSTILE = {
+    "garbage": "I am sorry, I cannot see the problem.",
+    "syntax": "```python\ndef remove(self, name:\n    return\n```",
+    "renamed": "```python\ndef remove_item(self, name):\n    del self.items[name]\n```",
+    "os_system": (
+        "```python\ndef remove(self, name):\n    import os\n    os.system('rm -rf /tmp/x')\n"
+        "    self.items.pop(name, None)\n```"
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_hostile_answers_change_nothing(kind, example_copy):
+    root = example_copy("inventory")
+    target = root / FIXES["inventory"].path
+    before = target.read_bytes()
+    with FakeModelServer(default=HOSTILE[kind]) as server:
+        proc = heal_ls(
+            "fix",
+            str(root),
+            "--provider",
+            "openai",
+            "--apply",
+            "--json",
+            "--max-attempts",
+            "2",
+            "--no-cache",
+            env=openai_env(server),
+        )
+    assert proc.returncode == 1, proc.stderr
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["status"] in ("failed", "unverified")
+    assert result["applied"] is False
+    assert target.read_bytes() == before
+
+
+def test_retry_feeds_back_the_failure_and_verifies_the_second_answer(example_copy):
+    root = example_copy("stats")
+    fix = FIXES["stats"]
+    wrong = fix.fixed_function(root).replace("total += value", "total -= value")
+    with FakeModelServer() as server:
+        server.push(f"```python\n{wrong}```")
+        server.push(f"```python\n{fix.fixed_function(root)}```")
+        proc = heal_ls(
+            "fix", str(root), "--provider", "openai", "--json", "--no-cache", env=openai_env(server)
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert len(server.requests) == 2
+        second_prompt = server.requests[1].prompt_text
+    assert "total -= value" in second_prompt  # the failed candidate is remembered
+    assert "test_mean" in second_prompt  # with why it failed
+    assert json.loads(proc.stdout)["results"][0]["status"] == "verified"
+
+
+def test_cache_hit_costs_no_model_call(example_copy, tmp_path):
+    root = example_copy("inventory")
+    fix = FIXES["inventory"]
+    env_cache = {"HEAL_LS_CACHE_DIR": str(tmp_path / "cache")}
+    with FakeModelServer(functions={fix.qualname: fix.fixed_function(root)}) as server:
+        env = {**openai_env(server), **env_cache}
+        first = heal_ls("fix", str(root), "--provider", "openai", "--json", env=env)
+        assert first.returncode == 0, first.stderr
+        second = heal_ls("fix", str(root), "--provider", "openai", "--json", env=env)
+        assert second.returncode == 0, second.stderr
+        assert len(server.requests) == 1
+    assert json.loads(second.stdout)["results"][0]["tokens"] == 0
+    assert "cached" in json.loads(second.stdout)["results"][0]["reason"]
+
+
+def test_show_prompt_makes_no_call(example_copy):
+    root = example_copy("inventory")
+    with FakeModelServer() as server:
+        proc = heal_ls(
+            "fix", str(root), "--provider", "openai", "--show-prompt", env=openai_env(server)
+        )
+        assert server.requests == []
+    assert proc.returncode == 0, proc.stderr
+    assert "def remove(self, name" in proc.stdout
+    assert "test_remove_all" in proc.stdout
+
+
+def test_apply_refuses_uncommitted_changes_without_force(example_copy):
+    root = example_copy("inventory")
+    fix = FIXES["inventory"]
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    target = root / fix.path
+    before = target.read_bytes()
+    with FakeModelServer(functions={fix.qualname: fix.fixed_function(root)}) as server:
+        proc = heal_ls(
+            "fix",
+            str(root),
+            "--provider",
+            "openai",
+            "--apply",
+            "--json",
+            "--no-cache",
+            env=openai_env(server),
+        )
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["status"] == "verified" and result["applied"] is False
+    assert "uncommitted" in result["reason"]
+    assert target.read_bytes() == before
+
+
+def test_provider_error_is_one_clear_line(example_copy):
+    root = example_copy("inventory")
+    with FakeModelServer() as server:
+        server.push_error(401, "invalid x-api-key")
+        proc = heal_ls(
+            "fix", str(root), "--provider", "openai", "--json", "--no-cache", env=openai_env(server)
+        )
+    result = json.loads(proc.stdout)["results"][0]
+    assert proc.returncode == 1
+    assert result["status"] == "failed"
+    assert "401" in result["reason"] or "auth" in result["reason"].lower()
+    assert "test-key-not-real" not in proc.stdout + proc.stderr
+
+
+def test_local_provider_heals_without_network(example_copy):
+    root = example_copy("inventory")
+    fix = FIXES["inventory"]
+    before = (root / fix.path).read_text()
+    proc = heal_ls("fix", str(root), "--provider", "local", "--apply", "--json", "--no-cache")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["status"] == "verified" and result["tokens"] == 0
+    assert heal_ls("check", str(root)).returncode == 0
+    diff_lines = [
+        line
+        for line in result["diff"].splitlines()
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+    assert len(diff_lines) == 2  # one line out, one line in: a node-local, minimal edit
+    assert (root / fix.path).read_text() == before.replace(fix.buggy, fix.fixed)
