@@ -107,7 +107,9 @@ def apply_settings(ls, raw: Any, origin: str) -> None:
 
     ls.settings, problems = parse_settings(raw)
     for problem in problems:
-        ls.show(f"heal: {problem}", types.MessageType.Warning)
+        if problem not in ls.settings_problems:  # the same bad value is reported once
+            ls.show(f"heal: {problem}", types.MessageType.Warning)
+    ls.settings_problems = set(problems)
     logger.info("settings from %s: %s", origin, ls.settings)
 
 

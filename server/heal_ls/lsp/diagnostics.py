@@ -15,6 +15,8 @@ SOURCE = "heal"
 def error_line(known: Known) -> tuple[str, int] | None:
     """(path, line) for the Error: innermost frame inside the suspect, else its def line."""
     suspect = known.suspect
+    if suspect is not None and suspect.focus_line:
+        return suspect.path, suspect.focus_line
     if suspect is not None:
         for frame in reversed(known.failure.frames):
             if frame.path == suspect.path and suspect.start_line <= frame.line <= suspect.end_line:

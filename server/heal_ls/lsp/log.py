@@ -33,6 +33,8 @@ class ClientLogHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         kind = self.LEVELS.get(record.levelno, types.MessageType.Log)
+        if getattr(self.server.protocol, "writer", None) is None:
+            return  # not connected yet (or any more): the log file has it
         try:
             message = record.getMessage()
             self.server.window_log_message(types.LogMessageParams(type=kind, message=message))

@@ -39,6 +39,7 @@ class HealLanguageServer(LanguageServer):
 
         self.root: str = os.getcwd()
         self.settings = Settings()
+        self.settings_problems: set[str] = set()
         self.state = WorkspaceState()
         self.runs = Runs(self)
         self.progress_tasks: dict = {}  # progress token -> the task its cancel stops

@@ -1,0 +1,178 @@
+"""The real heal-ls server over stdio under pytest-lsp, on a copy of an example project.
+
+`client` is parametrised over the VS Code and Neovim capability profiles. Override the project
+with `@pytest.mark.parametrize("project", [...])` and the settings with a `settings` fixture.
+The test client plays the editor's part: it applies workspace/applyEdit to its own copy of the
+documents (refusing stale versions, as VS Code does) and answers window/showMessageRequest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Union
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as t
+from pygls.workspace import TextDocument
+from pygls.workspace.position_codec import PositionCodec
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+SECRET_NAMES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL")
+
+
+def server_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in SECRET_NAMES}
+    env["OPENAI_API_KEY"] = "sk-test-not-a-real-key"  # the fake model server accepts anything
+    env["HEAL_LS_CACHE_DIR"] = tempfile.mkdtemp(prefix="heal-ls-test-cache-")
+    return env
+
+
+CONFIG = ClientServerConfig(
+    server_command=[sys.executable, "-m", "heal_ls", "serve"], server_env=server_env()
+)
+
+
+@pytest.fixture
+def project() -> str:
+    return "inventory"
+
+
+@pytest.fixture
+def settings() -> dict:
+    return {"provider": "local"}
+
+
+@pytest.fixture
+def workspace(example_copy, project) -> Path:
+    return example_copy(project)
+
+
+class Editor:
+    """The editor side of the session: open buffers, applied edits, answers to questions."""
+
+    def __init__(self, client: LanguageClient, root: Path):
+        self.client = client
+        self.root = root
+        self.codec = PositionCodec()
+        self.docs: dict[str, TextDocument] = {}
+        self.applied: list[t.ApplyWorkspaceEditParams] = []
+        self.refused: list[str] = []
+        self.questions: list[t.ShowMessageRequestParams] = []
+        self.answer = None  # a function (params) -> title or None
+        self.statuses: list[dict] = []
+
+    def uri(self, relpath: str) -> str:
+        return (self.root / relpath).as_uri()
+
+    def open(self, relpath: str) -> str:
+        uri = self.uri(relpath)
+        text = (self.root / relpath).read_text(encoding="utf-8")
+        self.docs[uri] = TextDocument(uri, text, version=1, position_codec=self.codec)
+        item = t.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)
+        self.client.text_document_did_open(t.DidOpenTextDocumentParams(text_document=item))
+        return uri
+
+    def text(self, uri: str) -> str:
+        return self.docs[uri].source
+
+    def type_text(self, uri: str, new_text: str) -> None:
+        """Replace the buffer as if the user typed (didChange with a new version)."""
+        doc = self.docs[uri]
+        doc.apply_change(t.TextDocumentContentChangeWholeDocument(text=new_text))
+        doc.version += 1
+        self.client.text_document_did_change(
+            t.DidChangeTextDocumentParams(
+                text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=doc.version),
+                content_changes=[t.TextDocumentContentChangeWholeDocument(text=new_text)],
+            )
+        )
+
+    def save(self, uri: str) -> None:
+        Path(self.docs[uri].path).write_text(self.text(uri), encoding="utf-8")
+        self.client.text_document_did_save(
+            t.DidSaveTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri))
+        )
+
+    def apply_edit(self, params: t.ApplyWorkspaceEditParams) -> t.ApplyWorkspaceEditResult:
+        for change in params.edit.document_changes or []:
+            doc = self.docs.get(change.text_document.uri)
+            if doc is None:
+                return t.ApplyWorkspaceEditResult(applied=False, failure_reason="not open")
+            if change.text_document.version not in (None, doc.version):
+                self.refused.append(change.text_document.uri)
+                return t.ApplyWorkspaceEditResult(applied=False, failure_reason="stale version")
+        for change in params.edit.document_changes or []:
+            doc = self.docs[change.text_document.uri]
+            for edit in change.edits:
+                doc.apply_change(t.TextDocumentContentChangePartial(edit.range, edit.new_text))
+            doc.version += 1
+            self.client.text_document_did_change(
+                t.DidChangeTextDocumentParams(
+                    text_document=t.VersionedTextDocumentIdentifier(doc.uri, doc.version),
+                    content_changes=[t.TextDocumentContentChangeWholeDocument(text=doc.source)],
+                )
+            )
+        self.applied.append(params)
+        return t.ApplyWorkspaceEditResult(applied=True)
+
+    def show_message_request(self, params: t.ShowMessageRequestParams):
+        self.questions.append(params)
+        title = self.answer(params) if self.answer else None
+        return t.MessageActionItem(title=title) if title else None
+
+    async def command(self, name: str, *arguments, timeout: float = 60.0):
+        params = t.ExecuteCommandParams(command=name, arguments=list(arguments))
+        return await asyncio.wait_for(self.client.workspace_execute_command_async(params), timeout)
+
+    def diagnostics(self, relpath: str) -> list[t.Diagnostic]:
+        return list(self.client.diagnostics.get(self.uri(relpath), []))
+
+
+async def eventually(predicate, timeout: float = 30.0, what: str = "condition"):
+    """Poll until predicate() is truthy (notifications may already have arrived)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not (value := predicate()):
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+    return value
+
+
+def fix_structure_hook(client: LanguageClient) -> None:
+    """lsprotocol 2025.0.0 decodes a CodeAction with a nested command as Command: correct it."""
+    conv = client.protocol._converter
+    conv.register_structure_hook(
+        Union[t.Command, t.CodeAction],  # noqa: UP007 - the exact type lsprotocol registered
+        lambda o, _: conv.structure(
+            o, t.Command if isinstance(o.get("command"), str) else t.CodeAction
+        ),
+    )
+
+
+@pytest_lsp.fixture(config=CONFIG, params=["visual_studio_code", "neovim"])
+async def client(request, lsp_client: LanguageClient, workspace: Path, settings: dict):
+    fix_structure_hook(lsp_client)
+    editor = Editor(lsp_client, workspace)
+    lsp_client.editor = editor
+    lsp_client.feature(t.WORKSPACE_APPLY_EDIT)(lambda params: editor.apply_edit(params))
+    lsp_client.feature(t.WINDOW_SHOW_MESSAGE_REQUEST)(
+        lambda params: editor.show_message_request(params)
+    )
+    lsp_client.feature("heal/status")(lambda params: editor.statuses.append(params))
+    lsp_client.set_configuration({"heal": settings})
+    result = await lsp_client.initialize_session(
+        t.InitializeParams(
+            capabilities=client_capabilities(request.param),
+            root_uri=workspace.as_uri(),
+            initialization_options={"heal": settings},
+        )
+    )
+    editor.capabilities = result.capabilities
+    editor.codec = PositionCodec(encoding=result.capabilities.position_encoding or "utf-16")
+    yield
+    await lsp_client.shutdown_session()

@@ -1,0 +1,59 @@
+"""Server basics over stdio: capabilities, settings and their errors, malformed requests."""
+
+import pytest
+from conftest import eventually
+from lsprotocol import types as t
+
+pytestmark = pytest.mark.lsp
+
+COMMANDS = {
+    "heal.healFunction",
+    "heal.healFailingTest",
+    "heal.runTests",
+    "heal.rerunFailed",
+    "heal.runScript",
+    "heal.debugTest",
+}
+
+
+@pytest.fixture
+def settings():
+    return {"provider": "local", "maxAttempts": "many"}
+
+
+async def test_invalid_setting_is_reported_and_replaced_by_the_default(client):
+    await eventually(
+        lambda: [m for m in client.messages if "heal.maxAttempts" in m.message], what="message"
+    )
+    [message] = [m for m in client.messages if "heal.maxAttempts" in m.message]
+    assert message.type == t.MessageType.Warning and "using 3" in message.message
+    assert any("heal.maxAttempts" in m.message for m in client.log_messages)
+
+
+async def test_settings_are_re_read_on_did_change_configuration(client):
+    client.set_configuration({"heal": {"testTimeout": -1}})
+    client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings=None))
+    await eventually(
+        lambda: [m for m in client.messages if "heal.testTimeout" in m.message],
+        what="the re-read settings to be checked",
+    )
+
+
+async def test_commands_are_advertised_and_bad_arguments_are_errors(client):
+    editor = client.editor
+    assert set(editor.capabilities.execute_command_provider.commands) == COMMANDS
+    with pytest.raises(Exception, match="outside the workspace"):
+        await editor.command("heal.runScript", {"uri": "file:///etc/passwd"})
+    with pytest.raises(Exception, match="expected an object"):
+        await editor.command("heal.runTests", 42)
+    with pytest.raises(Exception, match="no known failure"):
+        await editor.command("heal.healFunction", {"failure": "nope"})
+    # the server still serves after all that
+    assert (await client.protocol.send_request_async("heal/failures", {})).failures == []
+
+
+async def test_failures_request_and_status_before_any_run(client):
+    failures = await client.protocol.send_request_async("heal/failures", {})
+    assert failures.failures == []
+    status = await eventually(lambda: client.editor.statuses, what="a heal/status notification")
+    assert status[-1]._asdict() == {"running": False, "failing": 0, "healing": None}
