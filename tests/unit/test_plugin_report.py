@@ -1,0 +1,194 @@
+"""The pytest plugin's report, from one real pytest run over a small project built in tmp."""
+
+import asyncio
+import textwrap
+from pathlib import Path
+
+import pytest
+from heal_ls.testing.runner import run_pytest
+
+FILES = {
+    "shop/__init__.py": "",
+    "shop/inventory.py": """
+        import functools
+
+
+        class Inventory:
+            def __init__(self):
+                self.items = {"apple": 2}
+
+            def remove(self, name):
+                count = self.items[name]
+                self.items[name] = count - 1
+
+
+        def add(a, b):
+            return a - b
+
+
+        def logged(func):
+            @functools.wraps(func)
+            def wrapper(*args):
+                return func(*args)
+
+            return wrapper
+
+
+        @logged
+        def double(x):
+            return x * 2
+
+
+        def unused():
+            return 0
+    """,
+    "shop/helpers_test_free.py": "def helper():\n    return 1\n",
+    "tests/conftest.py": "",
+    "tests/test_shop.py": """
+        import pytest
+        from shop.inventory import Inventory, add, double
+
+
+        class Broken:
+            def __repr__(self):
+                raise RuntimeError("no repr for you")
+
+
+        def test_remove_missing():
+            inv = Inventory()
+            broken = Broken()
+            huge = "x" * 100000
+            inv.remove("pear")
+
+
+        def test_add():
+            assert add(2, 2) == 4
+
+
+        def test_double():
+            assert double(3) == 6
+
+
+        def test_raises_mismatch():
+            with pytest.raises(KeyError):
+                add(1, 1)
+
+
+        def test_prints():
+            print("hello from the test")
+            assert add(1, 0) == 2
+
+
+        @pytest.fixture
+        def bad_fixture():
+            raise ValueError("fixture broke")
+
+
+        def test_setup_error(bad_fixture):
+            pass
+
+
+        @pytest.mark.skip(reason="not today")
+        def test_skipped():
+            pass
+    """,
+    "tests/test_import_error.py": "from shop.inventory import missing_name\n",
+    "tests/test_syntax_error.py": "def broken(:\n    pass\n",
+}
+
+
+def build_project(root: Path) -> Path:
+    for rel, text in FILES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    root = build_project(tmp_path_factory.mktemp("proj"))
+    return asyncio.run(run_pytest(root, test_timeout=10, run_timeout=120))
+
+
+def failure(run, suffix):
+    found = [f for f in run.failures if f.id.endswith(suffix)]
+    assert found, [f.id for f in run.failures]
+    return found[0]
+
+
+def test_counts(run):
+    assert run.error is None
+    assert (run.passed, run.failed, run.errors, run.skipped) == (1, 4, 3, 1)
+    assert not run.timed_out
+
+
+def test_exception_in_workspace_function_has_all_frames(run):
+    fail = failure(run, "test_remove_missing")
+    assert (fail.exc_type, fail.message) == ("KeyError", "'pear'")
+    assert [(Path(f.path).name, f.function) for f in fail.frames] == [
+        ("test_shop.py", "test_remove_missing"),
+        ("inventory.py", "remove"),
+    ]
+    assert fail.frames[-1].line == 9
+    assert fail.test_path.endswith("tests/test_shop.py") and fail.test_line == 14
+    assert fail.test == "tests/test_shop.py::test_remove_missing"
+
+
+def test_locals_are_bounded_and_survive_broken_repr(run):
+    test_frame, inner = failure(run, "test_remove_missing").frames
+    assert inner.locals["name"] == "'pear'"
+    assert test_frame.locals["broken"].startswith("<Broken instance")
+    assert len(test_frame.locals["huge"]) <= 200
+
+
+def test_assertion_failure_points_at_test_line(run):
+    fail = failure(run, "test_add")
+    assert fail.exc_type == "AssertionError"
+    assert "where 0 = add(2, 2)" in fail.message
+    assert fail.test_line == 18
+
+
+def test_covered_lists_workspace_functions_outside_tests(run):
+    fail = failure(run, "test_add")
+    names = {Path(key.rsplit(":", 1)[0]).name + ":" + key.rsplit(":", 1)[1] for key in fail.covered}
+    assert names == {"inventory.py:13"}
+    double = next(t for t in run.tests if t.nodeid.endswith("test_double"))
+    lines = sorted(int(key.rsplit(":", 1)[1]) for key in double.covered)
+    assert lines == [18, 25]  # both decorated: co_firstlineno is the decorator line
+
+
+def test_pytest_raises_mismatch_is_failed(run):
+    fail = failure(run, "test_raises_mismatch")
+    assert fail.exc_type == "Failed" and "DID NOT RAISE" in fail.message
+    assert fail.test_line == 26
+
+
+def test_captured_output_is_kept(run):
+    assert "hello from the test" in failure(run, "test_prints").stdout
+
+
+def test_setup_error_is_an_error_with_fixture_frame(run):
+    outcome = next(t for t in run.tests if t.nodeid.endswith("test_setup_error"))
+    assert outcome.outcome == "error"
+    fail = failure(run, "test_setup_error")
+    assert fail.exc_type == "ValueError" and fail.frames[-1].function == "bad_fixture"
+
+
+def test_import_error_in_collection_is_a_failure_with_frames(run):
+    fail = failure(run, "collect:tests/test_import_error.py")
+    assert fail.exc_type == "ImportError" and fail.test is None
+    assert [(Path(f.path).name, f.line) for f in fail.frames] == [("test_import_error.py", 1)]
+
+
+def test_syntax_error_in_collection_ends_at_its_own_line(run):
+    fail = failure(run, "collect:tests/test_syntax_error.py")
+    assert fail.exc_type == "SyntaxError"
+    assert fail.frames[-1].path.endswith("tests/test_syntax_error.py")
+    assert fail.frames[-1].line == 1
+
+
+def test_passing_and_skipped_tests_have_locations(run):
+    skipped = next(t for t in run.tests if t.nodeid.endswith("test_skipped"))
+    assert skipped.outcome == "skipped" and skipped.line == 44  # its decorator line
+    assert all(t.path and t.path.endswith("test_shop.py") for t in run.tests)
