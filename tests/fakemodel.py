@@ -51,7 +51,7 @@ class Reply:
     error: str = ""  # error message for status >= 400
     headers: dict[str, str] = field(default_factory=dict)  # e.g. {"retry-after": "0"}
     first_byte_delay: float = 0.0  # seconds before the status line
-    chunk_delay: float = 0.0  # seconds between streamed chunks
+    chunk_delay: float = 0.0  # seconds after each streamed text delta (a slow stream)
     chunk_size: int = 12  # characters per streamed text delta
     reject_stream_options: bool = False  # answer 400 to an OpenAI stream_options field
 
@@ -375,16 +375,18 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if request.wire == "anthropic":
             for event, data in anthropic_events(request.body, reply.text, reply.chunk_size):
-                self.send_event(f"event: {event}\ndata: {json.dumps(data)}\n\n", reply)
+                slow = event == "content_block_delta"
+                self.send_event(f"event: {event}\ndata: {json.dumps(data)}\n\n", reply, slow)
         else:
             for data in openai_chunks(request.body, reply.text, reply.chunk_size):
-                self.send_event(f"data: {json.dumps(data)}\n\n", reply)
+                slow = any(c["delta"].get("content") for c in data["choices"])
+                self.send_event(f"data: {json.dumps(data)}\n\n", reply, slow)
             self.send_event("data: [DONE]\n\n", reply)
 
-    def send_event(self, text: str, reply: Reply) -> None:
+    def send_event(self, text: str, reply: Reply, slow: bool = False) -> None:
         self.wfile.write(text.encode())
         self.wfile.flush()
-        if not self.fake.sleep(reply.chunk_delay):
+        if slow and not self.fake.sleep(reply.chunk_delay):
             raise BrokenPipeError("server stopping")
 
 
