@@ -1,0 +1,26 @@
+"""Localisation: map failures to the functions that should be healed, by position only.
+
+index.py   where each def starts and ends (stdlib ast, cached by content hash)
+paths.py   workspace, test and foreign files
+calls.py   names called on a failing test line, resolved to workspace functions
+spectrum.py  Ochiai ranking over passing/failing runs
+rank.py    `locate`: failure -> ranked suspects with reasons
+"""
+
+from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex, index_file, index_source
+from heal_ls.locate.paths import is_test_file, is_workspace_file, relative_path
+from heal_ls.locate.rank import Located, locate, suspect_for
+
+__all__ = [
+    "ClassNode",
+    "FunctionNode",
+    "Located",
+    "ModuleIndex",
+    "index_file",
+    "index_source",
+    "is_test_file",
+    "is_workspace_file",
+    "locate",
+    "relative_path",
+    "suspect_for",
+]

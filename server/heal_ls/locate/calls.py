@@ -1,0 +1,136 @@
+"""What a failing test line calls, and which workspace functions those names are.
+
+Used when the exception is raised in the test itself (`assert mean(xs) == 2.5`): the functions
+called on that line are the first suspects. Names are resolved against the functions that ran
+during the test when the runner recorded them, else through the test module's imports.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+
+from heal_ls.locate.index import FunctionNode, index_file
+
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def names_on_line(tree: ast.Module, line: int) -> list[str]:
+    """Names the statement at `line` calls (outermost first), then the other names it reads."""
+    parts = _statement_parts(tree.body, line)
+    calls: list[ast.AST] = []
+    reads: list[ast.AST] = []
+    for part in parts:
+        for node in ast.walk(part):
+            if isinstance(node, ast.Call):
+                calls.append(node.func)
+            elif isinstance(node, (ast.Attribute, ast.Name)):
+                reads.append(node)
+    ordered = sorted(calls, key=_position) + sorted(reads, key=_position)
+    names = [_name_of(node) for node in ordered]
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def _statement_parts(body: list, line: int) -> list[ast.AST]:
+    """The parts of the innermost statement holding `line`: a compound statement's header only
+    (its test, iterator...) unless it is a `with` (pytest.raises wraps the call in its body)."""
+    for stmt in body:
+        if not stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
+            continue
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return _statement_parts(stmt.body, line)
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            inner = _statement_parts(stmt.body, line)
+            return inner or [stmt]
+        inner = [s for key in _BODIES for s in _flat_body(getattr(stmt, key, None))]
+        if not inner:
+            return [stmt]
+        return _statement_parts(inner, line) or _header(stmt)
+    return []
+
+
+def _header(stmt: ast.stmt) -> list[ast.AST]:
+    parts: list[ast.AST] = []
+    for key, value in ast.iter_fields(stmt):
+        if key not in _BODIES:
+            values = value if isinstance(value, list) else [value]
+            parts.extend(v for v in values if isinstance(v, ast.AST))
+    return parts
+
+
+def _flat_body(value) -> list:
+    if not value:
+        return []
+    if isinstance(value[0], (ast.excepthandler, ast.match_case)):
+        return [s for holder in value for s in holder.body]
+    return value
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return node.lineno, node.col_offset
+
+
+def _name_of(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def matches(name: str, function: FunctionNode) -> bool:
+    """Does calling/reading `name` run `function`? (`Inventory(...)` runs `Inventory.__init__`)."""
+    if function.name == name:
+        return True
+    return function.name == "__init__" and function.qualname.split(".")[-2:-1] == [name]
+
+
+def imported_functions(
+    tree: ast.Module, test_path: str, root: str
+) -> list[tuple[str, FunctionNode]]:
+    """Every function of the workspace modules the test module imports, as (path, node)."""
+    found: list[tuple[str, FunctionNode]] = []
+    for path in dict.fromkeys(_imported_files(tree, test_path, root)):
+        index = index_file(path)
+        if index is not None:
+            found.extend((path, function) for function in index.functions)
+    return found
+
+
+def _imported_files(tree: ast.Module, test_path: str, root: str):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield from _module_files(alias.name, test_path, root)
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute_module(node, test_path, root)
+            if base is None:
+                continue
+            yield from _module_files(base, test_path, root)
+            for alias in node.names:  # `from shop import inventory` imports a module
+                yield from _module_files(
+                    f"{base}.{alias.name}" if base else alias.name, test_path, root
+                )
+
+
+def _absolute_module(node: ast.ImportFrom, test_path: str, root: str) -> str | None:
+    if not node.level:
+        return node.module
+    folder = Path(test_path).parent
+    for _ in range(node.level - 1):
+        folder = folder.parent
+    try:
+        package = folder.relative_to(root).parts
+    except ValueError:
+        return None
+    return ".".join([*package, *([node.module] if node.module else [])])
+
+
+def _module_files(dotted: str, test_path: str, root: str):
+    relative = Path(*dotted.split("."))
+    for base in (Path(root), Path(root) / "src", Path(test_path).parent):
+        for candidate in (base / relative.with_suffix(".py"), base / relative / "__init__.py"):
+            if candidate.is_file():
+                yield os.path.abspath(candidate)
+                return

@@ -1,0 +1,160 @@
+"""Where every function of a module starts and ends, by position only (stdlib `ast`, cached).
+
+`ast` is fast enough for an editor (a 5,000-line module parses in ~0.2 s) and results are cached
+by content hash, so mapping a traceback line to its function is a lookup. libcst is kept off this
+path on purpose: its position metadata is ~25x slower.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from heal_ls.source import SourceError, byte_col_to_char, read_source, split_lines
+
+_CACHE_SIZE = 256
+_cache: OrderedDict[bytes, ModuleIndex | SyntaxError] = OrderedDict()
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+@dataclass(frozen=True)
+class FunctionNode:
+    """One def/async def: the whole node, decorators included; lines 1-based, cols code points."""
+
+    qualname: str  # like Python's __qualname__: "Inventory.remove", "outer.<locals>.inner"
+    name: str
+    start_line: int  # first decorator line (= the code object's co_firstlineno)
+    start_col: int
+    def_line: int  # the line of the `def` / `async def` keyword
+    end_line: int
+    end_col: int
+    is_async: bool
+
+
+@dataclass(frozen=True)
+class ClassNode:
+    qualname: str
+    start_line: int
+    end_line: int
+
+
+@dataclass
+class ModuleIndex:
+    functions: list[FunctionNode]
+    classes: list[ClassNode] = field(default_factory=list)
+    tree: ast.Module | None = field(default=None, repr=False, compare=False)
+
+    def function_at(self, line: int) -> FunctionNode | None:
+        """The innermost def whose range (decorators included) contains `line`."""
+        inside = [f for f in self.functions if f.start_line <= line <= f.end_line]
+        return max(inside, key=lambda f: f.start_line, default=None)
+
+    def class_at(self, line: int) -> ClassNode | None:
+        inside = [c for c in self.classes if c.start_line <= line <= c.end_line]
+        return max(inside, key=lambda c: c.start_line, default=None)
+
+    def find(self, qualname: str, near_line: int | None = None) -> FunctionNode | None:
+        """The def with this qualname; with several (if/else, @overload), the one nearest
+        `near_line`, else the last one (the definition that wins at run time)."""
+        same = [f for f in self.functions if f.qualname == qualname]
+        if not same:
+            return None
+        if near_line is None:
+            return same[-1]
+        containing = [f for f in same if f.start_line <= near_line <= f.end_line]
+        if containing:
+            return containing[0]
+        return min(same, key=lambda f: abs(f.start_line - near_line))
+
+    def at_start_line(self, start_line: int) -> FunctionNode | None:
+        """The def whose first line (co_firstlineno) is `start_line`, as coverage keys record."""
+        for function in self.functions:
+            if function.start_line == start_line:
+                return function
+        return None
+
+
+def index_source(text: str) -> ModuleIndex:
+    """Index every def in `text`; raises SyntaxError (also for NUL bytes or absurd nesting)."""
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    cached = _cache.get(key)
+    if cached is None:
+        cached = _build(text)
+        _cache[key] = cached
+        if len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    else:
+        _cache.move_to_end(key)
+    if isinstance(cached, SyntaxError):
+        raise cached
+    return cached
+
+
+def index_file(path: str | Path) -> ModuleIndex | None:
+    """Index a file on disk; None when it cannot be read, decoded or parsed."""
+    try:
+        return index_source(read_source(path))
+    except (OSError, SourceError, SyntaxError):
+        return None
+
+
+def _build(text: str) -> ModuleIndex | SyntaxError:
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as exc:
+        return exc
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, too deeply nested
+        return SyntaxError(f"cannot parse: {exc}")
+    lines = split_lines(text)
+    index = ModuleIndex(functions=[], classes=[], tree=tree)
+    _walk(tree.body, "", False, lines, index)
+    index.functions.sort(key=lambda f: (f.start_line, f.def_line))
+    return index
+
+
+def _walk(body: list, prefix: str, in_function: bool, lines: list[str], index: ModuleIndex):
+    """Visit statements only (defs live in statement bodies), tracking the qualname prefix."""
+    for node in body:
+        if isinstance(node, (*_DEFS, ast.ClassDef)):
+            qualname = f"{prefix}{'.<locals>.' if in_function else '.'}{node.name}"
+            qualname = qualname if prefix else node.name
+            start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            if isinstance(node, ast.ClassDef):
+                index.classes.append(ClassNode(qualname, start, node.end_lineno or node.lineno))
+                _walk(node.body, qualname, False, lines, index)
+                continue
+            index.functions.append(_function_node(node, qualname, start, lines))
+            _walk(node.body, qualname, True, lines, index)
+        else:
+            for child in _child_statements(node):
+                _walk(child, prefix, in_function, lines, index)
+
+
+def _child_statements(node: ast.AST):
+    """The statement lists nested in a compound statement (if/for/while/try/with/match)."""
+    for value in vars(node).values():
+        if isinstance(value, list) and value:
+            if isinstance(value[0], ast.stmt):
+                yield value
+            elif isinstance(value[0], (ast.excepthandler, ast.match_case)):
+                for holder in value:
+                    yield holder.body
+
+
+def _function_node(node, qualname: str, start: int, lines: list[str]) -> FunctionNode:
+    end_line = node.end_lineno or node.lineno
+    return FunctionNode(
+        qualname=qualname,
+        name=node.name,
+        start_line=start,
+        # Decorators sit at the def's indentation, so the def's column is the node's column.
+        start_col=byte_col_to_char(lines[node.lineno - 1], node.col_offset),
+        def_line=node.lineno,
+        end_line=end_line,
+        end_col=byte_col_to_char(lines[end_line - 1], node.end_col_offset or 0),
+        is_async=isinstance(node, ast.AsyncFunctionDef),
+    )

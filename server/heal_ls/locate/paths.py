@@ -1,0 +1,73 @@
+"""Which files are the user's code, which are tests, and which belong to someone else."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import PurePath
+
+TEST_DIRS = {"tests", "test"}
+# Folders inside a workspace that hold other people's code (virtualenvs, vendored packages).
+FOREIGN_DIRS = {
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    "site-packages",
+    "dist-packages",
+    "node_modules",
+    "__pypackages__",
+    ".git",
+}
+
+
+def is_test_file(path: str | os.PathLike, root: str | os.PathLike | None = None) -> bool:
+    """A pytest file (test_*.py, *_test.py, conftest.py) or any file under a tests/ folder.
+
+    Without `root` only the file's own folder is looked at, so a workspace that happens to live
+    under some /home/me/test/ folder is not mistaken for tests.
+    """
+    pure = PurePath(path)
+    name = pure.name
+    if name == "conftest.py" or name.endswith("_test.py"):
+        return True
+    if name.startswith("test_") and name.endswith(".py"):
+        return True
+    folders = _relative_parts(path, root)[:-1] if root else (pure.parent.name,)
+    return any(folder in TEST_DIRS for folder in folders)
+
+
+def is_workspace_file(path: str | os.PathLike, root: str | os.PathLike) -> bool:
+    """A real .py file inside `root` that is not in a virtualenv or vendored folder."""
+    text = os.fspath(path)
+    if text.startswith("<") or not text.endswith(".py"):  # <string>, <frozen ...>
+        return False
+    parts = _relative_parts(path, root)
+    if not parts or parts[0] == "..":
+        return False
+    return not any(part in FOREIGN_DIRS for part in parts[:-1])
+
+
+def relative_path(path: str | os.PathLike, root: str | os.PathLike) -> str:
+    """`path` relative to `root` with `/` separators when inside it, else the absolute path."""
+    parts = _relative_parts(path, root)
+    if not parts or parts[0] == "..":
+        return PurePath(os.path.abspath(path)).as_posix()
+    return "/".join(parts)
+
+
+def _relative_parts(path, root) -> tuple[str, ...]:
+    try:
+        rel = os.path.relpath(_real(path), _real(root))
+    except ValueError:  # different drives on Windows
+        return ("..",)
+    return PurePath(rel).parts
+
+
+def _real(path) -> str:
+    return _real_cached(os.fspath(path))
+
+
+@lru_cache(maxsize=4096)
+def _real_cached(path: str) -> str:
+    return os.path.realpath(os.path.abspath(path))

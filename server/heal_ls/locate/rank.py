@@ -1,0 +1,178 @@
+"""From a failure to ranked suspect functions, each with the reason it is suspected.
+
+1. Raised in workspace code: the innermost workspace frame outside tests ("raised here"), then
+   its callers on the way out.
+2. Raised in the test itself (a failed assert, a pytest.raises mismatch): workspace functions on
+   the call path, then those called on the failing test line, then the others that ran during the
+   test, ranked by Ochiai over the run's passing and failing tests.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from heal_ls.locate.calls import imported_functions, matches, names_on_line
+from heal_ls.locate.index import FunctionNode, ModuleIndex, index_file, index_source
+from heal_ls.locate.paths import is_test_file, is_workspace_file, relative_path
+from heal_ls.locate.spectrum import ochiai_scores, split_key
+from heal_ls.models import Failure, Frame, RunResult, Suspect
+
+
+@dataclass
+class Located:
+    suspects: list[Suspect] = field(default_factory=list)  # best first
+    healable: bool = False
+    reason: str | None = None  # why not healable
+
+
+def suspect_for(
+    path: str, node: FunctionNode, reason: str, score: float = 1.0, focus_line: int | None = None
+) -> Suspect:
+    return Suspect(
+        path=path,
+        qualname=node.qualname,
+        start_line=node.start_line,
+        start_col=node.start_col,
+        end_line=node.end_line,
+        end_col=node.end_col,
+        reason=reason,
+        score=score,
+        def_line=node.def_line,
+        focus_line=focus_line or node.def_line,
+    )
+
+
+def locate(
+    failure: Failure,
+    root: str,
+    run: RunResult | None = None,
+    *,
+    overlay: dict[str, str] | None = None,
+) -> Located:
+    """Rank the functions that may hold the bug behind `failure` (overlay: unsaved texts)."""
+    ranker = _Ranker(root, overlay or {})
+    frames = [f for f in failure.frames if is_workspace_file(f.path, root)]
+    code = [f for f in frames if not is_test_file(f.path, root)]
+    if code and frames[-1] is code[-1]:
+        reason = ranker.from_crash(failure, code)
+    else:
+        ranker.call_path(code, 0.95)
+        reason = ranker.from_test(failure, frames, run)
+    suspects = sorted(ranker.suspects.values(), key=lambda s: -s.score)
+    if not suspects:
+        return Located([], False, reason or "no function of the workspace is involved")
+    return Located(suspects, True, None)
+
+
+class _Ranker:
+    def __init__(self, root: str, overlay: dict[str, str]):
+        self.root = root
+        self.overlay = overlay
+        self.suspects: dict[tuple[str, int], Suspect] = {}
+
+    def index(self, path: str) -> ModuleIndex | None:
+        if path in self.overlay:
+            try:
+                return index_source(self.overlay[path])
+            except SyntaxError:
+                return None
+        return index_file(path)
+
+    def add(self, path: str, node: FunctionNode, reason: str, score: float, line=None):
+        key = (os.path.normcase(os.path.abspath(path)), node.start_line)
+        if key not in self.suspects:  # the first (strongest) reason wins
+            self.suspects[key] = suspect_for(path, node, reason, score, line)
+
+    def function_of(self, frame: Frame) -> FunctionNode | None:
+        index = self.index(frame.path)
+        return index.function_at(frame.line) if index else None
+
+    def from_crash(self, failure: Failure, code: list[Frame]) -> str | None:
+        innermost = code[-1]
+        node = self.function_of(innermost)
+        if node is None or innermost.function == "<module>":
+            return _module_level_reason(innermost, self.root, self.index(innermost.path))
+        self.add(innermost.path, node, _raised_reason(failure, innermost), 1.0, innermost.line)
+        self.call_path(code[:-1], 0.9)
+        return None
+
+    def call_path(self, frames: list[Frame], score: float):
+        """Callers, innermost first, each a little less suspect than the one it called."""
+        for frame in reversed(frames):
+            node = self.function_of(frame)
+            if node is not None and frame.function != "<module>":
+                self.add(frame.path, node, "on the failing call path", score, frame.line)
+                score *= 0.9
+
+    def from_test(self, failure: Failure, frames: list[Frame], run: RunResult | None) -> str:
+        test_path, test_line = _test_location(failure, frames)
+        if test_path is None and not failure.covered:
+            return "no frame of the traceback is in the workspace"
+        if frames and frames[-1].function == "<module>" and not failure.covered:
+            return _module_level_reason(frames[-1], self.root, self.index(frames[-1].path))
+        covered = self.covered_functions(failure)
+        scores = ochiai_scores(failure, run)
+        on_line = self.called_on_line(test_path, test_line, covered)
+        where = f"{relative_path(test_path, self.root)}:{test_line}" if test_path else "the test"
+        for path, node in on_line:
+            bonus = scores.get(f"{path}:{node.start_line}", 0.0)
+            self.add(path, node, f"called on the failing line {where}", 0.8 + 0.1 * bonus)
+        for path, node in covered:
+            score = scores.get(f"{path}:{node.start_line}", 0.0)
+            reason = f"ran during the failing test (Ochiai {score:.2f})"
+            self.add(path, node, reason, 0.5 * score)
+        if not covered and not on_line:
+            return "the failure is raised in the test and no workspace function could be tied to it"
+        return "no function of the workspace is involved"
+
+    def covered_functions(self, failure: Failure) -> list[tuple[str, FunctionNode]]:
+        found = []
+        for key in failure.covered:
+            parsed = split_key(key)
+            if parsed is None or is_test_file(parsed[0], self.root):
+                continue
+            index = self.index(parsed[0])
+            node = index.at_start_line(parsed[1]) if index else None
+            if node is not None:
+                found.append((parsed[0], node))
+        return found
+
+    def called_on_line(self, test_path, test_line, covered) -> list[tuple[str, FunctionNode]]:
+        index = self.index(test_path) if test_path else None
+        if index is None or index.tree is None or not test_line:
+            return []
+        names = names_on_line(index.tree, test_line)
+        pool = covered or [
+            (path, node)
+            for path, node in imported_functions(index.tree, test_path, self.root)
+            if not is_test_file(path, self.root)
+        ]
+        return [(path, node) for name in names for path, node in pool if matches(name, node)]
+
+
+def _test_location(failure: Failure, frames: list[Frame]) -> tuple[str | None, int | None]:
+    if failure.test_path and failure.test_line:
+        return failure.test_path, failure.test_line
+    if frames:  # the innermost workspace frame is in a test file here
+        return frames[-1].path, frames[-1].line
+    return failure.test_path, failure.test_line
+
+
+def _raised_reason(failure: Failure, innermost: Frame) -> str:
+    if failure.timed_out:
+        return "stuck here when the test timed out"
+    last = failure.frames[-1] if failure.frames else innermost
+    if last is innermost or (last.path, last.line) == (innermost.path, innermost.line):
+        return "raised here"
+    return f"raised in {last.function} ({os.path.basename(last.path)}), called from here"
+
+
+def _module_level_reason(frame: Frame, root: str, index: ModuleIndex | None) -> str:
+    where = f"{relative_path(frame.path, root)}:{frame.line}"
+    owner = index.class_at(frame.line) if index else None
+    if owner is not None:
+        return f"raised in the body of class {owner.qualname} at {where}, not inside a function"
+    if index is None:
+        return f"raised at {where}, a file that cannot be parsed"
+    return f"raised at module level at {where}, not inside a function"

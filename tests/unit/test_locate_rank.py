@@ -1,0 +1,293 @@
+"""locate(): hand-made failures against small literal workspaces -> ranked suspects."""
+
+from textwrap import dedent
+
+import pytest
+from heal_ls.locate import locate
+from heal_ls.models import Failure, Frame, RunResult
+from heal_ls.models import TestOutcome as Outcome
+
+SHOP = '''\
+"""Stock."""
+import json
+
+LIMIT = int("3")
+
+
+class Inventory:
+    default = {}
+
+    def __init__(self):
+        self.items = {}
+
+    def remove(self, name, count=1):
+        have = self.items[name]
+        self.items[name] = have - count
+
+    def count(self, name):
+        return self.items.get(name, 0)
+
+    def load(self, text):
+        self.items = json.loads(text)
+
+
+def mean(values):
+    total = 0
+    for value in values:
+        total = value
+    return total / len(values)
+
+
+def median(values):
+    return sorted(values)[len(values) // 2]
+
+
+def outer(values):
+    def inner(v):
+        return [x / v for x in values]
+
+    return inner(0)
+'''
+
+TEST = """\
+import pytest
+
+from shop.core import Inventory, mean, median
+
+
+def test_mean():
+    data = [1, 2, 3, 4]
+    assert median(data) == 3
+    assert mean(data) == 2.5
+
+
+def test_count():
+    inv = Inventory()
+    assert inv.count("x") == 1
+
+
+def test_raises():
+    inv = Inventory()
+    with pytest.raises(KeyError):
+        inv.count("pear")
+"""
+
+
+@pytest.fixture
+def ws(tmp_path):
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    (tmp_path / "shop" / "core.py").write_text(SHOP)
+    (tmp_path / "tests" / "test_core.py").write_text(TEST)
+    return tmp_path
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def core(ws, needle, function):
+    return Frame(str(ws / "shop" / "core.py"), line_of(SHOP, needle), function)
+
+
+def test_frame(ws, needle, function):
+    return Frame(str(ws / "tests" / "test_core.py"), line_of(TEST, needle), function)
+
+
+test_frame.__test__ = False  # a helper, not a test
+
+
+def key(ws, needle):
+    return f"{ws / 'shop' / 'core.py'}:{line_of(SHOP, needle)}"
+
+
+def summary(located):
+    return [(s.qualname, s.reason) for s in located.suspects]
+
+
+def test_crash_in_a_method_is_raised_here(ws):
+    failure = Failure(
+        id="tests/test_core.py::test_count",
+        exc_type="KeyError",
+        message="'pear'",
+        frames=[
+            test_frame(ws, 'inv.count("pear")', "test_raises"),
+            core(ws, "have = self.items[name]", "remove"),
+        ],
+    )
+    located = locate(failure, str(ws))
+    assert located.healable and located.reason is None
+    top = located.suspects[0]
+    assert (top.qualname, top.reason, top.score) == ("Inventory.remove", "raised here", 1.0)
+    assert (top.start_line, top.def_line, top.end_line) == (13, 13, 15)
+    assert top.focus_line == 14 and top.path == str(ws / "shop" / "core.py")
+
+
+def test_crash_deep_in_a_nested_comprehension_ranks_callers_after(ws):
+    failure = Failure(
+        id="t",
+        exc_type="ZeroDivisionError",
+        message="division by zero",
+        frames=[
+            Frame("/usr/lib/python3/runpy.py", 10, "_run"),
+            core(ws, "return inner(0)", "outer"),
+            core(ws, "def inner(v)", "inner"),
+            core(ws, "return [x / v", "<listcomp>"),
+        ],
+    )
+    located = locate(failure, str(ws))
+    assert summary(located) == [
+        ("outer.<locals>.inner", "raised here"),
+        ("outer", "on the failing call path"),
+    ]
+    assert located.suspects[1].score < located.suspects[0].score
+
+
+def test_raised_inside_a_library_called_from_workspace(ws):
+    lib = ws / ".venv" / "lib" / "json" / "decoder.py"
+    failure = Failure(
+        id="t",
+        exc_type="JSONDecodeError",
+        message="Expecting value",
+        frames=[core(ws, "json.loads(text)", "load"), Frame(str(lib), 355, "raw_decode")],
+    )
+    located = locate(failure, str(ws))
+    assert summary(located) == [
+        ("Inventory.load", "raised in raw_decode (decoder.py), called from here")
+    ]
+
+
+def test_timed_out_test_points_where_it_was_stuck(ws):
+    failure = Failure(
+        id="t",
+        exc_type="Timeout",
+        message="test took longer than 2 s",
+        timed_out=True,
+        frames=[core(ws, "for value in values", "mean")],
+    )
+    assert summary(locate(failure, str(ws))) == [("mean", "stuck here when the test timed out")]
+
+
+@pytest.mark.parametrize(
+    ("needle", "function", "reason"),
+    [
+        ('LIMIT = int("3")', "<module>", "module level at shop/core.py:4"),
+        ("default = {}", "Inventory", "body of class Inventory"),
+    ],
+)
+def test_module_level_and_class_body_are_not_healable(ws, needle, function, reason):
+    failure = Failure(id="collect:tests/test_core.py", exc_type="ValueError", message="x")
+    failure.frames = [test_frame(ws, "from shop.core", "<module>"), core(ws, needle, function)]
+    located = locate(failure, str(ws))
+    assert not located.healable and located.suspects == []
+    assert reason in located.reason
+
+
+def test_module_level_lambda_is_not_healable(ws):
+    (ws / "shop" / "keys.py").write_text("BY_SIZE = lambda x: x[1]\nBY_SIZE((1,))\n")
+    failure = Failure(id="t", exc_type="IndexError", message="tuple index out of range")
+    failure.frames = [Frame(str(ws / "shop" / "keys.py"), 1, "<lambda>")]
+    located = locate(failure, str(ws))
+    assert not located.healable and "module level" in located.reason
+
+
+def test_failed_assert_suspects_the_functions_called_on_that_line(ws):
+    failure = Failure(
+        id="tests/test_core.py::test_mean",
+        exc_type="AssertionError",
+        message="assert 1.0 == 2.5",
+        frames=[test_frame(ws, "assert mean(data) == 2.5", "test_mean")],
+        test_path=str(ws / "tests" / "test_core.py"),
+        test_line=line_of(TEST, "assert mean(data) == 2.5"),
+        covered=[key(ws, "def median"), key(ws, "def mean")],
+    )
+    run = RunResult(
+        root=str(ws),
+        failures=[failure],
+        tests=[Outcome("tests/x.py::test_median", "passed", covered=[key(ws, "def median")])],
+    )
+    located = locate(failure, str(ws), run)
+    assert summary(located) == [
+        ("mean", "called on the failing line tests/test_core.py:9"),
+        ("median", "ran during the failing test (Ochiai 0.71)"),
+    ]
+
+
+def test_without_coverage_names_resolve_through_imports(ws):
+    failure = Failure(
+        id="tests/test_core.py::test_mean",
+        exc_type="AssertionError",
+        message="assert 1.0 == 2.5",
+        frames=[test_frame(ws, "assert mean(data) == 2.5", "test_mean")],
+    )
+    assert summary(locate(failure, str(ws))) == [
+        ("mean", "called on the failing line tests/test_core.py:9")
+    ]
+
+
+def test_method_call_on_failing_line_resolves_through_imports_and_coverage(ws):
+    frames = [test_frame(ws, 'assert inv.count("x") == 1', "test_count")]
+    failure = Failure(id="t", exc_type="AssertionError", message="assert 0 == 1", frames=frames)
+    assert [s.qualname for s in locate(failure, str(ws)).suspects] == ["Inventory.count"]
+    failure.covered = [key(ws, "def __init__"), key(ws, "def count")]
+    assert [s.qualname for s in locate(failure, str(ws)).suspects] == [
+        "Inventory.count",
+        "Inventory.__init__",
+    ]
+
+
+def test_pytest_raises_mismatch_looks_inside_the_with_block(ws):
+    failure = Failure(
+        id="tests/test_core.py::test_raises",
+        exc_type="Failed",
+        message="DID NOT RAISE <class 'KeyError'>",
+        frames=[
+            test_frame(ws, "with pytest.raises(KeyError)", "test_raises"),
+            Frame(str(ws / ".venv" / "site-packages" / "_pytest" / "raises.py"), 9, "__exit__"),
+        ],
+        covered=[key(ws, "def __init__"), key(ws, "def count")],
+    )
+    assert summary(locate(failure, str(ws)))[0] == (
+        "Inventory.count",
+        "called on the failing line tests/test_core.py:19",
+    )
+
+
+def test_unsaved_overlay_text_is_used_instead_of_the_disk(ws):
+    path = str(ws / "shop" / "core.py")
+    shifted = "# a new first line\n" + SHOP
+    failure = Failure(id="t", exc_type="KeyError", message="'x'")
+    failure.frames = [Frame(path, line_of(shifted, "have = self.items[name]"), "remove")]
+    assert locate(failure, str(ws)).suspects[0].qualname == "Inventory.remove"  # wrong text...
+    located = locate(failure, str(ws), overlay={path: shifted})
+    assert located.suspects[0].start_line == line_of(shifted, "def remove")
+
+
+def test_a_broken_unrelated_file_does_not_stop_the_rest(ws):
+    (ws / "shop" / "broken.py").write_text("def f(:\n")
+    failure = Failure(
+        id="t",
+        exc_type="AssertionError",
+        message="",
+        frames=[test_frame(ws, "assert mean(data) == 2.5", "test_mean")],
+        covered=[f"{ws / 'shop' / 'broken.py'}:1", key(ws, "def mean"), "garbage"],
+    )
+    assert [s.qualname for s in locate(failure, str(ws)).suspects] == ["mean"]
+
+
+def test_no_workspace_frame_is_not_healable(ws):
+    failure = Failure(id="script:x.py", exc_type="OSError", message="boom")
+    failure.frames = [Frame("/usr/lib/python3.11/os.py", 3, "f"), Frame("<string>", 1, "<module>")]
+    located = locate(failure, str(ws))
+    assert (
+        not located.healable and located.reason == "no frame of the traceback is in the workspace"
+    )
+
+
+def test_assert_in_test_with_nothing_to_blame_is_not_healable(ws):
+    (ws / "tests" / "test_plain.py").write_text(dedent("def test_x():\n    assert 1 == 2\n"))
+    failure = Failure(id="t", exc_type="AssertionError", message="assert 1 == 2")
+    failure.frames = [Frame(str(ws / "tests" / "test_plain.py"), 2, "test_x")]
+    located = locate(failure, str(ws))
+    assert not located.healable and "raised in the test" in located.reason
