@@ -66,20 +66,36 @@ async def cached_fix(ctx: HealContext) -> HealResult | None:
     return finish(ctx, "verified", new_source=module_text, reason="cached fix, tests pass")
 
 
-async def _first_verified(ctx: HealContext, candidates: list[Candidate], from_answer: bool):
-    """Verify candidates concurrently; the first (in rank order) that passes wins."""
-    tasks = [
-        asyncio.ensure_future(try_candidate(ctx, c, from_answer=from_answer)) for c in candidates
-    ]
+async def _first_passing(jobs) -> tuple[Candidate, str] | None:
+    """Run jobs concurrently, each yielding (candidate, verified module text or None); the first
+    to pass wins and the rest are cancelled (their test runs are killed)."""
+    tasks = [asyncio.ensure_future(job) for job in jobs]
     try:
-        results = await asyncio.gather(*tasks)
+        for next_done in asyncio.as_completed(tasks):
+            candidate, module_text = await next_done
+            if module_text is not None:
+                return candidate, module_text
+        return None
     finally:
         for task in tasks:
             task.cancel()
-    for candidate, module_text in zip(candidates, results):
-        if module_text is not None:
-            return candidate, module_text
-    return None
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _checked(ctx: HealContext, candidate: Candidate, from_answer: bool):
+    return candidate, await try_candidate(ctx, candidate, from_answer=from_answer)
+
+
+async def _proposed(ctx: HealContext, proposer, prompt, attempt: int):
+    """Ask for one proposal, then check and verify it."""
+    total = ctx.config.max_attempts
+
+    def on_chunk(text: str) -> None:
+        ctx.emit(HealEvent("chunk", text, attempt, total))
+
+    proposal = await proposer.propose(prompt, on_chunk)
+    ctx.tokens += proposal.input_tokens + proposal.output_tokens
+    return await _checked(ctx, Candidate(proposal.text, proposer.name, attempt), from_answer=True)
 
 
 async def local_search(ctx: HealContext) -> HealResult | None:
@@ -108,7 +124,7 @@ async def local_search(ctx: HealContext) -> HealResult | None:
             Candidate(text, "local", tried - len(batch) + i + 1) for i, text in enumerate(batch)
         ]
         ctx.emit(HealEvent("candidate", f"local candidate {tried}", tried, count))
-        won = await _first_verified(ctx, candidates, from_answer=False)
+        won = await _first_passing(_checked(ctx, c, from_answer=False) for c in candidates)
         if won:
             _remember(ctx, won[0].source)
             reason = f"local edit #{won[0].attempt}; tests pass"
@@ -134,22 +150,15 @@ async def model_rounds(ctx: HealContext) -> HealResult | None:
         prompt = build_prompt(ctx.suspect, ctx.module_text, failure, ctx.root, ctx.attempts)
         ctx.emit(HealEvent("asking", f"asking {proposer.name} ({proposer.model})", attempt, total))
 
-        def on_chunk(text: str, attempt=attempt) -> None:
-            ctx.emit(HealEvent("chunk", text, attempt, total))
-
-        calls = [proposer.propose(prompt, on_chunk) for _ in range(ctx.config.candidates)]
+        jobs = [_proposed(ctx, proposer, prompt, attempt) for _ in range(ctx.config.candidates)]
         try:
-            proposals = await asyncio.gather(*calls)
+            won = await _first_passing(jobs)
         except ProviderError as exc:
             return finish(ctx, "failed", reason=str(exc))
-        fresh = []
-        for proposal in proposals:
-            ctx.tokens += proposal.input_tokens + proposal.output_tokens
-            fresh.append(Candidate(proposal.text, proposer.name, attempt))
-        won = await _first_verified(ctx, fresh, from_answer=True)
         if won:
             _remember(ctx, won[0].source)
             return finish(ctx, "verified", new_source=won[1], reason="tests pass")
-        if all(repeats_failed(ctx, c) for c in fresh):
+        this_round = [a.candidate for a in ctx.attempts if a.candidate.attempt == attempt]
+        if this_round and all(repeats_failed(ctx, c) for c in this_round):
             return None  # the model is repeating itself: more rounds will not help
     return None
