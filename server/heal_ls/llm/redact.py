@@ -30,10 +30,13 @@ _ASSIGNED = re.compile(
     rf"""(?P<name>["']?\b{_NAME}["']?\s*(?::|=|:=)\s*)(?P<q>["'])(?P<value>[^\s"']{{6,}})(?P=q)""",
     re.IGNORECASE,
 )
-# Shell / .env style: `export API_TOKEN=abc123...`
+# Shell / .env style: `export API_TOKEN=abc123...` (upper-case name, a bare value with a digit,
+# so Python like `tokens = tokenize(source)` or `TOKEN = DEFAULT_TOKEN` is left alone).
+_ENV_NAME = r"[A-Z_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|APIKEY|CREDENTIALS?)[A-Z_]*"
 _ENV_STYLE = re.compile(
-    rf"""(?P<name>^[ \t]*(?:export[ \t]+)?{_NAME}[ \t]*=[ \t]*)(?P<value>[^\s"'#]{{6,}})""",
-    re.IGNORECASE | re.MULTILINE,
+    rf"""(?P<name>^[ \t]*(?:export[ \t]+)?{_ENV_NAME}[ \t]*=[ \t]*)"""
+    r"""(?P<value>(?=[^\s]*\d)[A-Za-z0-9_\-+/.=]{6,})(?=\s|$)""",
+    re.MULTILINE,
 )
 _PLACEHOLDER = re.compile(r"\*\*\*SECRET_\d+\*\*\*")
 
