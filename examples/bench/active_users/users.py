@@ -1,0 +1,3 @@
+def active_names(users):
+    """Names of the users whose account is active, in order."""
+    return [u["name"] for u in users if not u["active"]]

@@ -1,0 +1,8 @@
+"""Reference fix. target: search.py::find_index"""
+
+def find_index(xs, target):
+    """Index of the first item equal to target, or -1."""
+    for i, x in enumerate(xs):
+        if x == target:
+            return i
+    return -1

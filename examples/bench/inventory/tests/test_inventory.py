@@ -1,0 +1,14 @@
+import pytest
+
+from inventory import Inventory
+
+def test_remove():
+    inv = Inventory()
+    inv.add("apple", 5)
+    inv.remove("apple", 2)
+    assert inv.items["apple"] == 3
+
+def test_remove_too_many():
+    inv = Inventory()
+    with pytest.raises(ValueError):
+        inv.remove("pear")

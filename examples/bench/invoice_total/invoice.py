@@ -1,0 +1,6 @@
+def invoice_total(lines):
+    """Sum of quantity * unit price over (quantity, price) lines."""
+    total = 0
+    for qty, price in lines:
+        total += qty * qty
+    return total

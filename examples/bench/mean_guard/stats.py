@@ -1,0 +1,3 @@
+def mean(xs):
+    """Arithmetic mean; 0 for no data."""
+    return sum(xs) / len(xs)

@@ -1,0 +1,6 @@
+"""Reference fix. target: words.py::normalize"""
+
+def normalize(word):
+    """Lower-case the word and strip surrounding blanks."""
+    cleaned = word.strip().lower()
+    return cleaned

@@ -1,0 +1,4 @@
+from words import normalize
+
+def test_normalize():
+    assert normalize("  Hello ") == "hello"

@@ -1,0 +1,6 @@
+"""Reference fix. target: temperature.py::Converter.to_fahrenheit"""
+
+@staticmethod
+def to_fahrenheit(celsius):
+    """Degrees Celsius to degrees Fahrenheit."""
+    return celsius * 9 / 5 + 32

@@ -1,0 +1,5 @@
+"""Reference fix. target: vowels.py::count_vowels"""
+
+def count_vowels(text):
+    """Number of vowels (a, e, i, o, u) in text, any case."""
+    return sum(1 for ch in text.lower() if ch in "aeiou")

@@ -1,0 +1,119 @@
+"""Benchmark suites: the bundled examples/bench bugs and a local QuixBugs checkout.
+
+Both loaders return BenchCase objects; nothing here runs code. A case names the module holding
+the bug, the function's qualname, the reference fix (a def at column 0) and the tests to run.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+EXAMPLES_BENCH = Path(__file__).resolve().parents[3] / "examples" / "bench"
+_TARGET = re.compile(r"target:\s*(?P<module>\S+?\.py)::(?P<qualname>\S+)")
+
+
+class SuiteError(Exception):
+    """A suite folder that is missing or malformed (one clear line)."""
+
+
+@dataclass
+class BenchCase:
+    name: str
+    root: str  # the project folder the tests run in
+    target: str  # absolute path of the module holding the bug
+    qualname: str
+    reference_source: str  # the fixed function, a def at column 0
+    tests: list[str] = field(default_factory=list)  # paths/nodeids relative to root; [] = all
+    suite: str = "examples"
+
+
+def examples_suite(folder: str | Path | None = None) -> list[BenchCase]:
+    """One case per `<folder>/<bug>/` holding reference.py (its docstring names the target)."""
+    folder = Path(folder or EXAMPLES_BENCH)
+    if not folder.is_dir():
+        raise SuiteError(f"no benchmark folder at {folder}")
+    cases = [_example_case(d) for d in sorted(folder.iterdir()) if (d / "reference.py").is_file()]
+    if not cases:
+        raise SuiteError(f"no bugs (folders with reference.py) in {folder}")
+    return cases
+
+
+def _example_case(bug: Path) -> BenchCase:
+    text = (bug / "reference.py").read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    doc = ast.get_docstring(tree) or ""
+    match = _TARGET.search(doc)
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if match is None or len(defs) != 1:
+        raise SuiteError(f"{bug}/reference.py needs 'target: <module>.py::<qualname>' and one def")
+    return BenchCase(
+        name=bug.name,
+        root=str(bug),
+        target=str(bug / match["module"]),
+        qualname=match["qualname"],
+        reference_source=_def_source(text, defs[0]),
+    )
+
+
+def _def_source(text: str, node: ast.AST) -> str:
+    """The def's lines, decorators included, exactly as written."""
+    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[first - 1 : node.end_lineno])
+
+
+def quixbugs_suite(checkout: str | Path) -> list[BenchCase]:
+    """One case per python_programs/<name>.py that has python_testcases/test_<name>.py."""
+    root = Path(checkout).resolve()
+    programs, correct = root / "python_programs", root / "correct_python_programs"
+    if not programs.is_dir() or not (root / "python_testcases").is_dir():
+        raise SuiteError(f"{root} is not a QuixBugs checkout (python_programs/, python_testcases/)")
+    cases = []
+    for program in sorted(programs.glob("*.py")):
+        name = program.stem
+        test = root / "python_testcases" / f"test_{name}.py"
+        fixed = correct / f"{name}.py"
+        if not test.is_file() or not fixed.is_file():
+            continue  # node.py, *_test.py helpers, programs without tests
+        reference = _function_in(fixed, name)
+        if reference is None:
+            continue
+        tests = [f"python_testcases/test_{name}.py"]
+        cases.append(BenchCase(name, str(root), str(program), name, reference, tests, "quixbugs"))
+    if not cases:
+        raise SuiteError(f"no QuixBugs programs with tests found in {root}")
+    return cases
+
+
+def _function_in(path: Path, name: str) -> str | None:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return _def_source(text, node)
+    return None
+
+
+def load_suite(
+    suite: str = "examples", *, quixbugs_dir: str | None = None, only=()
+) -> list[BenchCase]:
+    if suite == "examples":
+        cases = examples_suite()
+    elif suite == "quixbugs":
+        if not quixbugs_dir:
+            raise SuiteError("--suite quixbugs needs --quixbugs-dir (a jkoppel/QuixBugs checkout)")
+        cases = quixbugs_suite(quixbugs_dir)
+    else:
+        raise SuiteError(f"unknown suite {suite!r} (examples or quixbugs)")
+    if only:
+        unknown = set(only) - {c.name for c in cases}
+        if unknown:
+            raise SuiteError(f"no such bug(s): {', '.join(sorted(unknown))}")
+        cases = [c for c in cases if c.name in set(only)]
+    return cases
