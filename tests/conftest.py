@@ -33,3 +33,16 @@ def example_copy(tmp_path):
         return dest
 
     return copy
+
+
+_ORDER = {"unit": 0, "e2e": 1, "lsp": 2, "nvim": 3, "vscode": 4}
+
+
+def pytest_collection_modifyitems(items):
+    """Fast tests first: unit, then end-to-end runs, the server, Neovim, and VS Code last."""
+
+    def rank(item) -> int:
+        folder = Path(str(item.fspath)).relative_to(REPO / "tests").parts[0]
+        return _ORDER.get(folder, 1)
+
+    items.sort(key=rank)  # stable: keeps each file's own order
