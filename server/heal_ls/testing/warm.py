@@ -1,0 +1,160 @@
+"""The warm runner: run a PytestInvocation by forking a process that already imported pytest.
+
+One warm server (warm_server.py, under the user's interpreter) per (python, root). It is restarted
+when pytest configuration (conftest.py, pyproject.toml, pytest.ini, setup.cfg, tox.ini), the
+installed packages or the interpreter's PYTHON* environment change; on any doubt (server died,
+protocol error) the run falls back to a cold `python -m pytest`. Timeouts and cancellation kill the
+run's whole process group. Timeouts raise WarmTimeout (a TimeoutError) carrying the output so far.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import tempfile
+from typing import TYPE_CHECKING
+
+from platformdirs import user_cache_dir
+
+from heal_ls.testing import warm_process
+from heal_ls.testing.warm_fingerprint import fingerprint
+
+if TYPE_CHECKING:
+    from heal_ls.testing.runner import PytestInvocation
+
+log = logging.getLogger(__name__)
+# Bytecode of third-party code and pytest's hash-checked rewritten asserts, used when the user's
+# environment turns bytecode writing off (see warm_child._choose_bytecode_cache).
+PYCACHE = os.environ.get("HEAL_LS_WARM_PYCACHE") or os.path.join(
+    user_cache_dir("heal-ls", appauthor=False), "warm-pycache"
+)
+
+_Timeout = (
+    (asyncio.TimeoutError,)
+    if asyncio.TimeoutError is TimeoutError
+    else (asyncio.TimeoutError, TimeoutError)
+)
+
+
+class WarmTimeout(*_Timeout):
+    """The run hit its timeout and was killed; `output` holds what it printed."""
+
+    def __init__(self, seconds: float, output: str):
+        super().__init__(f"pytest run timed out after {seconds:g}s")
+        self.output = output
+
+
+class WarmRunner:
+    """Runs invocations on a warm server for one (python, root); falls back to cold runs."""
+
+    def __init__(self, python: str, root: str):
+        self.python, self.root = python, os.path.realpath(root)
+        self.server: warm_process.ServerProcess | None = None
+        self.key: tuple | None = None
+        self.learned: dict[str, None] = {}  # ordered set, carried across restarts
+        self.excluded: set[str] = set()
+        self.restarts = 0
+        self.cold_runs = 0
+        self.last_cpu = 0.0  # CPU seconds of the last warm run (for benchmarks)
+
+    async def run(self, inv: PytestInvocation, timeout: float) -> tuple[int, str]:
+        try:
+            server = await self._server_for(inv)
+            output = _output_path()
+            result = await server.run(inv.argv, inv.env, inv.cwd, timeout, output, PYCACHE)
+            self.last_cpu = server.last_cpu
+            return result
+        except warm_process.RunTimedOut as exc:
+            raise WarmTimeout(timeout, exc.output) from None
+        except warm_process.WarmUnavailable as exc:
+            log.warning("warm runner unavailable (%s); running pytest cold", exc)
+            self._drop()
+            self.cold_runs += 1
+            return await run_cold(inv, timeout)
+
+    async def _server_for(self, inv: PytestInvocation) -> warm_process.ServerProcess:
+        server = self.server
+        site_dirs = server.site_dirs if server else []
+        key = fingerprint(self.root, inv.cwd, inv.env, site_dirs)
+        if server and server.alive() and key == self.key:
+            return server
+        if server:
+            self._harvest(server)
+            self._drop()
+            self.restarts += 1
+        self.server = warm_process.ServerProcess(
+            self.python,
+            self.root,
+            dict(inv.env),
+            inv.cwd,
+            list(self.learned),
+            sorted(self.excluded),
+        )
+        await self.server.wait_ready()
+        self.key = fingerprint(self.root, inv.cwd, inv.env, self.server.site_dirs)
+        return self.server
+
+    def _harvest(self, server: warm_process.ServerProcess) -> None:
+        self.learned.update(dict.fromkeys(server.learned))
+        if server.tainted:
+            self.excluded.add(server.tainted)
+            self.learned.pop(server.tainted, None)
+
+    def _drop(self) -> None:
+        if self.server:
+            self._harvest(self.server)
+            self.server.retire()
+        self.server, self.key = None, None
+
+    def close(self) -> None:
+        self._drop()
+
+
+def _output_path() -> str:
+    handle, path = tempfile.mkstemp(prefix="heal-warm-", suffix=".out")
+    os.close(handle)
+    return path
+
+
+async def run_cold(inv: PytestInvocation, timeout: float) -> tuple[int, str]:
+    """`python -m pytest argv` in its own process group, killed on timeout or cancellation."""
+    path = _output_path()
+    try:
+        with open(path, "wb") as out:
+            proc = await asyncio.create_subprocess_exec(
+                inv.python, "-m", "pytest", *inv.argv, env=inv.env, cwd=inv.cwd,
+                stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        try:
+            code = await asyncio.wait_for(proc.wait(), timeout)
+        except BaseException as exc:
+            warm_process.kill_group(proc.pid)
+            await proc.wait()
+            if isinstance(exc, asyncio.TimeoutError):
+                raise WarmTimeout(timeout, warm_process.read_output(path)) from None
+            raise
+        return code, warm_process.read_output(path)
+    finally:
+        warm_process.remove(path)
+
+
+_POOL: dict[tuple[str, str], WarmRunner] = {}
+
+
+def get_warm_runner(python: str, root: str) -> WarmRunner:
+    """The shared warm runner for this interpreter and workspace."""
+    key = (python, os.path.realpath(root))
+    if key not in _POOL:
+        _POOL[key] = WarmRunner(*key)
+    return _POOL[key]
+
+
+async def shutdown_all() -> None:
+    """Stop every warm server (they also stop on their own when idle or when we exit)."""
+    runners = list(_POOL.values())
+    _POOL.clear()
+    for runner in runners:
+        runner.close()
+    await asyncio.sleep(0)
