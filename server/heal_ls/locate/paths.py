@@ -50,6 +50,8 @@ def is_workspace_file(path: str | os.PathLike, root: str | os.PathLike) -> bool:
 
 def relative_path(path: str | os.PathLike, root: str | os.PathLike) -> str:
     """`path` relative to `root` with `/` separators when inside it, else the absolute path."""
+    if os.fspath(path).startswith("<"):  # <string>, <frozen importlib._bootstrap>
+        return os.fspath(path)
     parts = _relative_parts(path, root)
     if not parts or parts[0] == "..":
         return PurePath(os.path.abspath(path)).as_posix()
