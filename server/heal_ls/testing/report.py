@@ -11,7 +11,11 @@ import os
 
 from heal_ls.models import Failure, Frame, RunResult, TestOutcome
 from heal_ls.testing.invocation import PytestInvocation
-from heal_ls.testing.traceback_text import failure_from_text, parse_faulthandler
+from heal_ls.testing.traceback_text import (
+    failure_from_pytest_text,
+    failure_from_text,
+    parse_faulthandler,
+)
 
 ABORT_EXIT_CODE = 70  # the plugin's own exit when a timed-out test would not stop
 PYTEST_ERROR_CODES = {2: "interrupted", 3: "internal error", 4: "usage error"}
@@ -104,7 +108,7 @@ def _explain_empty(result: RunResult, inv, returncode: int, output: str) -> None
     """No report at all: pytest never started, or failed before collecting (bad conftest)."""
     if returncode in (0, 5):
         return
-    failure = failure_from_text(output, inv.root)
+    failure = failure_from_text(output, inv.root) or failure_from_pytest_text(output, inv.root)
     if failure is not None:
         failure.id = f"collect:{_relpath(failure, inv.root)}"
         result.errors += 1
@@ -117,7 +121,7 @@ def _explain_empty(result: RunResult, inv, returncode: int, output: str) -> None
 def _relpath(failure: Failure, root: str) -> str:
     if not failure.frames:
         return ""
-    return os.path.relpath(failure.frames[-1].path, root).replace(os.sep, "/")
+    return os.path.relpath(failure.frames[0].path, root).replace(os.sep, "/")
 
 
 def _map_paths(result: RunResult, root: str) -> None:

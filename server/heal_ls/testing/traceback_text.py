@@ -152,6 +152,26 @@ def failure_from_text(text: str, root: str) -> Failure | None:
     return Failure(id="", exc_type=exc.short_type, message=exc.message, frames=frames)
 
 
+PYTEST_FRAME = re.compile(r"^(?P<path>[^\s].*?):(?P<line>\d+): in (?P<func>\S+)$")
+PYTEST_ERROR = re.compile(r"^E\s+(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
+
+
+def failure_from_pytest_text(text: str, root: str) -> Failure | None:
+    """pytest's short traceback style (`path:line: in func` ... `E   Type: message`)."""
+    frames: list[Frame] = []
+    for line in text.splitlines():
+        line = line.rstrip("\r")
+        frame = PYTEST_FRAME.match(line)
+        if frame:
+            path = _absolute(frame["path"], root)
+            frames.append(Frame(path, int(frame["line"]), frame["func"]))
+        error = PYTEST_ERROR.match(line)
+        if error and frames:
+            name = error["type"].rsplit(".", 1)[-1]
+            return Failure(id="", exc_type=name, message=error["msg"] or "", frames=frames)
+    return None
+
+
 def _absolute(path: str, root: str) -> str:
     if path.startswith("<") or os.path.isabs(path):
         return path

@@ -1,0 +1,218 @@
+"""run_pytest end to end: real pytest subprocesses on tiny projects built in tmp_path."""
+
+import asyncio
+import os
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from heal_ls.testing.runner import run_pytest
+from heal_ls.testing.sandbox import unshare_prefix
+
+pytestmark = pytest.mark.e2e
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+CALC = """
+    def mean(values):
+        return sum(values) / (len(values) + 1)
+"""
+CALC_FIXED = """
+    def mean(values):
+        total = sum(values)
+        return total / len(values)
+"""
+CALC_TEST = """
+    from calc import mean
+
+    def test_mean():
+        assert mean([2, 4]) == 3
+"""
+
+
+async def test_nodeid_selection_runs_only_that_test(tmp_path):
+    tests = textwrap.dedent(CALC_TEST) + "\ndef test_other():\n    pass\n"
+    root = write(tmp_path, {"calc.py": CALC, "test_calc.py": tests})
+    result = await run_pytest(root, nodeids=["test_calc.py::test_other"])
+    assert [t.nodeid for t in result.tests] == ["test_calc.py::test_other"]
+    assert (result.passed, result.failed) == (1, 0)
+
+
+async def test_overlay_serves_candidate_without_touching_the_file(tmp_path):
+    root = write(tmp_path, {"calc.py": CALC, "test_calc.py": CALC_TEST})
+    before = await run_pytest(root)  # also leaves a __pycache__ .pyc of the buggy calc.py
+    assert before.failed == 1
+    fixed = textwrap.dedent(CALC_FIXED).lstrip("\n")
+    after = await run_pytest(root, overlay={str(root / "calc.py"): fixed})
+    assert (after.passed, after.failed) == (1, 0)
+    assert (root / "calc.py").read_text() == textwrap.dedent(CALC).lstrip("\n")
+    again = await run_pytest(root)
+    assert again.failed == 1  # the overlay left no stale bytecode behind
+
+
+async def test_overlay_tracebacks_show_real_path_and_overlay_lines(tmp_path):
+    root = write(tmp_path, {"calc.py": CALC, "test_calc.py": CALC_TEST})
+    candidate = "def mean(values):\n    x = 1\n    raise ValueError('from overlay')\n"
+    result = await run_pytest(root, overlay={str(root / "calc.py"): candidate})
+    [failure] = result.failures
+    assert (failure.exc_type, failure.message) == ("ValueError", "from overlay")
+    assert failure.frames[-1].path == str(root / "calc.py")
+    assert failure.frames[-1].line == 3
+    assert failure.covered == [f"{root / 'calc.py'}:1"]
+
+
+async def test_overlay_applies_to_modules_imported_by_conftest(tmp_path):
+    files = {"calc.py": CALC, "conftest.py": "import calc\n", "test_calc.py": CALC_TEST}
+    root = write(tmp_path, files)
+    fixed = textwrap.dedent(CALC_FIXED).lstrip("\n")
+    result = await run_pytest(root, overlay={str(root / "calc.py"): fixed})
+    assert (result.passed, result.failed) == (1, 0)
+
+
+HANGS = """
+    import time
+
+    def wait_forever():
+        time.sleep(60)
+
+    def stubborn():
+        while True:
+            try:
+                time.sleep(60)
+            except BaseException:
+                pass
+"""
+
+
+async def test_hanging_test_is_localised_and_the_run_goes_on(tmp_path):
+    tests = "from hangs import wait_forever\n\ndef test_hang():\n    wait_forever()\n\ndef test_next():\n    pass\n"
+    root = write(tmp_path, {"hangs.py": HANGS, "test_hang.py": tests})
+    started = time.monotonic()
+    result = await run_pytest(root, test_timeout=1.0, run_timeout=60)
+    assert time.monotonic() - started < 30
+    [failure] = result.failures
+    assert failure.exc_type == "Timeout" and failure.timed_out
+    assert (Path(failure.frames[-1].path).name, failure.frames[-1].line) == ("hangs.py", 4)
+    assert failure.test_line == 4
+    assert (result.passed, result.failed) == (1, 1)
+
+
+async def test_test_that_swallows_the_interrupt_ends_the_run_cleanly(tmp_path):
+    tests = "from hangs import stubborn\n\ndef test_stubborn():\n    stubborn()\n"
+    root = write(tmp_path, {"hangs.py": HANGS, "test_stubborn.py": tests})
+    result = await run_pytest(root, test_timeout=1.0, run_timeout=60)
+    [failure] = result.failures
+    assert failure.exc_type == "Timeout" and failure.timed_out
+    assert failure.frames[-1].function == "stubborn"
+
+
+async def test_hang_in_c_code_holding_the_gil_is_caught_by_faulthandler(tmp_path):
+    tests = "def test_busy():\n    sum(range(10**12))\n"
+    root = write(tmp_path, {"test_busy.py": tests})
+    result = await run_pytest(root, test_timeout=1.0, run_timeout=60)
+    [failure] = result.failures
+    assert failure.exc_type == "Timeout" and failure.timed_out
+    assert (failure.frames[-1].function, failure.frames[-1].line) == ("test_busy", 2)
+
+
+async def test_run_timeout_kills_the_run_and_keeps_finished_tests(tmp_path):
+    tests = "import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    time.sleep(60)\n"
+    root = write(tmp_path, {"test_slow.py": tests})
+    started = time.monotonic()
+    result = await run_pytest(root, test_timeout=0, run_timeout=6)
+    assert time.monotonic() - started < 20
+    assert result.timed_out
+    assert result.passed == 1
+    [failure] = result.failures
+    assert failure.id == "test_slow.py::test_slow" and failure.timed_out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as handle:  # a zombie is dead for our purposes
+        return handle.read().split()[2] != "Z"
+
+
+async def test_cancelling_the_task_kills_the_process_group(tmp_path):
+    tests = f"""
+        import subprocess, time
+        def test_spawns():
+            child = subprocess.Popen(["sleep", "60"])
+            open({str(tmp_path / "pid")!r}, "w").write(str(child.pid))
+            time.sleep(60)
+    """
+    root = write(tmp_path, {"test_spawn.py": tests})
+    task = asyncio.create_task(run_pytest(root, test_timeout=0, run_timeout=120))
+    pid_file = tmp_path / "pid"
+    for _ in range(600):
+        if pid_file.exists() and pid_file.read_text():
+            break
+        await asyncio.sleep(0.05)
+    grandchild = int(pid_file.read_text())
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await asyncio.sleep(0.2)
+    assert not _alive(grandchild)
+
+
+async def test_conftest_import_error_is_reported(tmp_path):
+    files = {
+        "conftest.py": "import helper\n",
+        "helper.py": "import no_such_module_here\n",
+        "test_a.py": "def test_a():\n    pass\n",
+    }
+    root = write(tmp_path, files)
+    result = await run_pytest(root)
+    assert result.error and "usage error" in result.error
+    [failure] = result.failures
+    assert failure.id == "collect:conftest.py"
+    assert (failure.exc_type, failure.message) == (
+        "ModuleNotFoundError",
+        "No module named 'no_such_module_here'",
+    )
+    assert [(f.path, f.line) for f in failure.frames] == [
+        (str(root / "conftest.py"), 1),
+        (str(root / "helper.py"), 1),
+    ]
+
+
+async def test_bad_interpreter_and_missing_pytest_are_clear_errors(tmp_path):
+    root = write(tmp_path, {"test_a.py": "def test_a():\n    pass\n"})
+    missing = await run_pytest(root, python=str(tmp_path / "nope" / "python"))
+    assert missing.error and "cannot run" in missing.error
+    if Path("/usr/bin/python3").exists():
+        no_pytest = await run_pytest(root, python="/usr/bin/python3")
+        assert no_pytest.error and "pytest" in no_pytest.error
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX only")
+async def test_sandbox_has_temp_home_and_no_network(tmp_path):
+    tests = f"""
+        import os, socket
+
+        def test_home():
+            assert os.environ["HOME"] != {os.environ.get("HOME", "")!r}
+
+        def test_network():
+            sock = socket.socket()
+            sock.settimeout(2)
+            assert sock.connect_ex(("127.0.0.1", 9)) != 0
+            if {bool(unshare_prefix())!r}:
+                assert socket.if_nameindex() == [(1, "lo")] or len(socket.if_nameindex()) == 1
+    """
+    root = write(tmp_path, {"test_box.py": tests})
+    result = await run_pytest(root, sandbox=True, run_timeout=60)
+    assert result.error is None, result.error
+    assert (result.passed, result.failed) == (2, 0), [f.message for f in result.failures]
