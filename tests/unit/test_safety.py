@@ -1,0 +1,120 @@
+"""Safety rails: candidates that add dangerous capabilities or touch tests are refused with a reason."""
+
+import pytest
+from heal_ls.edit import SpliceError, splice
+from heal_ls.heal.answer import AnswerError, extract_function
+from heal_ls.heal.safety import UnsafeCandidate, check_candidate
+from heal_ls.models import Suspect
+
+ORIGINAL = "    def total(self, items):\n        return sum(items)\n"
+SOURCE = "/w/shop/cart.py"
+
+
+def refuse(new: str, original: str = ORIGINAL, path: str = SOURCE) -> str:
+    with pytest.raises(UnsafeCandidate) as err:
+        check_candidate(original, new, path)
+    return str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "label"),
+    [
+        ("return eval('sum(items)')", "`eval`"),
+        ("exec('x = 1')\n    return 0", "`exec`"),
+        ("return compile('1', 'f', 'eval')", "`compile`"),
+        ("return __import__('os').getcwd()", "`__import__`"),
+        ("import os\n    os.system('rm -rf ~')\n    return 0", "`os.system`"),
+        ("import os as o\n    return o.popen('ls').read()", "`os.popen`"),
+        ("from os import system\n    system('ls')\n    return 0", "`os.system`"),
+        ("import subprocess\n    return subprocess.run(['ls'])", "`subprocess`"),
+        ("import subprocess as sp\n    return sp.check_output(['ls'])", "`subprocess`"),
+        ("from subprocess import run as go\n    return go(['ls'])", "`subprocess`"),
+        ("import socket\n    return socket.create_connection(('x', 1))", "`socket`"),
+        ("import ctypes\n    return ctypes.CDLL(None)", "`ctypes`"),
+        ("import shutil\n    shutil.rmtree('/')\n    return 0", "`shutil.rmtree`"),
+        ("import os\n    os._exit(0)", "`os._exit`"),
+        ("import os\n    os.execv('/bin/sh', ['sh'])", "`os.exec`"),
+        ("import importlib\n    return importlib.import_module('os')", "`importlib`"),
+        ("return self.total.__globals__['x']", "`__globals__`"),
+        ("return __builtins__", "`__builtins__`"),
+        ("return object.__subclasses__()", "`__subclasses__`"),
+        ("return getattr(self.total, '__globals__')", "getattr(..., '__globals__')"),
+        ("import pytest\n    pytest.skip('flaky')", "`pytest.skip`"),
+        ("import pytest\n    pytest.xfail('known')", "`pytest.xfail`"),
+        ("import pytest\n    pytest.importorskip('numpy')", "`pytest.importorskip`"),
+        ("import pytest\n    pytest.exit('stop')", "`pytest.exit`"),
+    ],
+)
+def test_added_capabilities_are_refused(body, label):
+    reason = refuse(f"def total(self, items):\n    {body}\n")
+    assert label in reason
+    assert "the original function did not use" in reason
+
+
+def test_skip_decorator_is_refused():
+    reason = refuse("@pytest.mark.skip(reason='later')\ndef total(self, items):\n    return 0\n")
+    assert "`pytest.mark.skip`" in reason
+
+
+def test_capabilities_the_original_had_may_stay():
+    original = "def run(cmd):\n    import subprocess\n    return subprocess.run(cmd, shell=False)\n"
+    fixed = (
+        "def run(cmd):\n    import subprocess\n    return subprocess.run(list(cmd), check=True)\n"
+    )
+    check_candidate(original, fixed, SOURCE)
+    with pytest.raises(UnsafeCandidate, match="`os.system`"):
+        check_candidate(
+            original, fixed.replace("return", "import os; os.system('x'); return"), SOURCE
+        )
+
+
+def test_plain_fixes_pass():
+    check_candidate(
+        ORIGINAL, "def total(self, items):\n    return sum(i.price for i in items)\n", SOURCE
+    )
+    check_candidate(
+        ORIGINAL, "def total(self, items):\n    import re\n    return re.compile('x')\n", SOURCE
+    )
+
+
+def test_several_additions_are_all_named():
+    reason = refuse(
+        "def total(self, items):\n    import os\n    os.system('x')\n    return eval('1')\n"
+    )
+    assert "`eval`" in reason and "`os.system`" in reason
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/w/tests/test_cart.py", "/w/shop/test_cart.py", "/w/shop/cart_test.py", "/w/conftest.py"],
+)
+def test_test_files_are_refused_unless_allowed(path):
+    assert "test file" in refuse(ORIGINAL, path=path)
+    check_candidate(ORIGINAL, ORIGINAL, path, allow_test_edits=True)
+
+
+def test_unparsable_candidate_is_refused():
+    assert "does not parse" in refuse("def total(self, items:\n    return 0\n")
+
+
+def test_hostile_answers_run_nothing_and_change_no_file(tmp_path):
+    module = tmp_path / "cart.py"
+    text = "class Cart:\n    def total(self, items):\n        return sum(items)\n"
+    module.write_text(text)
+    witness = tmp_path / "pwned"
+    suspect = Suspect(str(module), "Cart.total", 2, 4, 3, 25, "test", 1.0, 2)
+    hostile = [
+        "garbage with no code",
+        "```python\ndef total(self, items:\n```",
+        "```python\ndef grand_total(self, items):\n    return 0\n```",
+        f"```python\ndef total(self, items, _=open({str(witness)!r}, 'w')):\n"
+        f"    import os\n    os.system('touch {witness}')\n    return 0\n```",
+        "```python\nclass total:\n    pass\n```",
+    ]
+    for answer in hostile:
+        with pytest.raises((AnswerError, UnsafeCandidate, SpliceError)):
+            new = extract_function(answer, "total", "Cart")
+            check_candidate(ORIGINAL, new, str(module))
+            splice(text, suspect, new)
+    assert module.read_text() == text
+    assert not witness.exists()
