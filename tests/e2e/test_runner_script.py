@@ -1,0 +1,97 @@
+"""run_script end to end: real `python FILE` runs through the overlay boot."""
+
+import time
+from pathlib import Path
+
+import pytest
+from heal_ls.testing.script import run_script
+
+pytestmark = pytest.mark.e2e
+
+TOOL = """import sys
+from lib import parse
+
+
+def main(argv):
+    return parse(argv[1])
+
+
+if __name__ == "__main__":
+    print("result", main(sys.argv))
+"""
+LIB = "def parse(text):\n    return int(text) * 2\n"
+
+
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "run.py").write_text(TOOL, encoding="utf-8")
+    (tmp_path / "tools" / "lib.py").write_text(LIB, encoding="utf-8")
+    return tmp_path
+
+
+async def test_success_passes_args_and_counts_as_passed(tmp_path):
+    root = project(tmp_path)
+    result = await run_script(root, "tools/run.py", args=["21"])
+    assert (result.passed, result.failed, result.failures) == (1, 0, [])
+
+
+async def test_crash_is_one_failure_with_frames(tmp_path):
+    root = project(tmp_path)
+    result = await run_script(root, "tools/run.py", args=["pear"])
+    [failure] = result.failures
+    assert failure.id == "script:tools/run.py"
+    assert failure.script == str(root / "tools" / "run.py")
+    assert failure.exc_type == "ValueError" and "pear" in failure.message
+    assert [(Path(f.path).name, f.function) for f in failure.frames] == [
+        ("run.py", "<module>"),
+        ("run.py", "main"),
+        ("lib.py", "parse"),
+    ]
+    assert all("heal_overlay" not in f.path for f in failure.frames)
+
+
+async def test_overlay_can_replace_the_script_and_its_imports(tmp_path):
+    root = project(tmp_path)
+    lib = str(root / "tools" / "lib.py")
+    fixed = "def parse(text):\n    return len(text)\n"
+    result = await run_script(root, "tools/run.py", args=["pear"], overlay={lib: fixed})
+    assert result.failed == 0
+    script = str(root / "tools" / "run.py")
+    broken = TOOL.replace("return parse(argv[1])", "return 1 / 0")
+    result = await run_script(root, "tools/run.py", args=["1"], overlay={script: broken})
+    [failure] = result.failures
+    assert failure.exc_type == "ZeroDivisionError"
+    assert (failure.frames[-1].path, failure.frames[-1].line) == (script, 6)
+    assert (root / "tools" / "run.py").read_text() == TOOL
+
+
+async def test_syntax_error_in_script(tmp_path):
+    (tmp_path / "bad.py").write_text("x = (\n", encoding="utf-8")
+    result = await run_script(tmp_path, "bad.py")
+    [failure] = result.failures
+    assert failure.exc_type == "SyntaxError"
+    assert failure.frames[-1].path == str(tmp_path / "bad.py")
+
+
+async def test_hanging_script_is_localised(tmp_path):
+    code = "import time\n\ndef wait():\n    time.sleep(60)\n\nwait()\n"
+    (tmp_path / "hang.py").write_text(code, encoding="utf-8")
+    started = time.monotonic()
+    result = await run_script(tmp_path, "hang.py", timeout=1.0)
+    assert time.monotonic() - started < 15
+    [failure] = result.failures
+    assert failure.exc_type == "Timeout" and failure.timed_out and result.timed_out
+    assert (failure.frames[-1].function, failure.frames[-1].line) == ("wait", 4)
+
+
+async def test_nonzero_exit_without_traceback(tmp_path):
+    (tmp_path / "quit.py").write_text("import sys\nsys.exit('bad config')\n", encoding="utf-8")
+    result = await run_script(tmp_path, "quit.py")
+    [failure] = result.failures
+    assert (failure.exc_type, failure.message) == ("ExitCode", "bad config")
+
+
+async def test_missing_interpreter_is_a_clear_error(tmp_path):
+    project(tmp_path)
+    result = await run_script(tmp_path, "tools/run.py", python=str(tmp_path / "no-python"))
+    assert result.error and "cannot run" in result.error
