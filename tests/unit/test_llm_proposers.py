@@ -174,3 +174,14 @@ async def test_key_never_logged_or_shown(fake_model, kind, caplog):
     ].headers.get("x-api-key", "")
     assert KEY not in str(err.value) and KEY not in repr(proposer)
     assert KEY[:12] not in caplog.text
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+async def test_masked_secrets_come_back_in_the_answer(fake_model, kind):
+    prompt = Prompt(
+        "sys", "TOKEN = ***SECRET_1***", masks={"***SECRET_1***": "sk-realvalue1234567890"}
+    )
+    fake_model.push('def f():\n    return "***SECRET_1***"\n')
+    proposal = await make(kind, fake_model).propose(prompt)
+    assert proposal.text == 'def f():\n    return "sk-realvalue1234567890"\n'
+    assert "sk-realvalue" not in fake_model.requests[0].prompt_text

@@ -1,10 +1,33 @@
-"""The prompt sent to a model: minimal and sufficient to fix one function."""
+"""The prompt sent to a model: minimal and sufficient to fix one function, never the whole file.
+
+It carries the target function (path, qualname, lines), the failing test function's source only,
+the error with the workspace frames, the failing frame's locals, one-line signatures of the
+workspace functions the target calls, and what was wrong with earlier candidates. Secrets are
+masked with numbered placeholders; `Prompt.unmask` puts them back into an answer.
+"""
 
 from __future__ import annotations
 
+import ast
+import os
+import re
 from dataclasses import dataclass, field
 
-from heal_ls.llm.redact import unmask
+from heal_ls.llm.redact import mask_secrets, unmask
+from heal_ls.locate import index_source, is_test_file, is_workspace_file, relative_path
+from heal_ls.models import Attempt, Failure, Frame, Suspect
+from heal_ls.source import read_source
+
+SYSTEM = (
+    "You repair Python code. You get one function that makes a test fail, the failing test, "
+    "the error and the traceback. Find the bug and fix it inside that function only. "
+    "Keep the function's name, signature and decorators; keep its behaviour everywhere the "
+    "test does not show it to be wrong; do not add imports, I/O or calls to eval/exec/os/"
+    "subprocess; never skip or weaken tests. Answer with the complete corrected function in "
+    "one ```python code block and at most two sentences outside it."
+)
+MAX_MESSAGE, MAX_LOCAL, MAX_LOCALS, MAX_FRAMES, MAX_HISTORY = 1500, 200, 12, 10, 3
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass
@@ -17,3 +40,210 @@ class Prompt:
     def unmask(self, answer: str) -> str:
         """The answer with masked secrets given back their original values."""
         return unmask(answer, self.masks)
+
+
+def build_prompt(
+    suspect: Suspect, module_text: str, failure: Failure, root: str, history: list[Attempt]
+) -> Prompt:
+    rel = relative_path(suspect.path, root)
+    lines = _LINE_BREAK.split(module_text)
+    function = _dedent(lines[suspect.start_line - 1 : suspect.end_line])
+    name = suspect.qualname.rsplit(".", 1)[-1]
+    where = f"{rel}, lines {suspect.start_line}-{suspect.end_line}"
+    sections = [
+        f"Fix the function `{suspect.qualname}` in {rel}. It makes "
+        f"{_what_failed(failure, root)} fail. Reply with the whole corrected `def {name}` "
+        "only (same name and signature) in one ```python block.",
+        f"## Function `{suspect.qualname}` ({where})\n{_fence(function)}",
+        _test_section(failure, root),
+        _error_section(failure, root, lines, suspect),
+        _locals_section(failure, suspect),
+        _callees_section(module_text, suspect),
+        _history_section(history),
+    ]
+    masks: dict[str, str] = {}
+    user = mask_secrets("\n\n".join(s for s in sections if s), masks)
+    return Prompt(system=SYSTEM, user=user + "\n", masks=masks)
+
+
+def render_prompt(prompt: Prompt) -> str:
+    """The prompt as plain text, for `--show-prompt`."""
+    return f"--- system ---\n{prompt.system}\n\n--- user ---\n{prompt.user}"
+
+
+def _what_failed(failure: Failure, root: str) -> str:
+    if failure.script:
+        return f"the script `{relative_path(failure.script, root)}`"
+    return f"the test `{failure.test or failure.id}`"
+
+
+def _fence(code: str) -> str:
+    return f"```python\n{code.rstrip()}\n```"
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 15] + " ...[truncated]"
+
+
+def _test_section(failure: Failure, root: str) -> str:
+    """The failing test function's source, found by its nodeid name or its failing line."""
+    path = failure.test_path or _path_from_nodeid(failure, root)
+    if not path:
+        return ""
+    try:
+        text = read_source(path)
+        index = index_source(text)
+    except (OSError, ValueError, SyntaxError):
+        return ""
+    qualname = _qualname_from_nodeid(failure.test or failure.id)
+    node = index.find(qualname, failure.test_line) if qualname else None
+    if node is None and failure.test_line:
+        node = index.function_at(failure.test_line)
+    if node is None:
+        return ""
+    lines = _LINE_BREAK.split(text)[node.start_line - 1 : node.end_line]
+    heading = f"## Failing test `{node.qualname}` ({relative_path(path, root)})"
+    return f"{heading}\n{_fence(_dedent(lines))}"
+
+
+def _path_from_nodeid(failure: Failure, root: str) -> str | None:
+    nodeid = failure.test or ""
+    if "::" not in nodeid:
+        return None
+    return os.path.join(root, nodeid.split("::", 1)[0])
+
+
+def _qualname_from_nodeid(nodeid: str) -> str | None:
+    if "::" not in nodeid:
+        return None
+    parts = nodeid.split("::")[1:]
+    return ".".join(parts).split("[", 1)[0] or None
+
+
+def _dedent(lines: list[str]) -> str:
+    indent = min((len(x) - len(x.lstrip()) for x in lines if x.strip()), default=0)
+    return "\n".join(x[indent:] for x in lines)
+
+
+def _error_section(failure: Failure, root: str, lines: list[str], suspect: Suspect) -> str:
+    error = f"{failure.exc_type}: {_clip(failure.message, MAX_MESSAGE)}".rstrip(": ")
+    if failure.timed_out:
+        error += " (the test timed out: look for a loop that never ends)"
+    frames = [f for f in failure.frames if is_workspace_file(f.path, root)][-MAX_FRAMES:]
+    rows = [_frame_row(f, root, lines, suspect) for f in frames]
+    trace = "\n\nTraceback (workspace frames, most recent call last):\n" + "\n".join(rows)
+    return f"## Error\n{error}" + (trace if rows else "")
+
+
+def _frame_row(frame: Frame, root: str, lines: list[str], suspect: Suspect) -> str:
+    row = f"  {relative_path(frame.path, root)}:{frame.line} in {frame.function}"
+    if frame.path == suspect.path and 0 < frame.line <= len(lines):
+        code = lines[frame.line - 1].strip()
+    else:
+        code = _line_of(frame.path, frame.line)
+    return f"{row}\n      {code}" if code else row
+
+
+def _line_of(path: str, line: int) -> str:
+    try:
+        found = _LINE_BREAK.split(read_source(path))
+    except (OSError, ValueError):
+        return ""
+    return found[line - 1].strip() if 0 < line <= len(found) else ""
+
+
+def _locals_section(failure: Failure, suspect: Suspect) -> str:
+    """Locals of the innermost frame inside the target, else of the innermost frame that has any."""
+    inside = [f for f in failure.frames if _in_suspect(f, suspect) and f.locals]
+    candidates = inside or [f for f in failure.frames if f.locals and not is_test_file(f.path)]
+    if not candidates:
+        return ""
+    frame = candidates[-1]
+    items = list(frame.locals.items())[:MAX_LOCALS]
+    rows = [f"  {name} = {_clip(value, MAX_LOCAL)}" for name, value in items]
+    return f"## Locals in `{frame.function}` at line {frame.line}\n" + "\n".join(rows)
+
+
+def _in_suspect(frame: Frame, suspect: Suspect) -> bool:
+    return frame.path == suspect.path and suspect.start_line <= frame.line <= suspect.end_line
+
+
+def _callees_section(module_text: str, suspect: Suspect) -> str:
+    """One line per same-module function the target calls: signature and docstring summary."""
+    try:
+        tree = ast.parse(module_text)
+    except (SyntaxError, ValueError):
+        return ""
+    defs = _defs_by_qualname(tree)
+    target = defs.get(suspect.qualname)
+    if target is None:
+        return ""
+    owner = suspect.qualname.rsplit(".", 1)[0] if "." in suspect.qualname else ""
+    rows = []
+    for qualname in _called_names(target, owner):
+        node = defs.get(qualname)
+        if node is not None and qualname != suspect.qualname:
+            rows.append("  " + _signature(qualname, node))
+    return "## Functions it calls (same module)\n" + "\n".join(rows) if rows else ""
+
+
+def _defs_by_qualname(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    found: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+
+    def walk(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                found[prefix + node.name] = node
+                walk(node.body, f"{prefix}{node.name}.<locals>.")
+            elif isinstance(node, ast.ClassDef):
+                walk(node.body, f"{prefix}{node.name}.")
+
+    walk(tree.body, "")
+    return found
+
+
+def _called_names(target: ast.AST, owner: str) -> list[str]:
+    """`f(...)` -> "f"; `self.m(...)` / `cls.m(...)` -> "Owner.m"; in order of first call."""
+    names: list[str] = []
+    for node in ast.walk(target):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name):
+            name = func.id
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and owner:
+            name = f"{owner}.{func.attr}" if func.value.id in ("self", "cls") else ""
+        else:
+            name = ""
+        if name and name not in names:
+            names.append(name)
+    return names
+
+
+def _signature(qualname: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
+    returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
+    line = f"{prefix} {qualname}({ast.unparse(node.args)}){returns}"
+    doc = (ast.get_docstring(node) or "").strip().splitlines()
+    return f"{line}  # {_clip(doc[0], 120)}" if doc else line
+
+
+def _history_section(history: list[Attempt]) -> str:
+    if not history:
+        return ""
+    shown = history[-MAX_HISTORY:]
+    skipped = len(history) - len(shown)
+    parts = ["## Earlier attempts that did not work (do not repeat them)"]
+    if skipped:
+        parts.append(f"({skipped} older attempts not shown)")
+    for number, attempt in enumerate(shown, start=skipped + 1):
+        why = _clip(attempt.failure.strip() or attempt.outcome, MAX_MESSAGE)
+        code = _fence(_code_of(attempt.candidate.source))
+        parts.append(f"### Attempt {number} ({attempt.outcome}): {why}\n{code}")
+    return "\n".join(parts)
+
+
+def _code_of(answer: str) -> str:
+    """The first fenced block of a raw model answer (candidates may keep the prose)."""
+    found = re.search(r"```[^\n]*\n(.*?)```", answer, re.DOTALL)
+    return found.group(1) if found else answer

@@ -52,13 +52,17 @@ class SdkProposer:
                 on_chunk(text)
 
         stream = self.stream if self.stream is not None else on_chunk is not None
-        return await call_with_retries(
+        proposal = await call_with_retries(
             lambda: self._once(prompt, relay if stream else None),
             self._to_error,
             self._give_up,
             self.retry,
             may_retry=lambda: not relayed,  # never send the same text twice to a listener
         )
+        # Secrets were masked in the prompt; an answer that echoes a placeholder gets them back.
+        if hasattr(prompt, "unmask"):
+            proposal.text = prompt.unmask(proposal.text)
+        return proposal
 
     async def _once(self, prompt, on_chunk: Callable[[str], None] | None) -> Proposal:
         raise NotImplementedError
