@@ -134,7 +134,7 @@ def _candidate_def(new_function: str, original) -> ast.FunctionDef | ast.AsyncFu
         code, tree = parse_block(code)
     except SyntaxError as err:
         raise SpliceError(f"the function does not parse: line {err.lineno}: {err.msg}") from err
-    body = tree.body[0].body if code.startswith("if True:\n") else tree.body
+    body = tree.body
     if len(body) != 1 or not isinstance(body[0], _DEFS):
         raise SpliceError(
             f"send exactly one function definition of `{original.name}`, nothing else"

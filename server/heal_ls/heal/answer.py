@@ -90,9 +90,11 @@ def parse_block(block: str) -> tuple[str, ast.Module]:
         # Dedent fails when a string inside starts at column 0: wrap in a block instead.
         wrapped = "if True:\n" + block
         try:
-            return wrapped, ast.parse(wrapped)
+            inner = ast.parse(wrapped).body[0].body
         except SyntaxError:
             pass
+        else:  # the statements inside the wrapper, as if they were the module
+            return wrapped, ast.Module(body=inner, type_ignores=[])
         raise
 
 
