@@ -1,0 +1,195 @@
+"""The warm runner against real pytest processes: same results as cold, never stale, robust."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import py_compile
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from heal_ls.testing.runner import run_pytest
+from heal_ls.testing.warm import WarmRunner
+
+pytestmark = pytest.mark.e2e
+
+CALC = "def add(a, b):\n    return a - b\n"
+TESTS = """\
+import os, time
+from calc import add
+
+def test_add():
+    assert add(1, 2) == 3
+
+def test_zero():
+    assert add(0, 0) == 0
+
+def test_hang(tmp_path):
+    with open(os.environ["HANG_PID_FILE"], "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep(60)
+"""
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    root = tmp_path / "proj"
+    (root / "tests").mkdir(parents=True)
+    (root / "calc.py").write_text(CALC)
+    (root / "tests" / "test_calc.py").write_text(TESTS)
+    monkeypatch.setenv("HANG_PID_FILE", str(tmp_path / "hang.pid"))
+    # Keep these runs light on a shared machine: no third-party plugins (cold and warm alike).
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    return root
+
+
+@pytest.fixture
+def warm(project):
+    runner = WarmRunner(sys.executable, str(project))
+    yield runner
+    runner.close()
+
+
+FOCUSED = ["tests/test_calc.py::test_add", "tests/test_calc.py::test_zero"]
+
+
+def summary(result) -> dict:
+    """What must be identical between a warm and a cold run (timings aside)."""
+    return {
+        "counts": (result.passed, result.failed, result.errors, result.skipped, result.error),
+        "tests": sorted((t.nodeid, t.outcome, t.covered == []) for t in result.tests),
+        "failures": [
+            (
+                f.id,
+                f.exc_type,
+                f.message,
+                f.test_line,
+                [(x.path, x.line, x.function) for x in f.frames],
+            )
+            for f in result.failures
+        ],
+    }
+
+
+async def test_warm_run_matches_cold_run(project, warm):
+    cold = await run_pytest(project, nodeids=FOCUSED)
+    first = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    second = await run_pytest(project, nodeids=FOCUSED, warm=warm)  # after learning preloads
+    assert cold.failed == 1 and cold.passed == 1
+    assert summary(first) == summary(cold)
+    assert summary(second) == summary(cold)
+    assert warm.cold_runs == 0 and warm.restarts == 0
+
+
+async def test_edit_with_same_mtime_and_size_is_seen(project, warm):
+    calc = project / "calc.py"
+    assert (await run_pytest(project, nodeids=FOCUSED, warm=warm)).failed == 1
+    py_compile.compile(str(calc))  # a .pyc whose (mtime, size) stamp will match the edited file
+    stamp = calc.stat()
+    calc.write_text(CALC.replace("a - b", "a + b"))  # same size
+    os.utime(calc, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # same mtime, as within one second
+    result = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    assert (result.passed, result.failed) == (2, 0)
+    assert warm.cold_runs == 0
+
+
+async def test_conftest_change_restarts_the_server(project, warm):
+    await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    first_pid = warm.server.proc.pid
+    (project / "tests" / "conftest.py").write_text(
+        "import pytest\n\n@pytest.fixture(autouse=True)\ndef fail_everything():\n"
+        "    raise RuntimeError('from conftest')\n"
+    )
+    result = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    assert warm.restarts == 1 and warm.server.proc.pid != first_pid
+    assert result.errors == 2 and {f.exc_type for f in result.failures} == {"RuntimeError"}
+
+
+async def test_killed_server_is_replaced_between_runs(project, warm):
+    await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    os.kill(warm.server.proc.pid, signal.SIGKILL)
+    warm.server.proc.wait(timeout=10)
+    result = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    assert (result.passed, result.failed) == (1, 1)
+    assert warm.restarts == 1 and warm.cold_runs == 0
+
+
+async def test_server_dying_mid_run_falls_back_to_cold(project, warm, tmp_path):
+    await run_pytest(project, nodeids=FOCUSED, warm=warm)  # server up
+    (project / "calc.py").write_text(CALC + "import time\ntime.sleep(1.5)\n")  # a slow import
+    task = asyncio.create_task(run_pytest(project, nodeids=FOCUSED, warm=warm))
+    await _until(lambda: any(p.pid for p in warm.server.pending.values()))
+    os.kill(warm.server.proc.pid, signal.SIGKILL)
+    result = await task
+    assert (result.passed, result.failed) == (1, 1)
+    assert warm.cold_runs == 1
+
+
+async def test_overlay_is_served_and_does_not_leak(project, warm):
+    fixed = CALC.replace("a - b", "a + b")
+    healed = await run_pytest(
+        project, nodeids=FOCUSED, warm=warm, overlay={str(project / "calc.py"): fixed}
+    )
+    again = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    assert (healed.passed, healed.failed) == (2, 0)
+    assert (again.passed, again.failed) == (1, 1)
+    assert (project / "calc.py").read_text() == CALC
+
+
+async def test_concurrent_runs_with_different_overlays(project, warm):
+    path = str(project / "calc.py")
+    await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    variants = ["a + b", "a * b", "b - a"]
+    results = await asyncio.gather(
+        *(
+            run_pytest(
+                project, nodeids=FOCUSED, warm=warm, overlay={path: CALC.replace("a - b", v)}
+            )
+            for v in variants
+        )
+    )
+    assert [(r.passed, r.failed) for r in results] == [(2, 0), (1, 1), (1, 1)]
+    assert warm.cold_runs == 0
+
+
+async def test_hanging_test_times_out_and_is_killed(project, warm, tmp_path):
+    started = time.monotonic()
+    result = await run_pytest(
+        project, nodeids=["tests/test_calc.py::test_hang"], warm=warm, test_timeout=0, run_timeout=2
+    )
+    assert result.timed_out
+    assert time.monotonic() - started < 30
+    await _until(lambda: not _alive(int((tmp_path / "hang.pid").read_text())))
+
+
+async def test_cancelling_a_run_kills_its_process(project, warm, tmp_path):
+    pid_file = tmp_path / "hang.pid"
+    task = asyncio.create_task(
+        run_pytest(project, nodeids=["tests/test_calc.py::test_hang"], warm=warm, test_timeout=0)
+    )
+    await _until(pid_file.exists)
+    await _until(lambda: pid_file.read_text().strip() != "")
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await _until(lambda: not _alive(int(pid_file.read_text())))
+    result = await run_pytest(project, nodeids=FOCUSED, warm=warm)  # still serving
+    assert (result.passed, result.failed) == (1, 1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+async def _until(condition, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.05)
