@@ -1,0 +1,103 @@
+"""`heal-ls bench`: run each known bug's tests, heal it, and print how it went.
+
+Per bug: was the buggy function the heal target (located), fixed (the whole test file passes
+with the healed module), equal to the reference ("same" AST, "behaves" alike on random inputs,
+"differs", or "?"), attempts, model calls, tokens and seconds; then totals, median and max.
+Each bug runs in a throwaway copy, so the suite folders are never written to.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+from heal_ls.bench.suites import BenchCase, SuiteError, load_suite
+from heal_ls.bench.table import summary, table_lines
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--suite", default="examples", choices=["examples", "quixbugs"])
+    parser.add_argument("--quixbugs-dir", metavar="DIR", help="a jkoppel/QuixBugs checkout")
+    parser.add_argument(
+        "--provider", default="local", choices=["auto", "anthropic", "openai", "local"]
+    )
+    parser.add_argument("--model", help="model name for anthropic/openai")
+    parser.add_argument("--base-url", help="OpenAI-compatible endpoint")
+    parser.add_argument("--only", nargs="+", metavar="NAME", default=[], help="just these bugs")
+    parser.add_argument("--python", metavar="PY", help="interpreter for test runs")
+    parser.add_argument("--test-timeout", type=float, default=3.0, metavar="S")
+    parser.add_argument("--budget-count", type=int, default=300, metavar="N")
+    parser.add_argument("--budget-seconds", type=float, default=60.0, metavar="S")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        cases = load_suite(args.suite, quixbugs_dir=args.quixbugs_dir, only=args.only)
+    except SuiteError as exc:
+        print(f"heal-ls bench: {exc}", file=sys.stderr)
+        return 2
+    rows = asyncio.run(_bench(cases, args))
+    if args.json:
+        print(json.dumps({"rows": rows, "summary": summary(rows)}, indent=2))
+    else:
+        for line in table_lines(rows):
+            print(line)
+    return 0 if rows and all(r["fixed"] for r in rows) else 1
+
+
+async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[dict]:
+    from heal_ls.bench.heal_case import heal_case
+    from heal_ls.heal.loop import HealConfig
+
+    config = HealConfig(
+        provider=args.provider,
+        model=args.model,
+        base_url=args.base_url,
+        python=args.python,
+        test_timeout=args.test_timeout,
+        local_budget_count=args.budget_count,
+        local_budget_seconds=args.budget_seconds,
+        use_cache=False,  # a benchmark measures the search, not the cache
+    )
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="heal-bench-") as scratch:
+        copies: dict[str, str] = {}
+        for case in cases:
+            workspace = _copy_root(case, scratch, copies)
+            row = await heal_case(_moved(case, workspace), config)
+            rows.append(row)
+            if not args.json:
+                print(table_lines([row], header=False)[0], file=sys.stderr, flush=True)
+        await _shutdown_warm()
+    return rows
+
+
+def _copy_root(case: BenchCase, scratch: str, copies: dict[str, str]) -> str:
+    """One copy per suite root (QuixBugs programs share one checkout)."""
+    if case.root not in copies:
+        dest = os.path.join(scratch, f"{len(copies)}-{os.path.basename(case.root)}")
+        ignore = shutil.ignore_patterns(".git", "__pycache__", ".pytest_cache")
+        shutil.copytree(case.root, dest, ignore=ignore)
+        copies[case.root] = dest
+    return copies[case.root]
+
+
+def _moved(case: BenchCase, workspace: str) -> BenchCase:
+    target = os.path.join(workspace, os.path.relpath(case.target, case.root))
+    return BenchCase(
+        case.name, workspace, target, case.qualname, case.reference_source, case.tests, case.suite
+    )
+
+
+async def _shutdown_warm() -> None:
+    try:
+        from heal_ls.testing.warm import shutdown_all
+    except ImportError:
+        return
+    await shutdown_all()
