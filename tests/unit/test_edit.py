@@ -274,3 +274,27 @@ def test_unified_diff_marks_missing_final_newline():
     diff = unified_diff("/abs/m.py", "x = 1", "x = 2")
     assert diff.startswith("--- a/abs/m.py\n+++ b/abs/m.py\n")
     assert "-x = 1\n\\ No newline at end of file\n+x = 2\n\\ No newline at end of file\n" in diff
+
+
+def test_indented_candidate_with_a_string_at_column_zero():
+    before = "class Q:\n    def sql(self):\n        return 'x'\n"
+    answer = '    def sql(self):\n        return """\nSELECT 1\n"""\n'
+    after = splice(before, suspect_at(before, 2, "Q.sql"), answer)
+    assert after == 'class Q:\n    def sql(self):\n        return """\nSELECT 1\n"""\n'
+
+
+def test_decorator_added_by_the_answer_is_taken():
+    before = "class P:\n    def area(self):\n        return 0\n"
+    answer = "@property\ndef area(self):\n    return self.w * self.h\n"
+    after = splice(before, suspect_at(before, 2, "P.area"), answer)
+    assert after == "class P:\n    @property\n    def area(self):\n        return self.w * self.h\n"
+
+
+def test_multiline_signature_and_nested_def_in_the_answer():
+    before = "class A:\n\tdef f(self, a,\n\t      b):\n\t\treturn a\n"
+    answer = "def f(self, a,\n      b):\n    def g(x):\n        return x + b\n    return g(a)\n"
+    after = splice(before, suspect_at(before, 2, "A.f"), answer)
+    assert (
+        after
+        == "class A:\n\tdef f(self, a,\n\t      b):\n\t\tdef g(x):\n\t\t\treturn x + b\n\t\treturn g(a)\n"
+    )

@@ -110,7 +110,7 @@ def test_splicing_a_function_onto_itself_changes_nothing(name, pick):
     text, defs = load(name)
     node = defs[pick % len(defs)]
     first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-    row = text.splitlines()[first - 1]
+    row = text.split("\n")[first - 1]
     suspect = Suspect(
         "m.py",
         node.name,
