@@ -1,0 +1,161 @@
+"""heal-ls performance figures, measured side by side in one run on this machine.
+
+1. Focused re-run of one test: cold `python -m pytest`, heal-ls's cold runner, and the warm runner
+   (interleaved rounds, medians of wall time and of the test process's CPU time; target >= 8x).
+2. The other benchmarks, when their files exist (each run as its own process, output shown):
+   code_action.py (LSP), heal_overhead.py (heal loop, K=3 vs K=1), prompt_size.py,
+   plugin_overhead.py.
+
+    python benchmarks/perf.py [--rounds 10] [--only-warm]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+from heal_ls.testing.runner import run_pytest
+from heal_ls.testing.warm import WarmRunner
+
+HERE = Path(__file__).resolve().parent
+OTHERS = [
+    ("code_action.py", "textDocument/codeAction latency (target p99 <= 10 ms)"),
+    ("heal_overhead.py", "heal overhead per attempt and K=3 vs K=1"),
+    ("prompt_size.py", "prompt characters vs whole files (target <= 0.3x)"),
+    ("plugin_overhead.py", "plugin tracing overhead (target <= 1.3x)"),
+]
+OTHER_TIMEOUT = 900.0
+
+MODULE = """\
+def mean(values):
+    return sum(values) / (len(values) - 1)
+
+
+def clamp(value, low, high):
+    return max(low, min(value, high))
+"""
+TESTS = """\
+from stats import clamp, mean
+
+
+def test_mean():
+    assert mean([1, 2, 3]) == 2
+""" + "".join(
+    f"\n\ndef test_clamp_{i}():\n    assert clamp({i}, 0, 10) == min({i}, 10)\n" for i in range(40)
+)
+FOCUS = "tests/test_stats.py::test_mean"
+
+
+def build_project(root: Path) -> None:
+    (root / "tests").mkdir(parents=True)
+    (root / "stats.py").write_text(MODULE)
+    (root / "tests" / "test_stats.py").write_text(TESTS)
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def timed(make_run) -> tuple[float, float]:
+    """Wall seconds and CPU seconds of one run (CPU of the processes that ran the test)."""
+    cpu, started = children_cpu(), time.perf_counter()
+    cpu_of_run = await make_run()
+    wall = time.perf_counter() - started
+    return wall, cpu_of_run if cpu_of_run is not None else children_cpu() - cpu
+
+
+async def measure_focused_rerun(rounds: int) -> dict[str, list[tuple[float, float]]]:
+    root = Path(tempfile.mkdtemp(prefix="heal-perf-")) / "proj"
+    build_project(root)
+    warm = WarmRunner(sys.executable, str(root))
+
+    async def plain():
+        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", FOCUS]
+        await asyncio.to_thread(subprocess.run, cmd, cwd=root, capture_output=True, timeout=120)
+
+    async def cold():
+        result = await run_pytest(root, nodeids=[FOCUS])
+        assert result.failed == 1, result
+
+    async def warmed():
+        result = await run_pytest(root, nodeids=[FOCUS], warm=warm)
+        assert result.failed == 1 and warm.cold_runs == 0, result
+        return warm.last_cpu
+
+    variants = {"cold python -m pytest": plain, "cold heal-ls runner": cold, "warm runner": warmed}
+    try:
+        for _ in range(2):  # start the server and let it learn what to preload
+            await warmed()
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
+        for _ in range(rounds):  # interleaved, so load changes hit every variant alike
+            for name, run in variants.items():
+                times[name].append(await timed(run))
+        return times
+    finally:
+        warm.close()
+
+
+def report_focused_rerun(times: dict[str, list[tuple[float, float]]]) -> dict[str, float]:
+    medians = {
+        name: (statistics.median(w for w, _ in values), statistics.median(c for _, c in values))
+        for name, values in times.items()
+    }
+    base_wall, base_cpu = medians["cold heal-ls runner"]
+    rounds = len(next(iter(times.values())))
+    print(f"Focused re-run of one test ({FOCUS}), {rounds} interleaved rounds, medians:")
+    print(f"  {'variant':<24}{'wall s':>9}{'vs warm':>9}{'cpu s':>9}{'vs warm':>9}")
+    warm_wall, warm_cpu = medians["warm runner"]
+    for name, (wall, cpu) in medians.items():
+        print(f"  {name:<24}{wall:9.3f}{wall / warm_wall:8.1f}x{cpu:9.3f}{cpu / warm_cpu:8.1f}x")
+    ratio = base_wall / warm_wall
+    print(f"  cold -> warm speed-up (heal-ls runner, wall): {ratio:.1f}x (target >= 8x)")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print(
+            "  note: PYTHONDONTWRITEBYTECODE is set, so cold runs re-rewrite every plugin's asserts"
+        )
+    return {"warm_speedup": ratio, "warm_wall_s": warm_wall, "cold_wall_s": base_wall}
+
+
+def run_other(file: str, title: str) -> None:
+    path = HERE / file
+    print(f"\n== {title} ({file})")
+    if not path.exists():
+        print("  skipped: not present yet")
+        return
+    try:
+        done = subprocess.run(
+            [sys.executable, str(path)], capture_output=True, text=True, timeout=OTHER_TIMEOUT
+        )
+    except subprocess.TimeoutExpired:
+        print(f"  skipped: did not finish in {OTHER_TIMEOUT:g} s")
+        return
+    text = done.stdout.strip() or done.stderr.strip()[-2000:]
+    status = "" if done.returncode == 0 else f"  (exit code {done.returncode})\n"
+    print(status + textwrap.indent(text, "  "))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--only-warm", action="store_true", help="skip the other benchmarks")
+    args = parser.parse_args(argv)
+    print(f"heal-ls perf on {os.cpu_count()} cores, Python {sys.version.split()[0]}\n")
+    report_focused_rerun(asyncio.run(measure_focused_rerun(args.rounds)))
+    if not args.only_warm:
+        for file, title in OTHERS:
+            run_other(file, title)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
