@@ -1,0 +1,160 @@
+"""`heal-ls check` edge cases: formatting on hand-built results, exit codes, broken projects."""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from textwrap import dedent
+
+import pytest
+from heal_ls.check import add_arguments, human_lines, run, summary_line, to_json
+from heal_ls.locate import locate
+from heal_ls.models import Failure, Frame, RunResult
+
+pytestmark = pytest.mark.e2e
+
+
+def heal_check(*args, cwd=None):
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    cmd = [sys.executable, "-m", "heal_ls", "check", *map(str, args)]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd=cwd)
+
+
+def write(root, files):
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dedent(text))
+
+
+@pytest.fixture
+def project(tmp_path):
+    write(
+        tmp_path,
+        {
+            "pytest.ini": "[pytest]\n",
+            "pkg/__init__.py": "",
+            "pkg/good.py": "def ok():\n    return 1\n",
+            "tests/test_good.py": "from pkg.good import ok\n\ndef test_ok():\n    assert ok() == 1\n",
+        },
+    )
+    return tmp_path
+
+
+def test_formats_a_located_crash_and_a_not_healable_failure(tmp_path):
+    write(tmp_path, {"pkg/m.py": "X = 1\n\ndef f(a):\n    return a[0] / 0\n"})
+    path = str(tmp_path / "pkg" / "m.py")
+    crash = Failure(
+        id="tests/test_m.py::test_f",
+        exc_type="ZeroDivisionError",
+        message="division by zero\nsecond line",
+        frames=[Frame(path, 4, "f")],
+    )
+    module = Failure(id="collect:tests/test_m.py", exc_type="NameError", message="x" * 300)
+    module.frames = [Frame(path, 1, "<module>")]
+    run = RunResult(root=str(tmp_path), passed=2, failed=1, errors=1, seconds=1.25)
+    located = [(f, locate(f, str(tmp_path), run)) for f in (crash, module)]
+    lines = human_lines(run, located, str(tmp_path))
+    assert lines[0] == (
+        "pkg/m.py:4:5: tests/test_m.py::test_f failed: ZeroDivisionError: division by zero"
+        " -> heal target f"
+    )
+    assert lines[1].startswith("pkg/m.py:1:1: collect:tests/test_m.py failed: NameError: xxx")
+    assert "...-> not healable" not in lines[1] and len(lines[1]) < 400
+    assert lines[1].endswith(
+        "-> not healable: raised at module level at pkg/m.py:1, not inside a function"
+    )
+    assert summary_line(run) == "1 failed, 1 errors, 2 passed in 1.2s"
+
+
+def test_json_paths_are_relative_with_slashes_and_foreign_ones_stay_absolute(tmp_path):
+    write(tmp_path, {"pkg/m.py": "def f():\n    raise KeyError('k')\n"})
+    failure = Failure(
+        id="script:tools/run.py",
+        exc_type="KeyError",
+        message="'k'",
+        script=str(tmp_path / "tools" / "run.py"),
+        frames=[
+            Frame("/usr/lib/python3/x.py", 3, "g"),
+            Frame(str(tmp_path / "pkg" / "m.py"), 2, "f"),
+        ],
+    )
+    run = RunResult(root=str(tmp_path), failed=1, failures=[failure])
+    doc = to_json(run, [(failure, locate(failure, str(tmp_path)))], str(tmp_path))
+    json.dumps(doc)  # serialisable
+    (item,) = doc["failures"]
+    assert item["script"] == "tools/run.py" and item["test"] is None
+    assert [f["path"] for f in item["frames"]] == ["/usr/lib/python3/x.py", "pkg/m.py"]
+    assert item["suspects"][0]["path"] == "pkg/m.py" and item["healable"] is True
+
+
+def test_summary_when_nothing_ran():
+    assert summary_line(RunResult(root="/x", seconds=0.04)) == "no tests ran in 0.0s"
+
+
+def test_timed_out_run_is_reported():
+    run = RunResult(root="/x", timed_out=True)
+    assert human_lines(run, [], "/x") == ["/x: the run timed out before every test finished"]
+
+
+def test_nothing_fails_exits_0(project):
+    result = heal_check(project)
+    assert (result.returncode, result.stdout) == (0, "")
+    assert re.fullmatch(r"1 passed in \d+\.\ds\n", result.stderr)
+
+
+def test_broken_modules_are_reported_and_never_stop_the_rest(project):
+    write(
+        project,
+        {
+            "pkg/broken.py": "def broken(:\n    pass\n",
+            "pkg/boom.py": "VALUE = 1 / 0\n",
+            "tests/test_broken.py": "from pkg.broken import broken\n\ndef test_b():\n    broken()\n",
+            "tests/test_boom.py": "import pkg.boom\n\ndef test_c():\n    pass\n",
+        },
+    )
+    result = heal_check(project, "--json")
+    assert result.returncode == 1, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["passed"] == 1
+    by_id = {f["id"]: f for f in doc["failures"]}
+    boom = by_id["collect:tests/test_boom.py"]
+    assert not boom["healable"] and "module level at pkg/boom.py:1" in boom["reason"]
+    broken = by_id["collect:tests/test_broken.py"]
+    assert broken["exc_type"] == "SyntaxError" and not broken["healable"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["{missing}"], "not a directory"),
+        (["{root}", "--script", "nope.py"], "no such script: nope.py"),
+        (["{root}", "--python", "/no/such/python"], "not an executable interpreter"),
+        (["{root}", "--test-timeout", "0"], "timeouts must be positive"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(project, args, message, capsys):
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = [a.format(root=project, missing=project / "missing") for a in args]
+    assert run(parser.parse_args(args)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_the_real_command_reports_usage_errors_in_one_line(tmp_path):
+    result = heal_check(tmp_path / "missing")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == f"heal-ls check: not a directory: {tmp_path / 'missing'}\n"
+
+
+def test_an_interpreter_without_pytest_is_an_internal_error(project):
+    fake = project / "fakepy"
+    fake.write_text("#!/bin/sh\necho 'No module named pytest' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    result = heal_check(project, "--python", fake)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("heal-ls check: ") and result.stderr.count("\n") == 1
+    assert "No module named pytest" in result.stderr
