@@ -109,11 +109,15 @@ class Editor:
         for change in params.edit.document_changes or []:
             doc = self.docs[change.text_document.uri]
             for edit in change.edits:
-                doc.apply_change(t.TextDocumentContentChangePartial(edit.range, edit.new_text))
+                doc.apply_change(
+                    t.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)
+                )
             doc.version += 1
             self.client.text_document_did_change(
                 t.DidChangeTextDocumentParams(
-                    text_document=t.VersionedTextDocumentIdentifier(doc.uri, doc.version),
+                    text_document=t.VersionedTextDocumentIdentifier(
+                        uri=doc.uri, version=doc.version
+                    ),
                     content_changes=[t.TextDocumentContentChangeWholeDocument(text=doc.source)],
                 )
             )

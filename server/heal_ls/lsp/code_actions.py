@@ -81,15 +81,19 @@ class Indexes:
         if doc is None or path is None:
             return None
         index = self.by_uri.get(uri)
-        fresh = index and (index.version, index.generation) == (
-            doc.version,
-            self.ls.state.generation,
-        )
-        if index is None:  # first request for this document: build it now
+        if index is None or index.generation != self.ls.state.generation:
+            # new failures (normally indexed right after the run): build it now
             index = self.by_uri[uri] = build_index(self.ls, path, doc.source, doc.version)
-        elif not fresh:
-            self.schedule(uri)  # serve the previous index; the rebuild happens off this request
+        elif index.version != doc.version:
+            self.schedule(uri)  # typing: serve the last index, rebuild off this request
         return index
+
+    def refresh_all(self) -> None:
+        """Re-index every open document now (called once after each run)."""
+        for uri, doc in list(self.ls.workspace.text_documents.items()):
+            path = uri_to_path(uri)
+            if path is not None and path.endswith(".py"):
+                self.by_uri[uri] = build_index(self.ls, path, doc.source, doc.version)
 
     def schedule(self, uri: str, delay: float = 0.05) -> None:
         if uri in self.pending and not self.pending[uri].done():
@@ -118,7 +122,7 @@ def actions_for(known: Known, diagnostics: list[types.Diagnostic], many: bool):
             kind=quickfix,
             diagnostics=diagnostics or None,
             is_preferred=True,
-            command=types.Command("AI heal", HEAL_FUNCTION, [arg]),
+            command=types.Command(title="AI heal", command=HEAL_FUNCTION, arguments=[arg]),
         )
     if failure.test:
         arg = {"test": failure.test}
@@ -126,20 +130,22 @@ def actions_for(known: Known, diagnostics: list[types.Diagnostic], many: bool):
             title=f"Debug failing test{suffix}",
             kind=quickfix,
             diagnostics=diagnostics or None,
-            command=types.Command("Debug failing test", DEBUG_TEST, [arg]),
+            command=types.Command(title="Debug failing test", command=DEBUG_TEST, arguments=[arg]),
         )
         yield types.CodeAction(
             title=f"Re-run test{suffix}",
             kind=quickfix,
             diagnostics=diagnostics or None,
-            command=types.Command("Re-run test", RUN_TESTS, [arg]),
+            command=types.Command(title="Re-run test", command=RUN_TESTS, arguments=[arg]),
         )
     elif failure.script:
         yield types.CodeAction(
             title="Re-run script",
             kind=quickfix,
             diagnostics=diagnostics or None,
-            command=types.Command("Re-run script", RUN_SCRIPT, [{"script": failure.script}]),
+            command=types.Command(
+                title="Re-run script", command=RUN_SCRIPT, arguments=[{"script": failure.script}]
+            ),
         )
 
 

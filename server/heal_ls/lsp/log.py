@@ -18,6 +18,12 @@ from lsprotocol import types
 logger = logging.getLogger("heal_ls")
 
 
+def connected(ls) -> bool:
+    """False once the client asked us to shut down: nothing more may be sent."""
+    protocol = ls.protocol
+    return getattr(protocol, "writer", None) is not None and not getattr(protocol, "_shutdown", 0)
+
+
 class ClientLogHandler(logging.Handler):
     """Forward heal_ls log records to the client as window/logMessage."""
 
@@ -33,7 +39,7 @@ class ClientLogHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         kind = self.LEVELS.get(record.levelno, types.MessageType.Log)
-        if getattr(self.server.protocol, "writer", None) is None:
+        if not connected(self.server):
             return  # not connected yet (or any more): the log file has it
         try:
             message = record.getMessage()

@@ -12,7 +12,7 @@ import uuid
 
 from lsprotocol import types
 
-from heal_ls.lsp.log import logger
+from heal_ls.lsp.log import connected, logger
 
 
 def client_supports_progress(ls) -> bool:
@@ -46,7 +46,7 @@ class Progress:
         return self
 
     def report(self, message: str, percentage: int | None = None) -> None:
-        if self.token is not None:
+        if self.token is not None and connected(self.ls):
             self.ls.work_done_progress.report(
                 self.token, types.WorkDoneProgressReport(message=message, percentage=percentage)
             )
@@ -56,6 +56,8 @@ class Progress:
             return
         self.ls.progress_tasks.pop(self.token, None)
         self.ls.work_done_progress.tokens.pop(self.token, None)
+        if not connected(self.ls):
+            return
         done = "cancelled" if exc_type is asyncio.CancelledError else "done"
         self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=done))
 

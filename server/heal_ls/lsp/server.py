@@ -16,7 +16,7 @@ from pygls.lsp.server import LanguageServer
 from heal_ls import __version__
 from heal_ls.lsp.config import Settings
 from heal_ls.lsp.documents import uri_to_path
-from heal_ls.lsp.log import logger, setup_logging
+from heal_ls.lsp.log import connected, logger, setup_logging
 from heal_ls.lsp.state import WorkspaceState
 
 FEATURES = (
@@ -59,7 +59,8 @@ class HealLanguageServer(LanguageServer):
     def show(self, message: str, kind=types.MessageType.Info) -> None:
         """A one-line message for the user, also logged."""
         logger.log(40 if kind == types.MessageType.Error else 20, "%s", message)
-        self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+        if connected(self):
+            self.window_show_message(types.ShowMessageParams(type=kind, message=message))
 
 
 def create_server() -> HealLanguageServer:

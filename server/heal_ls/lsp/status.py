@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from heal_ls.lsp.log import guarded
+from heal_ls.lsp.log import connected, guarded
 
 STATUS = "heal/status"
 FAILURES = "heal/failures"
@@ -21,6 +21,8 @@ def status_payload(ls) -> dict:
 
 
 def notify(ls) -> None:
+    if not connected(ls):
+        return
     try:
         ls.protocol.notify(STATUS, status_payload(ls))
     except Exception:  # the status bar is a nicety: never let it break a run
