@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 from heal_ls.bench.suites import BenchCase, SuiteError, load_suite
-from heal_ls.bench.table import summary, table_lines
+from heal_ls.bench.table import summary, table_lines, totals_line
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,12 +42,13 @@ def run(args: argparse.Namespace) -> int:
     except SuiteError as exc:
         print(f"heal-ls bench: {exc}", file=sys.stderr)
         return 2
+    if not args.json:  # rows are printed as they finish: a long run shows progress
+        print(table_lines([], header=True)[0], flush=True)
     rows = asyncio.run(_bench(cases, args))
     if args.json:
         print(json.dumps({"rows": rows, "summary": summary(rows)}, indent=2))
     else:
-        for line in table_lines(rows):
-            print(line)
+        print(totals_line(summary(rows)))
     return 0 if rows and all(r["fixed"] for r in rows) else 1
 
 
@@ -72,8 +73,8 @@ async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[dict]
             workspace = _copy_root(case, scratch, copies)
             row = await heal_case(_moved(case, workspace), config)
             rows.append(row)
-            if not args.json:
-                print(table_lines([row], header=False)[0], file=sys.stderr, flush=True)
+            line = table_lines([row], header=False)[0]
+            print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
         await _shutdown_warm()
     return rows
 

@@ -1,0 +1,82 @@
+"""The bundled examples/bench bugs are real bugs: each fails its tests and its reference passes.
+
+Also the bench's own helpers: the reference splice and the random differential check.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+from heal_ls.bench.differential import behaves_alike
+from heal_ls.bench.reference import function_text, same_function, with_function
+from heal_ls.bench.suites import SuiteError, examples_suite, load_suite
+
+CASES = examples_suite()
+
+
+def test_examples_suite_has_twenty_plus_well_formed_bugs():
+    assert len(CASES) >= 20
+    for case in CASES:
+        with open(case.target, encoding="utf-8", newline="") as handle:
+            module = handle.read()
+        buggy = function_text(module, case.qualname)
+        assert buggy is not None, case.name
+        assert not same_function(buggy, case.reference_source), case.name
+        compile(with_function(module, case.qualname, case.reference_source), case.target, "exec")
+
+
+def test_unknown_bug_and_suite_are_clear_errors():
+    with pytest.raises(SuiteError, match="no such bug"):
+        load_suite("examples", only=["no_such_bug"])
+    with pytest.raises(SuiteError, match="unknown suite"):
+        load_suite("nope")
+
+
+def test_with_function_keeps_indentation_crlf_and_the_rest():
+    module = "class A:\r\n    x = 1\r\n\r\n    def f(self):\r\n        return 1\r\n\r\ny = 2\r\n"
+    new = with_function(module, "A.f", "def f(self):\n    return 2\n")
+    assert new == module.replace("return 1", "return 2")
+    nested = "def outer():\n    def inner():\n        return 1\n    return inner\n"
+    assert function_text(nested, "outer.<locals>.inner") == "def inner():\n    return 1\n"
+
+
+async def test_differential_check_tells_alike_from_different(tmp_path):
+    path = str(tmp_path / "m.py")
+    ref = "def f(n):\n    return n + n\n"
+    alike = await behaves_alike(str(tmp_path), path, "def f(n):\n    return 2 * n\n", ref, "f")
+    other = await behaves_alike(str(tmp_path), path, "def f(n):\n    return n * n\n", ref, "f")
+    hangs = "def f(n):\n    while True:\n        pass\n"
+    stuck = await behaves_alike(str(tmp_path), path, hangs, ref, "f")
+    assert (alike, other, stuck) == ("behaves", "differs", "differs")
+    assert await behaves_alike(str(tmp_path), path, ref, ref, "A.f") == "?"
+
+
+def _outcomes(folder) -> dict[str, set[str]]:
+    """Run pytest once over every bug folder in `folder`; outcomes per bug."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "."],
+        cwd=folder, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    found: dict[str, set[str]] = {}
+    for outcome, bug in re.findall(r"^(PASSED|FAILED|ERROR) ([^/\s]+)/", proc.stdout, re.M):
+        found.setdefault(bug, set()).add(outcome)
+    return found
+
+
+@pytest.mark.e2e
+def test_every_bug_fails_and_every_reference_passes(tmp_path):
+    buggy, fixed = tmp_path / "buggy", tmp_path / "fixed"
+    for case in CASES:
+        for dest in (buggy, fixed):
+            shutil.copytree(case.root, dest / case.name)
+        target = fixed / case.name / case.target[len(case.root) + 1 :]
+        module = target.read_bytes().decode("utf-8")
+        target.write_bytes(with_function(module, case.qualname, case.reference_source).encode())
+    before, after = _outcomes(buggy), _outcomes(fixed)
+    for case in CASES:
+        assert "FAILED" in before.get(case.name, set()), case.name
+        assert after.get(case.name) == {"PASSED"}, case.name
