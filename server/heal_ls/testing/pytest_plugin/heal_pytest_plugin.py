@@ -91,16 +91,33 @@ class HealReporter:
         self.record = rec = {"kind": "test", "nodeid": item.nodeid, "outcome": "passed"}
         rec.update(duration=0.0, path=path, line=line, covered=[], failure=None, stdout="")
         self._emit({"kind": "start", "nodeid": item.nodeid})
+        if self.tracer:
+            self.tracer.reset()
         if self.watchdog:
             self.watchdog.arm(self.timeout)
+        yield
+        if self.tracer:
+            rec["covered"] = self.tracer.collected()
+        if self.watchdog:
+            self.watchdog.disarm()
+        self._finish(rec)
+
+    # Tracing only while test and fixture code runs, not pytest's own machinery around it.
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_pyfunc_call(self, pyfuncitem):
         if self.tracer:
             self.tracer.start()
         yield
         if self.tracer:
-            rec["covered"] = self.tracer.stop()
-        if self.watchdog:
-            self.watchdog.disarm()
-        self._finish(rec)
+            self.tracer.stop()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_fixture_setup(self, fixturedef, request):
+        if self.tracer:
+            self.tracer.start()
+        yield
+        if self.tracer:
+            self.tracer.stop()
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):

@@ -199,6 +199,7 @@ class CallTracer:
         self.keys = {}
         self.hits = set()
         self.active = False
+        self.depth = 0
 
     def _key(self, code):
         name, filename = code.co_name, code.co_filename
@@ -217,18 +218,26 @@ class CallTracer:
         if key is not None:
             self.hits.add(key)
 
-    def start(self):
+    def reset(self):
         self.hits = set()
-        self.active = sys.gettrace() is None  # never fight a debugger or coverage.py
-        if self.active:
-            threading.settrace(self._trace)
-            sys.settrace(self._trace)
+
+    def start(self):
+        """Begin (or nest) tracing; fixtures can set up inside other traced code."""
+        self.depth += 1
+        if self.depth == 1:
+            self.active = sys.gettrace() is None  # never fight a debugger or coverage.py
+            if self.active:
+                threading.settrace(self._trace)
+                sys.settrace(self._trace)
 
     def stop(self):
-        if self.active:
+        self.depth -= 1
+        if self.depth == 0 and self.active:
             sys.settrace(None)
             threading.settrace(None)
-        self.active = False
+            self.active = False
+
+    def collected(self):
         return sorted(self.hits)
 
 
@@ -236,50 +245,47 @@ class Watchdog:
     """Calls on_timeout(thread_id, give_up) from its own thread when the armed test overruns.
 
     First call: give_up=False (record the stack, interrupt the test). If the test still runs
-    after a grace period: give_up=True. faulthandler is the backstop for code that holds the GIL.
+    after a grace period: give_up=True. The thread polls a few times a second instead of being
+    woken per test, so arming costs two attribute writes. faulthandler is the backstop for
+    code that holds the GIL (where no Python thread can run).
     """
+
+    POLL = 0.2
 
     def __init__(self, on_timeout, stuck_file=None):
         self.on_timeout = on_timeout
         self.stuck_file = stuck_file
-        self.cond = threading.Condition()
-        self.deadline = None
-        self.running = True
+        self.deadline = None  # (monotonic deadline, thread id, stage) while a test runs
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
         threading.Thread(target=self._run, name="heal-ls-watchdog", daemon=True).start()
 
     def arm(self, seconds):
-        with self.cond:
-            self.thread_id = threading.get_ident()
-            self.grace = max(1.0, min(5.0, seconds))
-            self.deadline = time.monotonic() + seconds
-            self.stage = 0
-            self.cond.notify()
+        self.grace = max(1.0, min(5.0, seconds))
+        with self.lock:
+            self.deadline = (time.monotonic() + seconds, threading.get_ident(), 0)
         if self.stuck_file is not None:
-            faulthandler.dump_traceback_later(
-                seconds + 2 * self.grace + 1, exit=True, file=self.stuck_file
-            )
+            later = seconds + 2 * self.grace + 1
+            faulthandler.dump_traceback_later(later, exit=True, file=self.stuck_file)
 
     def disarm(self):
+        with self.lock:
+            self.deadline = None
         if self.stuck_file is not None:
             faulthandler.cancel_dump_traceback_later()
-        with self.cond:
-            self.deadline = None
 
     def stop(self):
         self.disarm()
-        with self.cond:
-            self.running = False
-            self.cond.notify()
+        self.stopped.set()
 
     def _run(self):
-        while True:
-            with self.cond:
-                while self.running and (self.deadline is None or time.monotonic() < self.deadline):
-                    wait = None if self.deadline is None else self.deadline - time.monotonic()
-                    self.cond.wait(wait)
-                if not self.running:
-                    return
-                thread_id, give_up = self.thread_id, self.stage > 0
-                self.stage += 1
-                self.deadline = time.monotonic() + self.grace
-            self.on_timeout(thread_id, give_up)
+        while not self.stopped.wait(self.POLL):
+            armed = self.deadline
+            if armed is None or time.monotonic() < armed[0]:
+                continue
+            with self.lock:
+                if self.deadline is not armed:  # the test ended (or another began) meanwhile
+                    continue
+                _, thread_id, stage = armed
+                self.deadline = (time.monotonic() + self.grace, thread_id, stage + 1)
+            self.on_timeout(thread_id, stage > 0)
