@@ -171,8 +171,9 @@ def _prove(before: str, after: str, region: _Region, new_len: int, path: str) ->
         tree = ast.parse(_strip_bom(after))
         compile(tree, path or "<heal>", "exec", dont_inherit=True)
     except SyntaxError as err:
+        was = "even before the edit" if not _compiles(before, path) else "after the edit"
         raise SpliceError(
-            f"the edited module does not compile: line {err.lineno}: {err.msg}"
+            f"the module does not compile {was}: line {err.lineno}: {err.msg}"
         ) from err
     node = region.node
     new = next((n for _, n in _qualified_defs(tree) if _first_line(n) == _first_line(node)), None)
@@ -184,6 +185,14 @@ def _prove(before: str, after: str, region: _Region, new_len: int, path: str) ->
         raise SpliceError("the new function does not end where the replaced text ends")
     if after[: region.start] != before[: region.start] or after[end:] != before[region.end :]:
         raise SpliceError("the edit changed text outside the function")
+
+
+def _compiles(text: str, path: str) -> bool:
+    try:
+        compile(_strip_bom(text), path or "<heal>", "exec", dont_inherit=True)
+    except SyntaxError:
+        return False
+    return True
 
 
 def reindent(source: str, base: str, unit: str) -> list[str]:

@@ -205,8 +205,8 @@ def test_one_liner_in_tab_module():
         ("class remove:\n    pass\n", "exactly one function definition"),
         ("import os\ndef remove(self, item):\n    pass\n", "exactly one function definition"),
         ("def remove(self, item)\n    pass\n", "does not parse"),
-        ("def remove(self, item):\n    return await item\n", "does not compile"),
-        ("def remove(self, item):\n    nonlocal q\n", "does not compile"),
+        ("def remove(self, item):\n    return await item\n", "does not compile after the edit"),
+        ("def remove(self, item):\n    nonlocal q\n", "does not compile after the edit"),
     ],
 )
 def test_bad_candidates_are_refused_with_a_reason(answer, reason):
@@ -298,3 +298,9 @@ def test_multiline_signature_and_nested_def_in_the_answer():
         after
         == "class A:\n\tdef f(self, a,\n\t      b):\n\t\tdef g(x):\n\t\t\treturn x + b\n\t\treturn g(a)\n"
     )
+
+
+def test_module_that_never_compiled_is_named_as_such():
+    before = "def f():\n    nonlocal n\n    return 1\n"
+    with pytest.raises(SpliceError, match="does not compile even before the edit: line 2"):
+        splice(before, suspect_at(before, 1, "f"), "def f():\n    nonlocal n\n    return 2\n")
