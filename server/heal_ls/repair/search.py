@@ -70,7 +70,8 @@ def mutants(source: str, focus: Iterable[int] = (), second: bool = True) -> Iter
     `focus` holds line numbers counted like the source (1 = its first line)."""
     snip = Snippet(source)
     seen = {normalised(source)}
-    singles = first_order(snip, focus)
+    header_end = snip.user_line(snip.func.body[0]) - 1  # focus on the def line says nothing
+    singles = first_order(snip, [line for line in focus if line > header_end])
     edit_sets = (m.edits for m in singles)
     if second:
         pairs = (a.edits + b.edits for a, b in second_order(singles))
