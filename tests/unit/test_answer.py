@@ -163,3 +163,38 @@ def test_syntax_error_names_the_line_and_the_text():
     answer = "```python\ndef remove(self, item):\n    x = \n    return x\n```"
     with pytest.raises(AnswerError, match=r"line 2: .*`x =`"):
         extract_function(answer, "remove")
+
+
+@pytest.mark.parametrize(
+    "elision",
+    [
+        "# ... existing code ...",
+        "# rest of the function unchanged",
+        "# Remainder of the method as before",
+        "# original logic stays here",
+    ],
+)
+def test_elided_functions_are_refused(elision):
+    answer = f"```python\ndef remove(self, item):\n    {elision}\n    self.items.remove(item)\n```"
+    with pytest.raises(AnswerError, match="the function is incomplete"):
+        extract_function(answer, "remove")
+
+
+def test_ordinary_comments_are_not_elisions():
+    answer = "```python\ndef remove(self, item):\n    # keep the existing order of items\n    return 1\n```"
+    assert "keep the existing order" in extract_function(answer, "remove")
+
+
+def test_stub_body_is_refused_unless_the_original_is_a_stub():
+    answer = '```python\ndef remove(self, item):\n    """Remove it."""\n    ...\n```'
+    with pytest.raises(AnswerError, match="only `...`"):
+        extract_function(answer, "remove", original="def remove(self, item):\n    return 1\n")
+    assert extract_function(answer, "remove", original="    def remove(self, item): ...\n")
+
+
+def test_a_diff_instead_of_a_function_says_so():
+    answer = "```diff\n--- a/inv.py\n+++ b/inv.py\n@@ -3,2 +3,2 @@\n-    del x\n+    pass\n```"
+    with pytest.raises(
+        AnswerError, match="the answer is a diff; send the whole corrected function"
+    ):
+        extract_function(answer, "remove")

@@ -10,12 +10,21 @@ AnswerError with a reason worded so it can be sent back to the model.
 from __future__ import annotations
 
 import ast
+import io
 import re
 import textwrap
+import tokenize
 
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _THINK = re.compile(r"<think>.*?(</think>|\Z)", re.DOTALL)
+_DIFF = re.compile(r"^(@@ -\d|--- a/|\+\+\+ b/)", re.MULTILINE)
+_ELISION = re.compile(
+    r"^#\s*\.\.\.|\b(rest|remainder) of (the )?(code|function|method|body|implementation)\b"
+    r"|\b(existing|original|previous|same) (code|logic|implementation)\b.*"
+    r"\b(unchanged|here|as before|remains|stays|omitted)\b",
+    re.IGNORECASE,
+)
 
 
 class AnswerError(Exception):
@@ -44,11 +53,15 @@ def extract_function(
             continue
         node = _pick(tree, name, class_name, original)
         if node is not None:
-            return node_source(code, node)
+            return _complete(node_source(code, node), node, original)
         seen.extend(_defined_names(tree))
     loose = _unfenced_def(text, name)
     if loose is not None:
-        return loose
+        return _complete(loose, ast.parse(loose).body[0], original)
+    if _DIFF.search(text):
+        raise AnswerError(
+            f"the answer is a diff; send the whole corrected function `{name}` instead"
+        )
     if syntax_errors:
         raise AnswerError(f"the code does not parse: {syntax_errors[0]}")
     if name in seen:
@@ -57,6 +70,48 @@ def extract_function(
         listed = ", ".join(f"`{n}`" for n in dict.fromkeys(seen))
         raise AnswerError(f"the answer's code defines {listed} but no function `{name}`")
     raise AnswerError(f"the answer has no Python code block defining `{name}`")
+
+
+def _complete(source: str, node: ast.AST, original: str | None) -> str:
+    """Refuse a def the model elided ("# ... rest unchanged", a bare `...` body)."""
+    comments = [t.string for t in _tokens(source) if t.type == tokenize.COMMENT]
+    elided = next((c for c in comments if _ELISION.search(c)), None)
+    if elided:
+        raise AnswerError(f"the function is incomplete (`{elided.strip()}`); send all of it")
+    if _is_stub(node) and not (original and _is_stub(_first_def(original))):
+        raise AnswerError(f"the body of `{node.name}` is only `...`; send the complete function")
+    return source
+
+
+def _tokens(source: str):
+    try:
+        return list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return []
+
+
+def _is_stub(node) -> bool:
+    body = [s for s in getattr(node, "body", []) if not _is_docstring(s)]
+    return bool(body) and all(
+        isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and s.value.value is ...
+        for s in body
+    )
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, str)
+    )
+
+
+def _first_def(source: str):
+    try:
+        defs = parse_block(source.replace("\r\n", "\n"))[1].body
+    except SyntaxError:
+        return None
+    return next((n for n in defs if isinstance(n, FUNCTION_TYPES)), None)
 
 
 def fenced_blocks(text: str) -> list[str]:
@@ -137,14 +192,8 @@ def _best_of(nodes: list, original: str | None):
 
 
 def _decorators_of(original: str | None) -> list[str] | None:
-    if not original:
-        return None
-    try:
-        tree = ast.parse(textwrap.dedent(original.replace("\r\n", "\n")))
-    except SyntaxError:
-        return None
-    defs = [n for n in tree.body if isinstance(n, FUNCTION_TYPES)]
-    return [ast.unparse(d) for d in defs[0].decorator_list] if defs else None
+    node = _first_def(original) if original else None
+    return [ast.unparse(d) for d in node.decorator_list] if node else None
 
 
 def _defined_names(tree: ast.Module) -> list[str]:
