@@ -300,3 +300,22 @@ def test_single_mutations_change_one_small_region():
 @pytest.mark.parametrize("bad", ["def f(:\n    pass\n", "x = 1\n", "", "class A:\n    pass\n"])
 def test_bad_input_yields_nothing(bad):
     assert list(LocalRepairer().candidates(bad, [1], 1)) == []
+
+
+def test_local_call_arguments_are_nudged():
+    buggy = src("""
+        def find(arr, x):
+            def search(start, end):
+                if start == end:
+                    return -1
+                mid = (start + end) // 2
+                if x < arr[mid]:
+                    return search(start, mid)
+                elif x > arr[mid]:
+                    return search(mid, end)
+                return mid
+            return search(0, len(arr))
+        """)
+    fixed = buggy.replace("search(mid, end)", "search(mid + 1, end)")
+    rank = rank_of(buggy, fixed, [9])
+    assert rank is not None and rank <= 20

@@ -57,6 +57,26 @@ def off_by_one(snip: Snippet) -> Iterator[Mutation]:
                 yield _replace("off-by-one", snip, expr, plus(snip, expr, delta), cost)
 
 
+def local_call_args(snip: Snippet) -> Iterator[Mutation]:
+    """Arguments of calls to this function or its nested defs: `f(mid)` -> `f(mid + 1)`,
+    `kth(above, k)` -> `kth(above, k - other)`."""
+    scope = scope_names(snip.func)
+    local = set(scope) | {snip.func.name}
+    for node in snip.nodes():
+        if not (isinstance(node, ast.Call) and _called(node) in local):
+            continue
+        for arg in node.args:
+            if isinstance(arg, (ast.Name, ast.BinOp, ast.Attribute, ast.Subscript)):
+                for delta in ("+ 1", "- 1"):
+                    yield _replace("call-arg", snip, arg, plus(snip, arg, delta), 1.6)
+            if isinstance(arg, ast.Name):
+                others = [n for n in scope if n != arg.id]
+                for rank, other in enumerate(others):
+                    for op in ("-", "+"):
+                        text = f"{arg.id} {op} {other}"
+                        yield _replace("call-arg", snip, arg, text, 3.4 + 0.1 * rank)
+
+
 def _called(node: ast.Call) -> str | None:
     return node.func.id if isinstance(node.func, ast.Name) else None
 
@@ -144,4 +164,4 @@ def attributes(snip: Snippet) -> Iterator[Mutation]:
                 yield Mutation("attribute", (edit,), snip.user_line(node), 3.2)
 
 
-GENERATORS = [constants, off_by_one, calls, tuples, names, attributes]
+GENERATORS = [constants, off_by_one, local_call_args, calls, tuples, names, attributes]
