@@ -193,3 +193,16 @@ async def _until(condition, timeout: float = 30.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "condition not met in time"
         await asyncio.sleep(0.05)
+
+
+async def test_run_whose_config_does_not_fit_the_preloads_goes_cold(project, warm):
+    for _ in range(2):  # the second run starts with pytest plugins preloaded (rewritten)
+        await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    plain_cold = await run_pytest(project, nodeids=FOCUSED, pytest_args=["--assert=plain"])
+    plain_warm = await run_pytest(
+        project, nodeids=FOCUSED, pytest_args=["--assert=plain"], warm=warm
+    )
+    assert summary(plain_warm) == summary(plain_cold)
+    assert warm.cold_runs == 1 and not warm.rewritten_ok
+    again = await run_pytest(project, nodeids=FOCUSED, pytest_args=["--assert=plain"], warm=warm)
+    assert summary(again) == summary(plain_cold) and warm.cold_runs == 1

@@ -53,6 +53,8 @@ class WarmRunner:
         self.server: warm_process.ServerProcess | None = None
         self.key: tuple | None = None
         self.learned: dict[str, None] = {}  # ordered set, carried across restarts
+        self.rewritten = {"names": {}, "marked": set(), "prefix": None}
+        self.rewritten_ok = True  # False once a run's config did not fit rewritten preloads
         self.excluded: set[str] = set()
         self.restarts = 0
         self.cold_runs = 0
@@ -69,6 +71,7 @@ class WarmRunner:
             raise WarmTimeout(timeout, exc.output) from None
         except warm_process.WarmUnavailable as exc:
             log.warning("warm runner unavailable (%s); running pytest cold", exc)
+            self.rewritten_ok = self.rewritten_ok and exc.kind != "doubt"
             self._drop()
             self.cold_runs += 1
             return await run_cold(inv, timeout)
@@ -84,19 +87,29 @@ class WarmRunner:
             self._drop()
             self.restarts += 1
         self.server = warm_process.ServerProcess(
-            self.python,
-            self.root,
-            dict(inv.env),
-            inv.cwd,
-            list(self.learned),
-            sorted(self.excluded),
+            self.python, self.root, dict(inv.env), inv.cwd, self._options()
         )
         await self.server.wait_ready()
         self.key = fingerprint(self.root, inv.cwd, inv.env, self.server.site_dirs)
         return self.server
 
+    def _options(self) -> dict:
+        rewritten = dict(self.rewritten, names=list(self.rewritten["names"]))
+        rewritten["marked"] = sorted(self.rewritten["marked"])
+        return {
+            "preload": list(self.learned),
+            "rewritten": rewritten,
+            "exclude": sorted(self.excluded),
+            "rewritten_ok": self.rewritten_ok,
+        }
+
     def _harvest(self, server: warm_process.ServerProcess) -> None:
         self.learned.update(dict.fromkeys(server.learned))
+        for batch in server.learned_rewritten:
+            self.rewritten["names"].update(dict.fromkeys(batch.get("names", [])))
+            self.rewritten["marked"].update(batch.get("marked", []))
+            self.rewritten["prefix"] = self.rewritten["prefix"] or batch.get("prefix")
+        server.learned, server.learned_rewritten = [], []
         if server.tainted:
             self.excluded.add(server.tainted)
             self.learned.pop(server.tainted, None)

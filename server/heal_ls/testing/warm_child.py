@@ -11,12 +11,19 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import io
+import json
 import os
 import signal
 import site
 import sys
+import time
 import traceback
 from contextlib import redirect_stderr, redirect_stdout
+
+if __package__:  # imported from heal_ls (tests); the warm server imports us as a plain file
+    from . import warm_rewritten
+else:
+    import warm_rewritten
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -79,10 +86,15 @@ def shadowed(name: str, root: str) -> bool:
 
 
 class RewriteRecorder:
-    """A pytest plugin object that remembers which module names pytest marked for rewriting:
-    preloading those would make pytest warn "already imported so cannot be rewritten"."""
+    """A pytest plugin object for the child: checks the rewritten preloads fit this run, and
+    remembers which module names pytest marked for rewriting (never preload those plainly:
+    pytest would warn "already imported so cannot be rewritten")."""
 
     marked: set[str] | None = None
+    output = ""
+
+    def pytest_configure(self, config) -> None:
+        warm_rewritten.check_child(config, RewriteRecorder.output)
 
     def pytest_unconfigure(self, config) -> None:
         hook = getattr(config.pluginmanager, "rewrite_hook", None)
@@ -95,40 +107,48 @@ def _marked(name: str, marked: set[str]) -> bool:
     return any(".".join(parts[:i]) in marked for i in range(1, len(parts) + 1))
 
 
-def learnable(name: str, module, root: str, base_path: list[str], marked: set[str]) -> bool:
+def _outside_workspace(name: str, module, root: str, base_path: list[str]) -> bool:
     path = getattr(module, "__file__", None)
     if not isinstance(path, str) or name == "__main__" or is_workspace(path, root):
         return False
-    if (
-        _marked(name, marked)
-        or "AssertionRewritingHook" in type(getattr(module, "__loader__", None)).__name__
-    ):
-        return False  # pytest rewrites it; preloaded it would not be rewritten
     real = os.path.realpath(path)
     return any(_under(real, os.path.realpath(p)) for p in base_path) and not shadowed(name, root)
+
+
+def learnable(name: str, module, root: str, base_path: list[str], marked: set[str]) -> bool:
+    """May the server import this module plainly?"""
+    if _marked(name, marked) or warm_rewritten.is_rewritten(module):
+        return False
+    return _outside_workspace(name, module, root, base_path)
 
 
 def write_learned(output: str, before: set[str], root: str, base_path: list[str]) -> None:
     marked = RewriteRecorder.marked
     if marked is None:
         return  # unknown pytest internals: learn nothing rather than risk a difference
-    names = [
-        name
-        for name, module in list(sys.modules.items())
-        if name not in before and learnable(name, module, root, base_path, marked)
-    ]
+    new = [(name, module) for name, module in list(sys.modules.items()) if name not in before]
+    learned = {
+        "plain": [n for n, m in new if learnable(n, m, root, base_path, marked)],
+        "rewritten": [
+            n
+            for n, m in new
+            if warm_rewritten.is_rewritten(m) and _outside_workspace(n, m, root, base_path)
+        ],
+        "marked": sorted(marked),
+        "prefix": sys.pycache_prefix,
+    }
     with open(output + ".modules", "w", encoding="utf-8") as file:
-        file.write("\n".join(names))
+        json.dump(learned, file)
 
 
-def read_learned(output: str) -> list[str]:
+def read_learned(output: str) -> dict:
     try:
         with open(output + ".modules", encoding="utf-8") as file:
-            names = file.read().split()
+            learned = json.load(file)
         os.unlink(output + ".modules")
-        return names
-    except OSError:
-        return []
+        return learned
+    except (OSError, ValueError):
+        return {}
 
 
 def _rewrite_cache_is_hashed() -> bool:
@@ -225,7 +245,7 @@ def _main(pytest, argv: list[str], profile_path: str | None) -> int:
         return int(pytest.main(argv, plugins=[RewriteRecorder()]))
     import cProfile
 
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile(time.process_time)  # CPU time: meaningful on a busy machine
     try:
         return int(profiler.runcall(pytest.main, argv, plugins=[RewriteRecorder()]))
     finally:
@@ -237,6 +257,7 @@ def run_child(request: dict, root: str, base_path: list[str], close_fds: list[in
     code = 70
     before = set(sys.modules)
     parent = os.getppid()
+    RewriteRecorder.output = request["output"]
     try:
         _isolate(request["output"], close_fds, parent)
         _apply_request(request, root, base_path)

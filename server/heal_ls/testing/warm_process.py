@@ -23,7 +23,11 @@ GRACE = 5.0  # the server enforces run timeouts; we only step in if it does not
 
 
 class WarmUnavailable(Exception):
-    """The warm server cannot serve this run (not started, died, protocol error)."""
+    """The warm server cannot serve this run (not started, died, protocol error, doubt)."""
+
+    def __init__(self, message: str, kind: str = "unavailable"):
+        super().__init__(message)
+        self.kind = kind
 
 
 class RunTimedOut(Exception):
@@ -48,16 +52,17 @@ class _Pending:
 
 
 class ServerProcess:
-    def __init__(self, python, root, env, cwd, preload: list[str], exclude: list[str]):
+    def __init__(self, python, root, env, cwd, options: dict):
+        """options: preload (names), rewritten ({names, marked, prefix}), exclude, rewritten_ok."""
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
-        options = json.dumps({"preload": preload, "exclude": exclude})
         self.proc = subprocess.Popen(
-            [python, SERVER_FILE, root, options], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [python, SERVER_FILE, root, json.dumps(options)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self.log, env=env, cwd=cwd, start_new_session=True,
         )  # fmt: skip
         self.ready = threading.Event()
         self.site_dirs: list[str] = []
         self.learned: list[str] = []
+        self.learned_rewritten: list[dict] = []
         self.tainted: str | None = None
         self.pending: dict[int, _Pending] = {}
         self.ids = itertools.count(1)
@@ -151,6 +156,7 @@ class ServerProcess:
             self.ready.set()
         elif event == "learned":
             self.learned += msg["modules"]
+            self.learned_rewritten.append(msg["rewritten"])
         elif event == "tainted":
             self.tainted = msg["module"]
         elif pending and event == "started":
@@ -158,7 +164,7 @@ class ServerProcess:
         elif pending and event == "done":
             pending.settle((msg["returncode"], msg["timed_out"], msg.get("cpu", 0.0)))
         elif pending and event == "error":
-            pending.settle(error=WarmUnavailable(msg["message"]))
+            pending.settle(error=WarmUnavailable(msg["message"], msg.get("kind", "error")))
 
     def _reap(self) -> None:
         try:

@@ -29,20 +29,22 @@ IDLE_SECONDS = float(os.environ.get("HEAL_LS_WARM_IDLE", "600"))
 
 
 class WarmServer:
-    def __init__(self, root: str, preload: list[str], exclude: list[str]):
+    def __init__(self, root: str, options: dict):
         self.root = os.path.realpath(root)
-        self.exclude = set(exclude)
+        self.exclude = set(options.get("exclude", []))
+        self.rewritten_ok = options.get("rewritten_ok", True)
         self.out = os.fdopen(os.dup(1), "w", buffering=1)  # protocol channel
         os.dup2(2, 1)  # stray prints from imported modules must not corrupt the protocol
         self.children: dict[int, dict] = {}  # pid -> request
-        self.pending_learn: list[str] = []
+        self.pending_learn: dict = {}
         self.last_activity = time.monotonic()
         self.wakeup_r, self.wakeup_w = os.pipe()
         os.set_blocking(self.wakeup_w, False)
         signal.set_wakeup_fd(self.wakeup_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
         self.base_path = warm_child.base_sys_path(self.root)
-        self.preload(["pytest", *preload])
+        self.preload(["pytest", *options.get("preload", [])])
+        self.preload_rewritten(options.get("rewritten") or {})
         self.send(event="ready", pid=os.getpid(), python=sys.version, site_dirs=self.site_dirs())
 
     def send(self, **msg) -> None:
@@ -146,19 +148,44 @@ class WarmServer:
             child = self.children.pop(pid)
             code = os.waitstatus_to_exitcode(status)
             cpu = round(usage.ru_utime + usage.ru_stime, 4)
+            if warm_child.warm_rewritten.take_doubt(child["output"]):
+                self.send(
+                    event="error", id=child["id"], kind="doubt", message="preloads do not fit"
+                )
+                continue
             self.send(
                 event="done", id=child["id"], returncode=code, timed_out=child["timed_out"], cpu=cpu
             )
-            self.pending_learn += warm_child.read_learned(child["output"])
+            self.merge_learned(warm_child.read_learned(child["output"]))
             self.last_activity = time.monotonic()
+
+    def merge_learned(self, learned: dict) -> None:
+        pending = self.pending_learn
+        for key in ("plain", "rewritten"):
+            pending[key] = list(dict.fromkeys(pending.get(key, []) + learned.get(key, [])))
+        pending["marked"] = sorted(set(pending.get("marked", [])) | set(learned.get("marked", [])))
+        pending.setdefault("prefix", learned.get("prefix"))
 
     def learn(self) -> None:
         """Preload what finished children imported from outside the workspace (between runs)."""
-        names = [n for n in dict.fromkeys(self.pending_learn) if n not in sys.modules]
-        self.pending_learn = []
-        if names:
-            self.preload(names)
-            self.send(event="learned", modules=names)
+        learned, self.pending_learn = self.pending_learn, {}
+        plain = [n for n in learned.get("plain", []) if n not in sys.modules]
+        rewritten = [n for n in learned.get("rewritten", []) if n not in sys.modules]
+        if plain or rewritten:
+            self.preload(plain)
+            self.preload_rewritten(dict(learned, names=rewritten))
+            self.send(event="learned", modules=plain, rewritten=dict(learned, names=rewritten))
+
+    def preload_rewritten(self, learned: dict) -> None:
+        names = [n for n in learned.get("names", []) if n not in self.exclude]
+        if self.rewritten_ok and names:
+            rewritten = warm_child.warm_rewritten
+            rewritten.import_rewritten(
+                names, learned.get("marked", []), learned.get("prefix"), self.preload_one
+            )
+
+    def preload_one(self, name: str) -> None:
+        self.preload([name])
 
     def shutdown(self) -> None:
         for pid, child in list(self.children.items()):
@@ -168,7 +195,7 @@ class WarmServer:
 def main() -> int:
     root = sys.argv[1]
     options = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
-    server = WarmServer(root, options.get("preload", []), options.get("exclude", []))
+    server = WarmServer(root, options)
     try:
         server.serve()
     finally:
