@@ -6,6 +6,7 @@ import asyncio
 import os
 import py_compile
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -206,3 +207,47 @@ async def test_run_whose_config_does_not_fit_the_preloads_goes_cold(project, war
     assert warm.cold_runs == 1 and not warm.rewritten_ok
     again = await run_pytest(project, nodeids=FOCUSED, pytest_args=["--assert=plain"], warm=warm)
     assert summary(again) == summary(plain_cold) and warm.cold_runs == 1
+
+
+async def test_idle_server_exits_and_is_restarted(project, warm, monkeypatch):
+    monkeypatch.setenv("HEAL_LS_WARM_IDLE", "0.5")
+    await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    await asyncio.to_thread(warm.server.proc.wait, 30)  # it leaves on its own
+    result = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    assert (result.passed, result.failed) == (1, 1)
+    assert warm.restarts == 1 and warm.cold_runs == 0
+
+
+ORPHAN_SCRIPT = """
+import asyncio, os, sys
+from heal_ls.testing.runner import run_pytest
+from heal_ls.testing.warm import WarmRunner
+
+async def main():
+    warm = WarmRunner(sys.executable, sys.argv[1])
+    await run_pytest(sys.argv[1], nodeids=["tests/test_calc.py::test_add"], warm=warm)
+    print(warm.server.proc.pid, flush=True)
+
+asyncio.run(main())
+os._exit(0)  # no clean-up at all, as if the editor crashed
+"""
+
+
+def test_server_exits_when_its_parent_dies(project, tmp_path):
+    script = tmp_path / "orphan.py"
+    script.write_text(ORPHAN_SCRIPT)
+    done = subprocess.run(
+        [sys.executable, str(script), str(project)], capture_output=True, text=True, timeout=120
+    )
+    server_pid = int(done.stdout.split()[-1])
+    deadline = time.monotonic() + 30
+    while _alive(server_pid) and not _zombie(server_pid):
+        assert time.monotonic() < deadline, "warm server outlived its parent"
+        time.sleep(0.05)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
+    except OSError:
+        return False
