@@ -319,3 +319,20 @@ def test_local_call_arguments_are_nudged():
     fixed = buggy.replace("search(mid, end)", "search(mid + 1, end)")
     rank = rank_of(buggy, fixed, [9])
     assert rank is not None and rank <= 20
+
+
+def test_missing_append_is_added():
+    buggy = src("""
+        def wrap(text, cols):
+            lines = []
+            while len(text) > cols:
+                end = text.rfind(" ", 0, cols + 1)
+                if end == -1:
+                    end = cols
+                line, text = text[:end], text[end:]
+                lines.append(line)
+
+            return lines
+        """)
+    fixed = buggy.replace("\n    return lines", "    lines.append(text)\n    return lines")
+    assert rank_of(buggy, fixed, []) is not None

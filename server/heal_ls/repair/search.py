@@ -13,10 +13,10 @@ import itertools
 import warnings
 from collections.abc import Iterable, Iterator
 
-from heal_ls.repair import operators, templates, values
+from heal_ls.repair import operators, statements, templates, values
 from heal_ls.repair.snippet import Mutation, Snippet, overlaps
 
-GENERATORS = operators.GENERATORS + values.GENERATORS + templates.GENERATORS
+GENERATORS = operators.GENERATORS + values.GENERATORS + templates.GENERATORS + statements.GENERATORS
 DISTANCE_WEIGHT = 0.4  # cost per line away from the nearest focus line
 MAX_DISTANCE = 8
 PAIR_POOL = 60  # second order pairs come from this many most likely single mutations

@@ -9,10 +9,8 @@ from collections.abc import Iterator
 from heal_ls.repair.snippet import Edit, Mutation, Snippet
 from heal_ls.repair.values import scope_names
 
-SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Break, ast.Continue)
 
-
-def _own_nodes(func: ast.FunctionDef):
+def own_nodes(func: ast.FunctionDef):
     """Nodes of the function, not descending into nested functions or classes."""
     todo = list(ast.iter_child_nodes(func))
     while todo:
@@ -30,13 +28,13 @@ def _params(func: ast.FunctionDef) -> list[str]:
 def _body_start(snip: Snippet) -> ast.stmt | None:
     """The first statement after the docstring, when it starts its own line."""
     body = snip.func.body
-    first = body[1] if len(body) > 1 and _is_docstring(body[0]) else body[0]
+    first = body[1] if len(body) > 1 and is_docstring(body[0]) else body[0]
     if first.lineno == snip.func.lineno:
         return None  # `def f(x): return x` - no room for a new line
     return first
 
 
-def _is_docstring(stmt: ast.stmt) -> bool:
+def is_docstring(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
 
 
@@ -50,7 +48,7 @@ def _is_recursive(snip: Snippet) -> bool:
     name = snip.func.name
     return any(
         isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
-        for n in _own_nodes(snip.func)
+        for n in own_nodes(snip.func)
     )
 
 
@@ -76,7 +74,7 @@ def guards(snip: Snippet) -> Iterator[Mutation]:
 
 def clamps(snip: Snippet) -> Iterator[Mutation]:
     """`x = a + b` -> `x = max(0, a + b)` / `max(x, a + b)` / `min(x, a + b)`."""
-    for node in _own_nodes(snip.func):
+    for node in own_nodes(snip.func):
         if not isinstance(node, (ast.Assign, ast.Return)) or node.value is None:
             continue
         value = node.value
@@ -93,7 +91,7 @@ def clamps(snip: Snippet) -> Iterator[Mutation]:
 
 def returns(snip: Snippet) -> Iterator[Mutation]:
     """A missing `return`: the last expression returned, or a local or parameter returned."""
-    own = list(_own_nodes(snip.func))
+    own = list(own_nodes(snip.func))
     if any(isinstance(n, ast.Return) and n.value is not None for n in own):
         for node in own:  # `return [] ` -> `return [[]]`
             value = getattr(node, "value", None)
@@ -106,7 +104,7 @@ def returns(snip: Snippet) -> Iterator[Mutation]:
         return
     last = snip.func.body[-1]
     line = snip.user_line(last)
-    if isinstance(last, ast.Expr) and not _is_docstring(last):
+    if isinstance(last, ast.Expr) and not is_docstring(last):
         start = snip.span(last)[0]
         yield Mutation("return", (Edit(start, start, "return "),), line, 0.5)
     if last.lineno == snip.func.lineno:
@@ -122,7 +120,7 @@ def returns(snip: Snippet) -> Iterator[Mutation]:
 def loops_and_slices(snip: Snippet) -> Iterator[Mutation]:
     """`while True` -> `while queue`; `for x in arr` -> `arr[k:]`; `f(a[1:], b)` -> `b[1:]`."""
     scope = scope_names(snip.func)
-    for node in _own_nodes(snip.func):
+    for node in own_nodes(snip.func):
         if isinstance(node, ast.While) and isinstance(node.test, ast.Constant):
             start, end = snip.span(node.test)
             for name in scope:
@@ -145,12 +143,4 @@ def _is_self_call(snip: Snippet, node: ast.Call) -> bool:
     return isinstance(node.func, ast.Name) and node.func.id == snip.func.name
 
 
-def drop_statements(snip: Snippet) -> Iterator[Mutation]:
-    """Replace one statement (or a whole `if`) with `pass`."""
-    for node in _own_nodes(snip.func):
-        if isinstance(node, SIMPLE_STATEMENTS + (ast.If,)) and not _is_docstring(node):
-            start, end = snip.span(node)
-            yield Mutation("drop", (Edit(start, end, "pass"),), snip.user_line(node), 4.0)
-
-
-GENERATORS = [guards, clamps, returns, loops_and_slices, drop_statements]
+GENERATORS = [guards, clamps, returns, loops_and_slices]
