@@ -215,3 +215,122 @@ def test_very_long_module():
 )
 def test_is_test_file(path, root, expected):
     assert is_test_file(path, root) is expected
+
+
+PROGRAM = dedent(
+    """\
+    import asyncio
+    import functools
+
+
+    def traced(func):
+        @functools.wraps(func)
+        def wrapper(*args):
+            return func(*args)
+
+        return wrapper
+
+
+    class Cart:
+        def __init__(self, prices):
+            self.prices = prices
+
+        @property
+        def total(self):
+            return sum(p for p in self.prices)
+
+        @staticmethod
+        @traced
+        def rounded(x):
+            return round(x, 2)
+
+        @classmethod
+        def of(cls, *prices):
+            return cls([p for p in prices])
+
+
+    def outer(n):
+        square = lambda v: v * v
+
+        def inner(v):
+            return {k: square(k) for k in range(v)}
+
+        class Local:
+            def size(self):
+                return len(inner(n))
+
+        return Local().size()
+
+
+    async def fetch(n):
+        await asyncio.sleep(0)
+        return [n] * n
+
+
+    if True:
+        def pick():
+            return "first"
+    else:
+        def pick():
+            return "second"
+
+
+    def main():
+        cart = Cart.of(1.5, 2.25)
+        return cart.total, Cart.rounded(1.234), outer(3), asyncio.run(fetch(2)), pick()
+    """
+)
+
+
+def test_every_executed_line_maps_to_the_function_python_runs():
+    """Trace PROGRAM: every line Python executes maps to the function running it (lambdas and
+    comprehensions belong to their enclosing def; a def line run by its parent, to the parent)."""
+    import sys
+
+    index = index_source(PROGRAM)
+    namespace: dict = {}
+    exec(compile(PROGRAM, "<program>", "exec"), namespace)
+    seen: list[tuple[int, str]] = []
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename != "<program>":
+            return None
+        if event == "line" and frame.f_code.co_name != "<module>":
+            seen.append((frame.f_lineno, frame.f_code.co_qualname))
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        result = namespace["main"]()
+    finally:
+        sys.settrace(None)
+    assert result == (3.75, 1.23, 3, [2, 2], "first")
+    assert len(seen) > 20
+    classes = {c.qualname for c in index.classes}
+    for line, qualname in seen:
+        expected = qualname
+        if qualname.rsplit(".", 1)[-1].startswith("<"):  # <lambda>, <listcomp>, <genexpr> ...
+            expected = qualname.rsplit(".<locals>.", 1)[0]
+        node = index.function_for_frame(line, qualname.rsplit(".", 1)[-1])
+        got = node.qualname if node else None
+        assert got == (None if qualname in classes else expected), (line, qualname)
+
+
+@pytest.mark.parametrize(
+    ("line_text", "code_name", "qualname"),
+    [
+        ("def inner(v):", "outer", "outer"),  # binding a nested def runs in its parent
+        ("def inner(v):", "inner", "outer.<locals>.inner"),
+        ("@functools.lru_cache", "Shop", None),  # decorating a method runs in the class body
+        ("@property", "Shop", None),
+        ("tax = 0.2", "Shop", None),
+        ("key = lambda v: -v", "<lambda>", "outer"),
+        ("return [x * 2 for x in range(3)]", "<listcomp>", "Shop.Till.open"),
+        ("return cls()", "<module>", None),
+        ("return cls()", "renamed_since", "Shop.empty"),  # stale text: position decides
+        ("return sorted(values, key=key)[v]", "outer", "outer"),
+    ],
+)
+def test_function_for_frame_uses_the_code_name_for_headers(line_text, code_name, qualname):
+    node = index_source(SOURCE).function_for_frame(at(line_text), code_name)
+    assert (node.qualname if node else None) == qualname

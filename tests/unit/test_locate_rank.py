@@ -70,6 +70,13 @@ def test_raises():
     inv = Inventory()
     with pytest.raises(KeyError):
         inv.count("pear")
+
+
+def test_flow():
+    data = [1, 2]
+    middle = median(data)
+    result = mean([middle])
+    assert result == 2.5
 """
 
 
@@ -229,7 +236,13 @@ def test_without_coverage_names_resolve_through_imports(ws):
 def test_method_call_on_failing_line_resolves_through_imports_and_coverage(ws):
     frames = [test_frame(ws, 'assert inv.count("x") == 1', "test_count")]
     failure = Failure(id="t", exc_type="AssertionError", message="assert 0 == 1", frames=frames)
-    assert [s.qualname for s in locate(failure, str(ws)).suspects] == ["Inventory.count"]
+    assert summary(locate(failure, str(ws))) == [
+        ("Inventory.count", "called on the failing line tests/test_core.py:14"),
+        (
+            "Inventory.__init__",
+            "computes a value checked on the failing line tests/test_core.py:14",
+        ),
+    ]
     failure.covered = [key(ws, "def __init__"), key(ws, "def count")]
     assert [s.qualname for s in locate(failure, str(ws)).suspects] == [
         "Inventory.count",
@@ -291,3 +304,14 @@ def test_assert_in_test_with_nothing_to_blame_is_not_healable(ws):
     failure.frames = [Frame(str(ws / "tests" / "test_plain.py"), 2, "test_x")]
     located = locate(failure, str(ws))
     assert not located.healable and "raised in the test" in located.reason
+
+
+def test_values_checked_on_the_line_lead_back_to_the_calls_that_made_them(ws):
+    failure = Failure(
+        id="tests/test_core.py::test_flow",
+        exc_type="AssertionError",
+        message="assert 1.5 == 2.5",
+        frames=[test_frame(ws, "assert result == 2.5", "test_flow")],
+    )
+    reason = "computes a value checked on the failing line tests/test_core.py:27"
+    assert summary(locate(failure, str(ws))) == [("mean", reason), ("median", reason)]

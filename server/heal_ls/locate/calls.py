@@ -18,35 +18,34 @@ _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
 
 def names_on_line(tree: ast.Module, line: int) -> list[str]:
     """Names the statement at `line` calls (outermost first), then the other names it reads."""
-    parts = _statement_parts(tree.body, line)
-    calls: list[ast.AST] = []
-    reads: list[ast.AST] = []
-    for part in parts:
-        for node in ast.walk(part):
-            if isinstance(node, ast.Call):
-                calls.append(node.func)
-            elif isinstance(node, (ast.Attribute, ast.Name)):
-                reads.append(node)
-    ordered = sorted(calls, key=_position) + sorted(reads, key=_position)
-    names = [_name_of(node) for node in ordered]
+    parts = statement_parts(tree.body, line)
+    reads = [n for p in parts for n in ast.walk(p) if isinstance(n, (ast.Attribute, ast.Name))]
+    names = call_names(parts) + [_name_of(node) for node in sorted(reads, key=_position)]
     return list(dict.fromkeys(n for n in names if n))
 
 
-def _statement_parts(body: list, line: int) -> list[ast.AST]:
+def call_names(parts: list[ast.AST]) -> list[str]:
+    """The names called in these nodes, in source order (outer calls before their arguments)."""
+    calls = [n.func for p in parts for n in ast.walk(p) if isinstance(n, ast.Call)]
+    names = [_name_of(func) for func in sorted(calls, key=_position)]
+    return [n for n in names if n]
+
+
+def statement_parts(body: list, line: int) -> list[ast.AST]:
     """The parts of the innermost statement holding `line`: a compound statement's header only
     (its test, iterator...) unless it is a `with` (pytest.raises wraps the call in its body)."""
     for stmt in body:
         if not stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
             continue
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            return _statement_parts(stmt.body, line)
+            return statement_parts(stmt.body, line)
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
-            inner = _statement_parts(stmt.body, line)
+            inner = statement_parts(stmt.body, line)
             return inner or [stmt]
         inner = [s for key in _BODIES for s in _flat_body(getattr(stmt, key, None))]
         if not inner:
             return [stmt]
-        return _statement_parts(inner, line) or _header(stmt)
+        return statement_parts(inner, line) or _header(stmt)
     return []
 
 

@@ -38,8 +38,13 @@ class FunctionNode:
 @dataclass(frozen=True)
 class ClassNode:
     qualname: str
-    start_line: int
+    start_line: int  # first decorator line
+    def_line: int  # the `class` keyword line
     end_line: int
+
+    @property
+    def name(self) -> str:
+        return self.qualname.rsplit(".", 1)[-1]
 
 
 @dataclass
@@ -52,6 +57,23 @@ class ModuleIndex:
         """The innermost def whose range (decorators included) contains `line`."""
         inside = [f for f in self.functions if f.start_line <= line <= f.end_line]
         return max(inside, key=lambda f: f.start_line, default=None)
+
+    def function_for_frame(self, line: int, code_name: str) -> FunctionNode | None:
+        """The function whose code runs `line` in a frame named `code_name`: like `function_at`,
+        but a def or decorator line belongs to the scope around the def (it binds it), and class
+        or module code to no function."""
+        scopes = sorted(
+            (s for s in [*self.functions, *self.classes] if s.start_line <= line <= s.end_line),
+            key=lambda s: -s.start_line,
+        )
+        while scopes and line <= scopes[0].def_line and scopes[0].name != code_name:
+            scopes.pop(0)
+        if code_name == "<module>" or not scopes or isinstance(scopes[0], ClassNode):
+            return None
+        if code_name.startswith("<") or scopes[0].name == code_name:  # <lambda>, <listcomp>...
+            return scopes[0]
+        named = [s for s in scopes if s.name == code_name and isinstance(s, FunctionNode)]
+        return named[0] if named else scopes[0]  # the text changed since the run
 
     def class_at(self, line: int) -> ClassNode | None:
         inside = [c for c in self.classes if c.start_line <= line <= c.end_line]
@@ -124,7 +146,8 @@ def _walk(body: list, prefix: str, in_function: bool, lines: list[str], index: M
             qualname = qualname if prefix else node.name
             start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
             if isinstance(node, ast.ClassDef):
-                index.classes.append(ClassNode(qualname, start, node.end_lineno or node.lineno))
+                end = node.end_lineno or node.lineno
+                index.classes.append(ClassNode(qualname, start, node.lineno, end))
                 _walk(node.body, qualname, False, lines, index)
                 continue
             index.functions.append(_function_node(node, qualname, start, lines))

@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass, field
 
 from heal_ls.locate.calls import imported_functions, matches, names_on_line
+from heal_ls.locate.flow import names_feeding_line
 from heal_ls.locate.index import FunctionNode, ModuleIndex, index_file, index_source
 from heal_ls.locate.paths import is_test_file, is_workspace_file, relative_path
 from heal_ls.locate.spectrum import ochiai_scores, split_key
@@ -86,7 +87,7 @@ class _Ranker:
 
     def function_of(self, frame: Frame) -> FunctionNode | None:
         index = self.index(frame.path)
-        return index.function_at(frame.line) if index else None
+        return index.function_for_frame(frame.line, frame.function) if index else None
 
     def from_crash(self, failure: Failure, code: list[Frame]) -> str | None:
         innermost = code[-1]
@@ -113,16 +114,20 @@ class _Ranker:
             return _module_level_reason(frames[-1], self.root, self.index(frames[-1].path))
         covered = self.covered_functions(failure)
         scores = ochiai_scores(failure, run)
-        on_line = self.called_on_line(test_path, test_line, covered)
+        on_line, feeding = self.test_line_suspects(test_path, test_line, covered)
         where = f"{relative_path(test_path, self.root)}:{test_line}" if test_path else "the test"
         for path, node in on_line:
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             self.add(path, node, f"called on the failing line {where}", 0.8 + 0.1 * bonus)
+        for path, node in feeding:
+            bonus = scores.get(f"{path}:{node.start_line}", 0.0)
+            reason = f"computes a value checked on the failing line {where}"
+            self.add(path, node, reason, 0.6 + 0.1 * bonus)
         for path, node in covered:
             score = scores.get(f"{path}:{node.start_line}", 0.0)
             reason = f"ran during the failing test (Ochiai {score:.2f})"
             self.add(path, node, reason, 0.5 * score)
-        if not covered and not on_line:
+        if not covered and not on_line and not feeding:
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"
 
@@ -138,17 +143,23 @@ class _Ranker:
                 found.append((parsed[0], node))
         return found
 
-    def called_on_line(self, test_path, test_line, covered) -> list[tuple[str, FunctionNode]]:
+    def test_line_suspects(self, test_path, test_line, covered):
+        """Functions called on the failing test line, and those that computed what it checks."""
         index = self.index(test_path) if test_path else None
         if index is None or index.tree is None or not test_line:
-            return []
-        names = names_on_line(index.tree, test_line)
+            return [], []
         pool = covered or [
             (path, node)
             for path, node in imported_functions(index.tree, test_path, self.root)
             if not is_test_file(path, self.root)
         ]
-        return [(path, node) for name in names for path, node in pool if matches(name, node)]
+        on_line = names_on_line(index.tree, test_line)
+        feeding = names_feeding_line(index.tree, test_line)
+        return _resolve(on_line, pool), _resolve(feeding, pool)
+
+
+def _resolve(names: list[str], pool: list[tuple[str, FunctionNode]]):
+    return [(path, node) for name in names for path, node in pool if matches(name, node)]
 
 
 def _test_location(failure: Failure, frames: list[Frame]) -> tuple[str | None, int | None]:

@@ -1,0 +1,80 @@
+"""Values checked on a failing test line, traced back to the calls in the test that made them.
+
+result = compute(order)        # <- `compute` is suspect too
+assert result.total == 30      # the failing line calls nothing of ours
+"""
+
+from __future__ import annotations
+
+import ast
+
+from heal_ls.locate.calls import call_names, statement_parts
+
+MAX_HOPS = 3  # follow `a = f(); b = g(a); assert b` a few steps, no further
+
+
+def names_feeding_line(tree: ast.Module, line: int) -> list[str]:
+    """Names called, earlier in the same test function, to compute what `line` reads."""
+    function = _enclosing_function(tree.body, line)
+    if function is None:
+        return []
+    wanted = _reads(statement_parts(tree.body, line))
+    assignments = sorted(_assignments(function, line), key=lambda a: -a[0])  # nearest first
+    found: list[str] = []
+    seen = set(wanted)
+    for _ in range(MAX_HOPS):
+        following: set[str] = set()
+        for _lineno, targets, value in assignments:
+            if targets & wanted:
+                found.extend(call_names([value]))
+                following |= _reads([value])
+        wanted = following - seen
+        seen |= wanted
+        if not wanted:
+            break
+    return list(dict.fromkeys(found))
+
+
+def _enclosing_function(body: list, line: int) -> ast.AST | None:
+    """The innermost def containing `line`."""
+    best = None
+    for node in body:
+        if not node.lineno <= line <= (node.end_lineno or node.lineno):
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            best = node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                inner = _enclosing_function([child], line)
+                best = inner or best
+    return best
+
+
+def _assignments(function: ast.AST, line: int):
+    """(line, assigned names, value) for every binding in `function` before `line`."""
+    for node in ast.walk(function):
+        if getattr(node, "lineno", line) >= line:
+            continue
+        if isinstance(node, ast.Assign):
+            yield node.lineno, _stores(node.targets), node.value
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and node.value:
+            yield node.lineno, _stores([node.target]), node.value
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            yield node.lineno, _stores([node.target]), node.iter
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    yield node.lineno, _stores([item.optional_vars]), item.context_expr
+
+
+def _stores(targets: list[ast.AST]) -> set[str]:
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+def _reads(parts: list[ast.AST]) -> set[str]:
+    names = set()
+    for part in parts:
+        for node in ast.walk(part):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                names.add(node.id)
+    return names
