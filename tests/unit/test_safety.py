@@ -43,6 +43,12 @@ def refuse(new: str, original: str = ORIGINAL, path: str = SOURCE) -> str:
         ("import pytest\n    pytest.xfail('known')", "`pytest.xfail`"),
         ("import pytest\n    pytest.importorskip('numpy')", "`pytest.importorskip`"),
         ("import pytest\n    pytest.exit('stop')", "`pytest.exit`"),
+        ("import pytest\n    return pytest.approx(1)", "`pytest`"),
+        ("import sys\n    return sys._getframe(1).f_locals['expected']", "`sys._getframe`"),
+        ("import inspect\n    return inspect.currentframe().f_back", "`f_back`"),
+        ("import os\n    return 0 if 'PYTEST_CURRENT_TEST' in os.environ else 1", "test run"),
+        ("import sys\n    return 0 if 'pytest' in sys.modules else 1", "test run"),
+        ("import builtins\n    builtins.len = lambda x: 0", "`builtins`"),
     ],
 )
 def test_added_capabilities_are_refused(body, label):

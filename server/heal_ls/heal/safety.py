@@ -3,8 +3,8 @@
 Checked on the AST before anything runs. A candidate may keep what the original function already
 used (a function that shells out may go on doing so); it may not ADD: dynamic code (eval, exec,
 compile, __import__), processes, shells, sockets, native calls, file-tree deletion, interpreter
-escapes (__globals__, __builtins__, __subclasses__, __code__), or ways to make a test stop
-counting (pytest.skip / xfail / importorskip / exit). Edits to test files are refused unless
+escapes (__globals__, __builtins__, __subclasses__, __code__, frame walking), or ways to make
+a test stop counting (pytest.skip / xfail / importorskip / exit, detecting the test run). Edits to test files are refused unless
 allowed: the tests are the spec. Each refusal is a reason that can go back to the model.
 """
 
@@ -29,6 +29,8 @@ _MODULES = {
     "ctypes": "calls native code",
     "importlib": "imports modules dynamically",
     "pty": "starts processes",
+    "builtins": "reaches into the interpreter's builtins",
+    "pytest": "makes code under test depend on the test framework",
 }
 _DOTTED = {
     "os.system": "runs shell commands",
@@ -46,6 +48,10 @@ _DOTTED = {
     "pytest.mark.skip*": "skips the test instead of fixing the code",
     "pytest.mark.xfail": "marks the test as expected to fail instead of fixing the code",
     "unittest.skip*": "skips the test instead of fixing the code",
+    "sys._getframe": "reads or changes other frames' variables",
+    "inspect.currentframe": "reads or changes other frames' variables",
+    "inspect.stack": "reads or changes other frames' variables",
+    "inspect.getouterframes": "reads or changes other frames' variables",
 }
 _BARE = {"system": "os.system", "popen": "os.popen", "rmtree": "shutil.rmtree"}
 _ATTRS = {
@@ -53,7 +59,11 @@ _ATTRS = {
     "__builtins__": "reaches into the interpreter's builtins",
     "__subclasses__": "walks the class hierarchy to escape",
     "__code__": "rewrites function code objects",
+    "f_back": "reads or changes other frames' variables",
+    "f_locals": "reads or changes other frames' variables",
+    "f_globals": "reads or changes other frames' variables",
 }
+_TEST_RUN_STRINGS = ("PYTEST_CURRENT_TEST", "pytest", "_pytest")
 
 
 class UnsafeCandidate(Exception):
@@ -107,6 +117,8 @@ def capabilities(tree: ast.AST) -> dict[str, str]:
                 found.update(_judge(dotted))
             if node.attr in _ATTRS:
                 found[node.attr] = _ATTRS[node.attr]
+        elif isinstance(node, ast.Constant) and _names_the_test_run(node.value):
+            found[repr(node.value)] = "detects the test run to special-case it"
         elif isinstance(node, ast.Call) and _is_getattr_of_guarded(node):
             name = node.args[1].value
             found[f"getattr(..., {name!r})"] = "reaches a guarded attribute by name"
@@ -166,6 +178,10 @@ def _is_getattr_of_guarded(call: ast.Call) -> bool:
         return False
     name = call.args[1].value
     return isinstance(name, str) and (name in _ATTRS or name in _BARE or name in _BUILTINS)
+
+
+def _names_the_test_run(value: object) -> bool:
+    return isinstance(value, str) and (value in _TEST_RUN_STRINGS or "PYTEST_CURRENT_TEST" in value)
 
 
 def _is_test_file(path: str) -> bool:
