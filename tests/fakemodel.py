@@ -54,6 +54,8 @@ class Reply:
     chunk_delay: float = 0.0  # seconds after each streamed text delta (a slow stream)
     chunk_size: int = 12  # characters per streamed text delta
     reject_stream_options: bool = False  # answer 400 to an OpenAI stream_options field
+    error_after: int | None = None  # streaming: send an error event after this many text deltas
+    drop_after: int | None = None  # streaming: hang up (no clean end) after this many deltas
 
 
 @dataclass
@@ -373,15 +375,37 @@ class _Handler(BaseHTTPRequestHandler):
         for key, value in reply.headers.items():
             self.send_header(key, value)
         self.end_headers()
-        if request.wire == "anthropic":
-            for event, data in anthropic_events(request.body, reply.text, reply.chunk_size):
-                slow = event == "content_block_delta"
-                self.send_event(f"event: {event}\ndata: {json.dumps(data)}\n\n", reply, slow)
+        anthropic = request.wire == "anthropic"
+        if anthropic:
+            events = anthropic_events(request.body, reply.text, reply.chunk_size)
+            frames = (
+                (e == "content_block_delta", f"event: {e}\ndata: {json.dumps(d)}\n\n")
+                for e, d in events
+            )
         else:
-            for data in openai_chunks(request.body, reply.text, reply.chunk_size):
-                slow = any(c["delta"].get("content") for c in data["choices"])
-                self.send_event(f"data: {json.dumps(data)}\n\n", reply, slow)
+            chunks = openai_chunks(request.body, reply.text, reply.chunk_size)
+            frames = (
+                (any(c["delta"].get("content") for c in d["choices"]), f"data: {json.dumps(d)}\n\n")
+                for d in chunks
+            )
+        deltas = 0
+        for is_text, frame in frames:
+            if is_text and deltas == reply.error_after:
+                return self.send_stream_error(anthropic, reply)
+            if is_text and deltas == reply.drop_after:
+                return  # HTTP/1.0 without a length: closing now is an unclean end of stream
+            deltas += is_text
+            self.send_event(frame, reply, slow=is_text)
+        if not anthropic:
             self.send_event("data: [DONE]\n\n", reply)
+
+    def send_stream_error(self, anthropic: bool, reply: Reply) -> None:
+        message = reply.error or "Overloaded"
+        if anthropic:
+            payload = json.dumps(anthropic_error(529, message))
+            self.send_event(f"event: error\ndata: {payload}\n\n", reply)
+        else:
+            self.send_event(f"data: {json.dumps(openai_error(500, message))}\n\n", reply)
 
     def send_event(self, text: str, reply: Reply, slow: bool = False) -> None:
         self.wfile.write(text.encode())

@@ -185,3 +185,35 @@ async def test_masked_secrets_come_back_in_the_answer(fake_model, kind):
     proposal = await make(kind, fake_model).propose(prompt)
     assert proposal.text == 'def f():\n    return "sk-realvalue1234567890"\n'
     assert "sk-realvalue" not in fake_model.requests[0].prompt_text
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+async def test_error_event_before_any_text_is_retried(fake_model, kind):
+    fake_model.push("never shown", error_after=0, error="Overloaded")
+    fake_model.push(ANSWER)
+    chunks = []
+    proposal = await make(kind, fake_model).propose(PROMPT, on_chunk=chunks.append)
+    assert proposal.text == "".join(chunks) == ANSWER and len(fake_model.requests) == 2
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+async def test_error_event_mid_stream_is_one_clear_line(fake_model, kind):
+    fake_model.push(ANSWER, error_after=2, error="Overloaded right now")
+    with pytest.raises(ProviderError) as err:
+        await make(kind, fake_model).propose(PROMPT, on_chunk=lambda _: None)
+    assert str(err.value) == f"{kind}: the server reported an error: Overloaded right now"
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+async def test_dropped_stream_is_reported_not_half_returned(fake_model, kind):
+    fake_model.push(ANSWER, drop_after=2)
+    with pytest.raises(ProviderError, match=f"{kind}: connection to .* lost while streaming"):
+        await make(kind, fake_model).propose(PROMPT, on_chunk=lambda _: None)
+
+
+async def test_trickling_answer_hits_the_answer_timeout(fake_model):
+    fake_model.push("z" * 40, chunk_size=1, chunk_delay=0.05)
+    proposer = make("openai", fake_model, timeout=1.0, answer_timeout=0.4)
+    with pytest.raises(ProviderError, match=r"^openai: the answer from .* took longer than 0.4s$"):
+        await proposer.propose(PROMPT, on_chunk=lambda _: None)
+    assert len(fake_model.requests) == 1

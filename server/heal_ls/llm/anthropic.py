@@ -11,6 +11,7 @@ from collections.abc import Callable
 import anthropic as sdk
 
 from heal_ls.llm.base import Proposal
+from heal_ls.llm.errors import IncompleteStream
 from heal_ls.llm.sdk_proposer import SdkProposer
 
 
@@ -45,6 +46,8 @@ class AnthropicProposer(SdkProposer):
                     async for text in stream.text_stream:
                         on_chunk(text)
                     message = await stream.get_final_message()
+                if message.stop_reason is None:  # no message_delta: cut off mid-answer
+                    raise IncompleteStream()
         text = "".join(b.text for b in message.content if getattr(b, "type", "") == "text")
         usage = message.usage
         return Proposal(text, usage.input_tokens or 0, usage.output_tokens or 0)

@@ -17,9 +17,15 @@ from heal_ls.llm.redact import redact
 RETRYABLE_STATUSES = {408, 409, 429}
 
 
+class IncompleteStream(Exception):
+    """The stream ended without the provider's end marker: the answer may be cut short."""
+
+
 @dataclass
 class CallError:
-    kind: str  # "status" | "timeout" | "connect" | "broken" (mid-stream) | "api" (error event)
+    # "status" | "timeout" (a read) | "connect" | "broken" (mid-stream) | "api" (an error event)
+    # | "slow" (the whole answer took too long)
+    kind: str
     status: int | None = None
     retry_after: float | None = None  # seconds, from the retry-after header
     detail: str = ""  # the server's own message, one line, already redacted
@@ -28,11 +34,17 @@ class CallError:
     def retryable(self) -> bool:
         if self.kind == "status":
             return self.status in RETRYABLE_STATUSES or (self.status or 0) >= 500
-        return self.kind != "connect" or "refused" not in self.detail
+        if self.kind == "connect":
+            return "refused" not in self.detail  # nobody listens there: fail fast
+        return self.kind in ("timeout", "broken", "api")  # not "slow": it would be slow again
 
 
 def call_error_from(exc: BaseException, sdk: ModuleType, secrets=()) -> CallError | None:
     """The CallError for an exception raised by `sdk` (anthropic or openai), else None."""
+    if isinstance(exc, IncompleteStream):
+        return CallError("broken", detail="the stream ended before the answer was complete")
+    if isinstance(exc, sdk.APIStatusError) and exc.status_code < 400:  # an error event, 200 OK
+        return CallError("api", detail=_clean(_server_message(exc), secrets))
     if isinstance(exc, sdk.APIStatusError):
         headers = exc.response.headers
         detail = _server_message(exc)
@@ -61,6 +73,8 @@ def describe(
         return f"{provider}: no answer from {base_url} within {timeout:g}s{tried}"
     if err.kind == "connect":
         return f"{provider}: cannot connect to {base_url}{detail}{tried}"
+    if err.kind == "slow":
+        return f"{provider}: the answer from {base_url} {err.detail}"
     if err.kind == "broken":
         return f"{provider}: connection to {base_url} lost while streaming{detail}{tried}"
     if err.kind == "api":

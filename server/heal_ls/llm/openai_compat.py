@@ -12,6 +12,7 @@ from collections.abc import Callable
 import openai as sdk
 
 from heal_ls.llm.base import Proposal
+from heal_ls.llm.errors import IncompleteStream
 from heal_ls.llm.sdk_proposer import SdkProposer
 
 
@@ -56,14 +57,17 @@ class OpenAIProposer(SdkProposer):
             model=self.model, messages=messages, stream=True, **extra
         )
         parts: list[str] = []
-        usage = None
+        usage = finished = None
         async with stream:  # closes the HTTP response on cancellation too
             async for chunk in stream:
                 usage = chunk.usage or usage
                 for choice in chunk.choices:
+                    finished = choice.finish_reason or finished
                     if choice.delta and choice.delta.content:
                         parts.append(choice.delta.content)
                         on_chunk(choice.delta.content)
+        if finished is None:  # no finish_reason: the server hung up mid-answer
+            raise IncompleteStream()
         return Proposal("".join(parts), *_tokens(usage))
 
 

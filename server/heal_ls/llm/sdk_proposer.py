@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from types import ModuleType
 
@@ -27,6 +28,7 @@ class SdkProposer:
         timeout: float = 120.0,
         retry: RetryPolicy | None = None,
         stream: bool | None = None,
+        answer_timeout: float | None = None,
     ):
         if not api_key and not base_url:
             raise ConfigError(
@@ -36,7 +38,9 @@ class SdkProposer:
         self.api_key = api_key or PLACEHOLDER_KEY
         self.base_url = base_url or self.default_url
         self.explicit_url = base_url
-        self.timeout = timeout
+        self.timeout = timeout  # per network read: catches a dead server or a stalled stream
+        # the whole answer: catches a server that trickles tokens forever
+        self.answer_timeout = answer_timeout or max(4 * timeout, 60.0)
         self.retry = retry or RetryPolicy()
         self.stream = stream  # None: stream exactly when someone listens to chunks
 
@@ -53,7 +57,9 @@ class SdkProposer:
 
         stream = self.stream if self.stream is not None else on_chunk is not None
         proposal = await call_with_retries(
-            lambda: self._once(prompt, relay if stream else None),
+            lambda: asyncio.wait_for(
+                self._once(prompt, relay if stream else None), self.answer_timeout
+            ),
             self._to_error,
             self._give_up,
             self.retry,
@@ -68,7 +74,10 @@ class SdkProposer:
         raise NotImplementedError
 
     def _to_error(self, exc: BaseException) -> CallError | None:
-        return call_error_from(exc, self.sdk, secrets=[self.api_key])
+        err = call_error_from(exc, self.sdk, secrets=[self.api_key])
+        if err is None and isinstance(exc, asyncio.TimeoutError):  # from wait_for above
+            err = CallError("slow", detail=f"took longer than {self.answer_timeout:g}s")
+        return err
 
     def _give_up(self, err: CallError, attempts: int) -> ProviderError:
         line = describe(
