@@ -158,8 +158,7 @@ def fix_structure_hook(client: LanguageClient) -> None:
     )
 
 
-@pytest_lsp.fixture(config=CONFIG, params=["visual_studio_code", "neovim"])
-async def client(request, lsp_client: LanguageClient, workspace: Path, settings: dict):
+async def start_session(request, lsp_client: LanguageClient, workspace: Path, settings: dict):
     fix_structure_hook(lsp_client)
     editor = Editor(lsp_client, workspace)
     lsp_client.editor = editor
@@ -178,5 +177,19 @@ async def client(request, lsp_client: LanguageClient, workspace: Path, settings:
     )
     editor.capabilities = result.capabilities
     editor.codec = PositionCodec(encoding=result.capabilities.position_encoding or "utf-16")
+
+
+@pytest_lsp.fixture(config=CONFIG, params=["visual_studio_code", "neovim"])
+async def client(request, lsp_client: LanguageClient, workspace: Path, settings: dict):
+    """The server, once per client profile (VS Code 1.65 and Neovim 0.11 capabilities)."""
+    await start_session(request, lsp_client, workspace, settings)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=CONFIG, params=["visual_studio_code"])
+async def vscode_client(request, lsp_client: LanguageClient, workspace: Path, settings: dict):
+    """One profile only, for slow flows whose LSP traffic does not depend on the profile."""
+    await start_session(request, lsp_client, workspace, settings)
     yield
     await lsp_client.shutdown_session()
