@@ -336,3 +336,11 @@ def test_missing_append_is_added():
         """)
     fixed = buggy.replace("\n    return lines", "    lines.append(text)\n    return lines")
     assert rank_of(buggy, fixed, []) is not None
+
+
+def test_nested_function_with_nonlocal_gets_candidates():
+    buggy = (
+        "    def increment():\n        nonlocal count\n        count += 2\n        return count\n"
+    )
+    fixed = buggy.replace("+= 2", "+= 1")
+    assert rank_of(buggy, fixed, [3], first_line=5) is not None

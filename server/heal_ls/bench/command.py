@@ -34,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget-count", type=int, default=300, metavar="N")
     parser.add_argument("--budget-seconds", type=float, default=60.0, metavar="S")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument(
+        "--ranks", action="store_true", help="only show where each reference fix ranks (no runs)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,6 +45,11 @@ def run(args: argparse.Namespace) -> int:
     except SuiteError as exc:
         print(f"heal-ls bench: {exc}", file=sys.stderr)
         return 2
+    if args.ranks:
+        from heal_ls.bench.ranks import rank_lines
+
+        print("\n".join(rank_lines(cases)))
+        return 0
     if not args.json:  # rows are printed as they finish: a long run shows progress
         print(table_lines([], header=True)[0], flush=True)
     rows = asyncio.run(_bench(cases, args))

@@ -54,10 +54,21 @@ def normalised(source: str) -> str | None:
         with warnings.catch_warnings():  # e.g. "is" with a literal: not our user's code
             warnings.simplefilter("ignore")
             tree = ast.parse(_parseable(source))
-            compile(tree, "<candidate>", "exec")
+            compile(_inside_a_function(tree), "<candidate>", "exec")
     except (SyntaxError, ValueError):
         return None
     return ast.dump(tree)
+
+
+def _inside_a_function(tree: ast.Module) -> ast.Module:
+    """A copy of the code as the body of a def, so a nested def's `nonlocal` compiles."""
+    free = sorted(
+        {n for node in ast.walk(tree) if isinstance(node, ast.Nonlocal) for n in node.names}
+    )
+    bindings = ast.parse(" = ".join(free) + " = None").body if free else []
+    wrapper = ast.parse("def _heal_scope_():\n    pass\n")
+    wrapper.body[0].body = bindings + tree.body
+    return wrapper
 
 
 def _parseable(source: str) -> str:
