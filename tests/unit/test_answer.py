@@ -198,3 +198,13 @@ def test_a_diff_instead_of_a_function_says_so():
         AnswerError, match="the answer is a diff; send the whole corrected function"
     ):
         extract_function(answer, "remove")
+
+
+def test_a_complete_block_wins_over_a_later_elided_one():
+    answer = (
+        f"Full fix:\n```python\n{FIXED}```\nIn short:\n```python\n"
+        "def remove(self, item):\n    # ... rest unchanged\n    return None\n```"
+    )
+    assert extract_function(answer, "remove") == FIXED
+    with pytest.raises(AnswerError, match="incomplete"):
+        extract_function(answer.split("In short:")[1], "remove")

@@ -44,6 +44,7 @@ def extract_function(
     blocks = fenced_blocks(text) or [text]
     syntax_errors: list[str] = []
     seen: list[str] = []
+    incomplete: list[AnswerError] = []
     for block in reversed(blocks):  # the last block defining the target is usually the fix
         try:
             code, tree = parse_block(block)
@@ -52,12 +53,18 @@ def extract_function(
                 syntax_errors.append(_syntax_reason(err))
             continue
         node = _pick(tree, name, class_name, original)
-        if node is not None:
+        if node is None:
+            seen.extend(_defined_names(tree))
+            continue
+        try:  # an elided def may sit after a complete one ("in short: ..."): keep looking
             return _complete(node_source(code, node), node, original)
-        seen.extend(_defined_names(tree))
+        except AnswerError as err:
+            incomplete.append(err)
     loose = _unfenced_def(text, name)
-    if loose is not None:
+    if loose is not None and not incomplete:
         return _complete(loose, ast.parse(loose).body[0], original)
+    if incomplete:
+        raise incomplete[0]
     if _DIFF.search(text):
         raise AnswerError(
             f"the answer is a diff; send the whole corrected function `{name}` instead"
