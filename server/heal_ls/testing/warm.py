@@ -61,6 +61,9 @@ class WarmRunner:
         self.last_cpu = 0.0  # CPU seconds of the last warm run (for benchmarks)
 
     async def run(self, inv: PytestInvocation, timeout: float) -> tuple[int, str]:
+        if os.path.realpath(inv.python) != os.path.realpath(self.python):
+            self.cold_runs += 1  # not the interpreter this server runs
+            return await run_cold(inv, timeout)
         try:
             server = await self._server_for(inv)
             output = _output_path()

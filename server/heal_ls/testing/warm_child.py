@@ -224,6 +224,19 @@ def _isolate(output: str, close_fds: list[int], parent: int) -> None:
     os.close(null)
 
 
+def _fresh_std_streams(unbuffered: bool) -> None:
+    """New sys.stdout/stderr on fds 1 and 2, buffered like a cold run's (PYTHONUNBUFFERED)."""
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        old = getattr(sys, name)
+        raw = io.FileIO(fd, "w", closefd=False)
+        binary = raw if unbuffered else io.BufferedWriter(raw)
+        stream = io.TextIOWrapper(
+            binary, encoding=old.encoding, errors=old.errors, write_through=unbuffered or fd == 2
+        )
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)
+
+
 def _apply_request(request: dict, root: str, base_path: list[str]) -> None:
     cwd, env = request["cwd"], request["env"]
     os.chdir(cwd)
@@ -260,6 +273,7 @@ def run_child(request: dict, root: str, base_path: list[str], close_fds: list[in
     RewriteRecorder.output = request["output"]
     try:
         _isolate(request["output"], close_fds, parent)
+        _fresh_std_streams(bool(request["env"].get("PYTHONUNBUFFERED")))
         _apply_request(request, root, base_path)
         import pytest
 

@@ -95,6 +95,7 @@ class ServerProcess:
             timed_out, code = True, -9
         except BaseException:  # cancelled, or the server failed: never leave the child running
             self._kill_run(rid, pending)
+            remove(output)
             raise
         finally:
             self.pending.pop(rid, None)

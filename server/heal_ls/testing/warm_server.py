@@ -109,6 +109,8 @@ class WarmServer:
     def start(self, request: dict) -> None:
         try:
             warm_child.assert_no_workspace_modules(self.root)
+            sys.stdout.flush()
+            sys.stderr.flush()
             pid = os.fork()
         except Exception as exc:  # noqa: BLE001 - any doubt goes back to the client
             self.send(event="error", id=request["id"], message=f"{type(exc).__name__}: {exc}")
