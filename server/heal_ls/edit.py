@@ -63,7 +63,7 @@ def respice(new_module_text: str, suspect: Suspect, old_module_text: str, new_fu
     if new_module_text == old_module_text:
         return splice(new_module_text, suspect, new_function)
     try:
-        tree = ast.parse(_strip_bom(new_module_text))
+        tree = _parse(new_module_text)
     except SyntaxError as err:
         raise SpliceError(f"the document no longer parses (line {err.lineno})") from err
     defs = list(_qualified_defs(tree))
@@ -168,7 +168,7 @@ def _new_node_text(text: str, region: _Region, node) -> str:
 def _prove(before: str, after: str, region: _Region, new_len: int, path: str) -> None:
     """Check the spliced module: compiles, same def in place, all text outside the node kept."""
     try:
-        tree = ast.parse(_strip_bom(after))
+        tree = _parse(after)
         compile(tree, path or "<heal>", "exec", dont_inherit=True)
     except SyntaxError as err:
         was = "even before the edit" if not _compiles(before, path) else "after the edit"
@@ -306,6 +306,12 @@ def _first_line(node) -> int:
 @functools.lru_cache(maxsize=4)
 def _parse_cached(text: str) -> ast.Module:
     # The heal loop splices several candidates into the same module text: parse it once.
+    return _parse(text)
+
+
+def _parse(text: str) -> ast.Module:
+    if "\x00" in text:  # Python 3.10 raises ValueError, later versions SyntaxError
+        raise SyntaxError("source code cannot contain null bytes")
     return ast.parse(_strip_bom(text))
 
 

@@ -304,3 +304,11 @@ def test_module_that_never_compiled_is_named_as_such():
     before = "def f():\n    nonlocal n\n    return 1\n"
     with pytest.raises(SpliceError, match="does not compile even before the edit: line 2"):
         splice(before, suspect_at(before, 1, "f"), "def f():\n    nonlocal n\n    return 2\n")
+
+
+def test_nul_bytes_are_a_clear_error():
+    good = "def f():\n    return 1\n"
+    with pytest.raises(SpliceError, match="null bytes"):
+        splice(good + "x = '\x00'\n", suspect_at(good, 1, "f"), good)
+    with pytest.raises(SpliceError, match="null bytes"):
+        splice(good, suspect_at(good, 1, "f"), "def f():\n    return '\x00'\n")

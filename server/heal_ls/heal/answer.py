@@ -40,7 +40,8 @@ def extract_function(
     defs qualify (property getter and setter, overloads), the one whose decorators match
     `original` (the function as it stands) wins, else the last one that is not an `@overload`.
     """
-    text = _THINK.sub("", answer.replace("\r\n", "\n").replace("\r", "\n"))
+    text = answer.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")  # NUL: never code
+    text = _THINK.sub("", text)
     blocks = fenced_blocks(text) or [text]
     syntax_errors: list[str] = []
     seen: list[str] = []
@@ -145,6 +146,8 @@ def fenced_blocks(text: str) -> list[str]:
 
 def parse_block(block: str) -> tuple[str, ast.Module]:
     """Parse a code block that may be indented as a whole; returns (code parsed, tree)."""
+    if "\x00" in block:  # Python 3.10 raises ValueError, later versions SyntaxError
+        raise SyntaxError("source code cannot contain null bytes")
     code = textwrap.dedent(block)
     try:
         return code, ast.parse(code)
