@@ -2,7 +2,8 @@
 
 Builds a test-heavy project in a temp dir (N tests calling workspace functions), then runs, in
 interleaved rounds: plain pytest, pytest + plugin without tracing, pytest + plugin with tracing.
-Prints medians of wall time and of pytest's own session time, and the ratios (target <= 1.3x).
+Prints medians of wall time, of pytest's own session time and of the child's CPU time (the
+figure least disturbed by other load on the machine), and the ratios (target <= 1.3x).
 
     python benchmarks/plugin_overhead.py [--tests 300] [--rounds 5]
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -88,14 +90,19 @@ def variants(root: Path) -> dict[str, tuple[list[str], dict | None]]:
     return out
 
 
-def run_once(cmd: list[str], env: dict | None, cwd: Path) -> tuple[float, float]:
-    started = time.perf_counter()
+def child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_once(cmd: list[str], env: dict | None, cwd: Path) -> tuple[float, float, float]:
+    started, cpu_before = time.perf_counter(), child_cpu()
     done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, child_cpu() - cpu_before
     if done.returncode != 0:
         raise SystemExit(f"benchmark run failed ({done.returncode}):\n{done.stdout[-2000:]}")
     found = SESSION_TIME.findall(done.stdout)
-    return wall, float(found[-1]) if found else wall
+    return wall, float(found[-1]) if found else wall, cpu
 
 
 def main() -> int:
@@ -107,24 +114,20 @@ def main() -> int:
         root = Path(tmp)
         build_project(root, args.tests)
         runs = variants(root)
-        walls: dict[str, list[float]] = {name: [] for name in runs}
-        sessions: dict[str, list[float]] = {name: [] for name in runs}
+        samples: dict[str, list[tuple[float, float, float]]] = {name: [] for name in runs}
         run_once(*runs["plain pytest"], root)  # warm the file cache and __pycache__
         for _ in range(args.rounds):
             for name, (cmd, env) in runs.items():
-                wall, session = run_once(cmd, env, root)
-                walls[name].append(wall)
-                sessions[name].append(session)
-    base_wall = statistics.median(walls["plain pytest"])
-    base_session = statistics.median(sessions["plain pytest"])
-    print(f"{args.tests} tests, {args.rounds} interleaved rounds, medians")
-    print(f"{'variant':<22}{'wall s':>9}{'ratio':>8}{'session s':>12}{'ratio':>8}")
-    for name in runs:
-        wall, session = statistics.median(walls[name]), statistics.median(sessions[name])
-        print(
-            f"{name:<22}{wall:>9.2f}{wall / base_wall:>7.2f}x"
-            f"{session:>12.2f}{session / base_session:>7.2f}x"
-        )
+                samples[name].append(run_once(cmd, env, root))
+    medians = {
+        name: [statistics.median(col) for col in zip(*rows)] for name, rows in samples.items()
+    }
+    base = medians["plain pytest"]
+    print(f"{args.tests} tests, {args.rounds} interleaved rounds, medians (ratio to plain pytest)")
+    print(f"{'variant':<22}{'wall s':>14}{'session s':>16}{'cpu s':>16}")
+    for name, values in medians.items():
+        cells = "".join(f"{v:>9.2f} {v / b:>4.2f}x" for v, b in zip(values, base))
+        print(f"{name:<22}{cells}")
     return 0
 
 
