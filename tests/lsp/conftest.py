@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Union
 
@@ -28,13 +27,15 @@ SECRET_NAMES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OP
 def server_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in SECRET_NAMES}
     env["OPENAI_API_KEY"] = "sk-test-not-a-real-key"  # the fake model server accepts anything
-    env["HEAL_LS_CACHE_DIR"] = tempfile.mkdtemp(prefix="heal-ls-test-cache-")
     return env
 
 
-CONFIG = ClientServerConfig(
-    server_command=[sys.executable, "-m", "heal_ls", "serve"], server_env=server_env()
+# Each server gets a fresh repair cache, so one test's verified fix is not another's cache hit.
+SERVE = (
+    "import os, tempfile; os.environ['HEAL_LS_CACHE_DIR'] = tempfile.mkdtemp(prefix='heal-cache-');"
+    "from heal_ls.cli import main; raise SystemExit(main(['serve']))"
 )
+CONFIG = ClientServerConfig(server_command=[sys.executable, "-c", SERVE], server_env=server_env())
 
 
 @pytest.fixture

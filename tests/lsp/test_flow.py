@@ -3,13 +3,21 @@ applyEdit pinned to a version -> the background re-run clears the diagnostic."""
 
 import pytest
 from conftest import eventually
+from fakemodel import fake_model  # noqa: F401 - the fixture
 from lsprotocol import types as t
+from test_heal import FIXED
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 
 MODULE = "shop/inventory.py"
 TEST_FILE = "tests/test_inventory.py"
 NODEID = "tests/test_inventory.py::test_remove_all"
+
+
+@pytest.fixture
+def settings(fake_model):  # noqa: F811
+    fake_model.push(FIXED)
+    return {"provider": "openai", "baseUrl": fake_model.openai_url, "model": "fake"}
 
 
 async def run_all(editor):
@@ -77,7 +85,7 @@ async def test_heal_applies_a_versioned_edit_and_the_rerun_clears_the_diagnostic
     assert change.text_document.version == 1  # pinned to the version it was computed from
     [edit] = change.edits
     assert edit.range.start.line <= 16 <= edit.range.end.line  # only the function's lines
-    assert "if self.items[name] <= 1:" not in editor.text(uri)  # fixed (`<= 0` or `< 1`)
+    assert "if self.items[name] <= 0:" in editor.text(uri)
     with open(editor.root / MODULE, encoding="utf-8") as disk:
         assert "<= 1" in disk.read()  # into the buffer, not the disk
 

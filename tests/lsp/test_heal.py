@@ -1,0 +1,140 @@
+"""heal.healFunction / heal.healFailingTest against the fake model server (real openai SDK):
+progress and its cancel, a buffer that changes during the heal, unverified candidates."""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from conftest import eventually
+from fakemodel import fake_model  # noqa: F401 - the fixture
+from lsprotocol import types as t
+from pygls.uris import to_fs_path
+
+pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
+
+MODULE = "shop/inventory.py"
+NODEID = "tests/test_inventory.py::test_remove_all"
+FIXED = '''def remove(self, name, count=1):
+    """Take `count` items off the shelf; forget the name once none are left."""
+    have = self.items[name]
+    if count > have:
+        raise ValueError(f"only {have} {name!r} left")
+    self.items[name] = have - count
+    if self.items[name] <= 0:
+        del self.items[name]
+'''
+WRONG = FIXED.replace("<= 0", "< 0")
+
+
+@pytest.fixture
+def settings(fake_model):  # noqa: F811
+    return {
+        "provider": "openai",
+        "baseUrl": fake_model.openai_url,
+        "model": "fake",
+        "maxAttempts": 1,
+    }
+
+
+async def failing(editor) -> None:
+    result = await editor.command("heal.runTests")
+    assert result["failed"] == 1, result
+
+
+def heal_progress(client) -> list:
+    return [r for r in client.progress_reports.values() if r and r[0].title.startswith("heal: I")]
+
+
+async def start_heal(client):
+    editor = client.editor
+    task = asyncio.ensure_future(
+        editor.command("heal.healFailingTest", {"test": NODEID}, timeout=180)
+    )
+    await eventually(lambda: heal_progress(client), what="heal progress")
+    return task
+
+
+async def test_heal_failing_test_with_the_model(vscode_client, fake_model):  # noqa: F811
+    editor = vscode_client.editor
+    uri = editor.open(MODULE)
+    await failing(editor)
+    fake_model.push(f"Here is the fix:\n```python\n{FIXED}```\n")
+    result = await editor.command("heal.healFailingTest", timeout=180)  # no argument: the only one
+    assert result["status"] == "verified" and result["qualname"] == "Inventory.remove", result
+    assert "if self.items[name] <= 0:" in editor.text(uri)
+    assert editor.applied[0].edit.document_changes[0].text_document.version == 1
+    [report] = heal_progress(vscode_client)
+    assert report[0].cancellable is True and report[-1].kind == "end"
+    assert any("model" in (r.message or "") or "ask" in (r.message or "") for r in report[1:-1])
+    assert fake_model.requests and "def remove" in fake_model.requests[0].prompt_text
+    await eventually(lambda: editor.diagnostics(MODULE) == [], what="diagnostic cleared")
+
+
+async def test_cancelling_the_progress_stops_the_heal(vscode_client, fake_model):  # noqa: F811
+    editor = vscode_client.editor
+    editor.open(MODULE)
+    await failing(editor)
+    fake_model.push(FIXED, first_byte_delay=60)
+    task = await start_heal(vscode_client)
+    [(token, _)] = [
+        (k, v)
+        for k, v in vscode_client.progress_reports.items()
+        if v in heal_progress(vscode_client)
+    ]
+    vscode_client.window_work_done_progress_cancel(t.WorkDoneProgressCancelParams(token=token))
+    result = await asyncio.wait_for(task, 30)
+    assert result["status"] == "cancelled"
+    assert editor.applied == []
+    await eventually(lambda: heal_progress(vscode_client)[0][-1].kind == "end", what="progress end")
+    await eventually(lambda: editor.statuses and editor.statuses[-1].healing is None, what="status")
+
+
+async def test_a_buffer_changed_elsewhere_gets_the_fix_respliced(vscode_client, fake_model):  # noqa: F811
+    editor = vscode_client.editor
+    uri = editor.open(MODULE)
+    await failing(editor)
+    fake_model.push(FIXED, first_byte_delay=1.5)
+    task = await start_heal(vscode_client)
+    editor.type_text(uri, "# edited while healing\n" + editor.text(uri))
+    result = await task
+    assert result["status"] == "verified", result
+    [applied] = editor.applied
+    assert applied.edit.document_changes[0].text_document.version == 2
+    text = editor.text(uri)
+    assert text.startswith("# edited while healing\n") and "<= 0:" in text
+
+
+async def test_a_function_changed_during_the_heal_is_refused(vscode_client, fake_model):  # noqa: F811
+    editor = vscode_client.editor
+    uri = editor.open(MODULE)
+    await failing(editor)
+    fake_model.push(FIXED, first_byte_delay=1.5)
+    task = await start_heal(vscode_client)
+    edited = editor.text(uri).replace("have = self.items[name]", "have = self.items.get(name)")
+    editor.type_text(uri, edited)
+    result = await task
+    assert (
+        result["status"] == "refused" and "changed while it was being healed" in result["message"]
+    )
+    assert editor.applied == [] and editor.text(uri) == edited
+    assert any("refused" in m.message for m in vscode_client.messages)
+
+
+async def test_unverified_offers_the_best_candidate_as_a_diff(vscode_client, fake_model):  # noqa: F811
+    editor = vscode_client.editor
+    uri = editor.open(MODULE)
+    await failing(editor)
+    fake_model.push(WRONG)
+    editor.answer = lambda params: params.actions[0].title
+    result = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=180)
+    assert result["status"] == "unverified" and result["applied"] is False
+    assert editor.applied == [] and "<= 1:" in editor.text(uri)
+    await eventually(lambda: vscode_client.shown_documents, what="the diff shown")
+    [question] = editor.questions
+    assert "no verified fix for Inventory.remove" in question.message
+    shown = vscode_client.shown_documents[0].uri
+    assert shown.endswith(".diff")
+    diff = Path(to_fs_path(shown)).read_text(encoding="utf-8")
+    assert (
+        "-        if self.items[name] <= 1:" in diff and "+        if self.items[name] < 0:" in diff
+    )
