@@ -1,0 +1,115 @@
+"""The plugin's stdlib pieces in-process: safe repr, path rules, call tracer, overlay import hook."""
+
+import importlib
+import sys
+import traceback
+from pathlib import Path
+
+import pytest
+from heal_ls.testing.invocation import PLUGIN_DIR
+
+sys.path.insert(0, PLUGIN_DIR)
+import heal_overlay  # noqa: E402
+import heal_report_parts as parts  # noqa: E402
+
+
+class BrokenRepr:
+    def __repr__(self):
+        raise RuntimeError("boom")
+
+
+class ExitingRepr:
+    def __repr__(self):
+        raise SystemExit(3)
+
+
+def test_safe_repr_never_raises_and_is_bounded():
+    assert parts.safe_repr(BrokenRepr()).startswith("<BrokenRepr instance")
+    assert parts.safe_repr(ExitingRepr()) == "<repr failed: SystemExit>"
+    assert len(parts.safe_repr("x" * 10_000)) <= parts.REPR_LIMIT
+    assert len(parts.safe_repr(list(range(100_000)))) <= parts.REPR_LIMIT
+
+
+def test_bounded_text_keeps_head_and_tail():
+    text = "HEAD" + "-" * 20_000 + "TAIL"
+    cut = parts.bounded_text(text, 1000)
+    assert cut.startswith("HEAD") and cut.endswith("TAIL")
+    assert "characters cut" in cut and len(cut) < 1100
+    assert parts.bounded_text("short") == "short"
+
+
+def test_path_rules(tmp_path):
+    rules = parts.PathRules(str(tmp_path))
+    assert rules.is_workspace(str(tmp_path / "shop" / "cart.py"))
+    assert not rules.is_workspace(str(tmp_path / ".venv" / "lib" / "site-packages" / "x.py"))
+    assert not rules.is_workspace("/usr/lib/python3/json/decoder.py")
+    assert not rules.is_workspace("<frozen os>") and not rules.is_workspace("<string>")
+    for name in ("tests/helpers.py", "test_cart.py", "cart_test.py", "conftest.py"):
+        assert rules.is_test_file(str(tmp_path / name)), name
+    assert not rules.is_test_file(str(tmp_path / "shop" / "testing_utils.py"))
+    assert rules.is_runner(parts.__file__) and rules.is_runner(
+        pytest.__file__.replace("pytest/", "_pytest/")
+    )
+
+
+def make_module(tmp_path: Path, name: str, text: str):
+    (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+def test_call_tracer_records_workspace_functions_once_each(tmp_path):
+    mod = make_module(
+        tmp_path,
+        "h1_traced_mod",
+        "def leaf(x):\n    return x + 1\n\n\ndef top(n):\n    return [leaf(i) for i in range(n)]\n",
+    )
+    tracer = parts.CallTracer(parts.PathRules(str(tmp_path)))
+    if sys.gettrace() is not None:
+        pytest.skip("another tracer (coverage/debugger) is active")
+    tracer.reset()
+    tracer.start()
+    try:
+        mod.top(50)
+    finally:
+        tracer.stop()
+    path = str(tmp_path / "h1_traced_mod.py")
+    assert tracer.collected() == [f"{path}:1", f"{path}:5"]  # no <listcomp>, no duplicates
+    assert sys.gettrace() is None
+
+
+def test_overlay_serves_text_with_real_path_and_no_bytecode(tmp_path):
+    pkg = tmp_path / "h1pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("VALUE = 'disk'\n", encoding="utf-8")
+    (pkg / "calc.py").write_text("def div(a, b):\n    return a / b\n", encoding="utf-8")
+    overlay = {
+        str(pkg / "__init__.py"): "VALUE = 'overlay'\n",
+        str(pkg / "calc.py"): "def div(a, b):\n    x = 0\n    return a / x\n",
+    }
+    finder = heal_overlay.install(overlay)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        package = importlib.import_module("h1pkg")
+        calc = importlib.import_module("h1pkg.calc")
+        assert package.VALUE == "overlay"
+        with pytest.raises(ZeroDivisionError) as info:
+            calc.div(1, 2)
+        last = traceback.extract_tb(info.value.__traceback__)[-1]
+        assert (last.filename, last.lineno, last.line) == (str(pkg / "calc.py"), 3, "return a / x")
+        assert not (pkg / "__pycache__").exists()
+    finally:
+        heal_overlay.uninstall(finder)
+        sys.path.remove(str(tmp_path))
+        for name in ("h1pkg.calc", "h1pkg"):
+            sys.modules.pop(name, None)
+    assert finder not in sys.meta_path
+
+
+def test_overlay_ignores_other_modules(tmp_path):
+    finder = heal_overlay.OverlayFinder({str(tmp_path / "other.py"): "x = 1\n"})
+    assert finder.find_spec("json") is None
+    assert finder.find_spec("other", [str(tmp_path)]) is None  # named, but no such file on disk
