@@ -18,7 +18,7 @@ import tokenize
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 
-from heal_ls.heal.answer import node_source, parse_block
+from heal_ls.heal.answer import describe_syntax_error, node_source, parse_block, parse_python
 from heal_ls.models import Suspect
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -65,7 +65,7 @@ def respice(new_module_text: str, suspect: Suspect, old_module_text: str, new_fu
     try:
         tree = _parse(new_module_text)
     except SyntaxError as err:
-        raise SpliceError(f"the document no longer parses (line {err.lineno})") from err
+        raise SpliceError(f"the document no longer parses: {describe_syntax_error(err)}") from err
     defs = list(_qualified_defs(tree))
     name = suspect.qualname.rsplit(".", 1)[-1]
     same = [n for q, n in defs if q == suspect.qualname] or [n for _, n in defs if n.name == name]
@@ -96,7 +96,7 @@ def _find(text: str, suspect: Suspect) -> _Region:
     try:
         tree = _parse_cached(text)
     except SyntaxError as err:
-        raise SpliceError(f"the module does not parse (line {err.lineno}): {err.msg}") from err
+        raise SpliceError(f"the module does not parse: {describe_syntax_error(err)}") from err
     for _, node in _qualified_defs(tree):
         if suspect.start_line in (_first_line(node), node.lineno):
             break
@@ -133,7 +133,7 @@ def _candidate_def(new_function: str, original) -> ast.FunctionDef | ast.AsyncFu
     try:
         code, tree = parse_block(code)
     except SyntaxError as err:
-        raise SpliceError(f"the function does not parse: line {err.lineno}: {err.msg}") from err
+        raise SpliceError(f"the function does not parse: {describe_syntax_error(err)}") from err
     body = tree.body
     if len(body) != 1 or not isinstance(body[0], _DEFS):
         raise SpliceError(
@@ -169,11 +169,11 @@ def _prove(before: str, after: str, region: _Region, new_len: int, path: str) ->
     """Check the spliced module: compiles, same def in place, all text outside the node kept."""
     try:
         tree = _parse(after)
-        compile(tree, path or "<heal>", "exec", dont_inherit=True)
+        _compile(tree, path)
     except SyntaxError as err:
         was = "even before the edit" if not _compiles(before, path) else "after the edit"
         raise SpliceError(
-            f"the module does not compile {was}: line {err.lineno}: {err.msg}"
+            f"the module does not compile {was}: {describe_syntax_error(err)}"
         ) from err
     node = region.node
     new = next((n for _, n in _qualified_defs(tree) if _first_line(n) == _first_line(node)), None)
@@ -189,7 +189,7 @@ def _prove(before: str, after: str, region: _Region, new_len: int, path: str) ->
 
 def _compiles(text: str, path: str) -> bool:
     try:
-        compile(_strip_bom(text), path or "<heal>", "exec", dont_inherit=True)
+        _compile(_parse(text), path)
     except SyntaxError:
         return False
     return True
@@ -310,9 +310,14 @@ def _parse_cached(text: str) -> ast.Module:
 
 
 def _parse(text: str) -> ast.Module:
-    if "\x00" in text:  # Python 3.10 raises ValueError, later versions SyntaxError
-        raise SyntaxError("source code cannot contain null bytes")
-    return ast.parse(_strip_bom(text))
+    return parse_python(_strip_bom(text))
+
+
+def _compile(tree_or_text, path: str) -> None:
+    try:
+        compile(tree_or_text, path or "<heal>", "exec", dont_inherit=True)
+    except (RecursionError, MemoryError) as err:  # absurdly deep nesting
+        raise SyntaxError("the code is nested too deeply to compile") from err
 
 
 def _strip_bom(text: str) -> str:

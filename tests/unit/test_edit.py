@@ -312,3 +312,11 @@ def test_nul_bytes_are_a_clear_error():
         splice(good + "x = '\x00'\n", suspect_at(good, 1, "f"), good)
     with pytest.raises(SpliceError, match="null bytes"):
         splice(good, suspect_at(good, 1, "f"), "def f():\n    return '\x00'\n")
+
+
+@pytest.mark.parametrize("expr", ["-" * 5000 + "1", "(" * 5000 + "1" + ")" * 5000])
+def test_absurdly_nested_candidates_are_a_clear_error(expr):
+    before = "def f():\n    return 1\n"
+    with pytest.raises(SpliceError, match=r"nested too deeply|too many nested") as err:
+        splice(before, suspect_at(before, 1, "f"), f"def f():\n    return {expr}\n")
+    assert "None" not in str(err.value) and len(str(err.value)) < 200

@@ -51,7 +51,7 @@ def extract_function(
             code, tree = parse_block(block)
         except SyntaxError as err:
             if re.search(rf"\bdef\s+{re.escape(name)}\b", block):
-                syntax_errors.append(_syntax_reason(err))
+                syntax_errors.append(describe_syntax_error(err))
             continue
         node = _pick(tree, name, class_name, original)
         if node is None:
@@ -63,7 +63,7 @@ def extract_function(
             incomplete.append(err)
     loose = _unfenced_def(text, name)
     if loose is not None and not incomplete:
-        return _complete(loose, ast.parse(loose).body[0], original)
+        return _complete(loose, parse_python(loose).body[0], original)
     if incomplete:
         raise incomplete[0]
     if _DIFF.search(text):
@@ -146,21 +146,29 @@ def fenced_blocks(text: str) -> list[str]:
 
 def parse_block(block: str) -> tuple[str, ast.Module]:
     """Parse a code block that may be indented as a whole; returns (code parsed, tree)."""
-    if "\x00" in block:  # Python 3.10 raises ValueError, later versions SyntaxError
-        raise SyntaxError("source code cannot contain null bytes")
     code = textwrap.dedent(block)
     try:
-        return code, ast.parse(code)
+        return code, parse_python(code)
     except IndentationError:
         # Dedent fails when a string inside starts at column 0: wrap in a block instead.
         wrapped = "if True:\n" + block
         try:
-            inner = ast.parse(wrapped).body[0].body
+            inner = parse_python(wrapped).body[0].body
         except SyntaxError:
             pass
         else:  # the statements inside the wrapper, as if they were the module
             return wrapped, ast.Module(body=inner, type_ignores=[])
         raise
+
+
+def parse_python(code: str) -> ast.Module:
+    """ast.parse, with every way bad input can fail turned into a SyntaxError."""
+    if "\x00" in code:  # Python 3.10 raises ValueError, later versions SyntaxError
+        raise SyntaxError("source code cannot contain null bytes")
+    try:
+        return ast.parse(code)
+    except (RecursionError, MemoryError) as err:  # absurdly deep nesting
+        raise SyntaxError("the code is nested too deeply to parse") from err
 
 
 def node_source(code: str, node: ast.AST) -> str:
@@ -228,7 +236,7 @@ def _unfenced_def(text: str, name: str) -> str | None:
             end += 1
         code = textwrap.dedent("\n".join(lines[start:end]))
         try:
-            tree = ast.parse(code)
+            tree = parse_python(code)
         except SyntaxError:
             continue
         if len(tree.body) == 1 and isinstance(tree.body[0], FUNCTION_TYPES):
@@ -241,7 +249,9 @@ def _inside(line: str, indent: str) -> bool:
     return not line.strip() or (line.startswith(indent) and line[len(indent)] in " \t")
 
 
-def _syntax_reason(err: SyntaxError) -> str:
+def describe_syntax_error(err: SyntaxError) -> str:
+    """'line 3: invalid syntax in `x = `', short enough to go back to the model."""
     where = f"line {err.lineno}: " if err.lineno else ""
-    text = f" in `{err.text.strip()}`" if err.text and err.text.strip() else ""
+    line = (err.text or "").strip()
+    text = f" in `{line[:60]}{'...' if len(line) > 60 else ''}`" if line else ""
     return f"{where}{err.msg}{text}"

@@ -14,7 +14,7 @@ import ast
 import os
 from fnmatch import fnmatchcase
 
-from heal_ls.heal.answer import parse_block
+from heal_ls.heal.answer import describe_syntax_error, parse_block
 
 _BUILTINS = {
     "eval": "runs code from a string",
@@ -83,7 +83,7 @@ def check_candidate(
         _, tree = parse_block(new_function.replace("\r\n", "\n"))
     except SyntaxError as err:
         raise UnsafeCandidate(
-            f"the candidate does not parse: line {err.lineno}: {err.msg}"
+            f"the candidate does not parse: {describe_syntax_error(err)}"
         ) from err
     added = capabilities(tree)
     try:
