@@ -207,4 +207,4 @@ def test_local_provider_heals_without_network(example_copy):
         if line[:1] in "+-" and not line.startswith(("+++", "---"))
     ]
     assert len(diff_lines) == 2  # one line out, one line in: a node-local, minimal edit
-    assert (root / fix.path).read_text() == before.replace(fix.buggy, fix.fixed)
+    assert diff_lines[0] == "-" + next(line for line in before.splitlines() if fix.buggy in line)
