@@ -8,7 +8,7 @@ import sys
 import types
 
 import pytest
-from heal_ls.testing import warm_child
+from heal_ls.testing import warm_rules
 from heal_ls.testing.warm_fingerprint import fingerprint
 
 
@@ -72,9 +72,9 @@ def test_installed_packages_inside_the_root_are_not_workspace():
     if not os.path.realpath(pytest.__file__).startswith(prefix + os.sep):
         pytest.skip("pytest is not installed under sys.prefix here")
     root = os.path.dirname(prefix)  # a project holding its own virtualenv
-    assert not warm_child.is_workspace(pytest.__file__, root)
-    assert warm_child.is_workspace(os.path.join(root, "calc.py"), root)
-    assert not warm_child.is_workspace(os.path.join(root + "-other", "calc.py"), root)
+    assert not warm_rules.is_workspace(pytest.__file__, root)
+    assert warm_rules.is_workspace(os.path.join(root, "calc.py"), root)
+    assert not warm_rules.is_workspace(os.path.join(root + "-other", "calc.py"), root)
 
 
 def test_server_refuses_to_fork_with_a_workspace_module_loaded(tmp_path):
@@ -84,10 +84,10 @@ def test_server_refuses_to_fork_with_a_workspace_module_loaded(tmp_path):
     sys.modules[name] = module
     try:
         with pytest.raises(RuntimeError, match="workspace module"):
-            warm_child.assert_no_workspace_modules(os.path.realpath(tmp_path))
+            warm_rules.assert_no_workspace_modules(os.path.realpath(tmp_path))
     finally:
         del sys.modules[name]
-        warm_child._checked.discard(name)
+        warm_rules._checked.discard(name)
 
 
 class _FakeRewriteLoader:
@@ -115,5 +115,5 @@ def test_what_a_child_may_teach_the_server_to_preload(tree, name, where, loader,
     folder = site if where == "site" else root
     module.__file__ = str(folder / (name.replace(".", "_") + ".py"))
     module.__loader__ = loader
-    learned = warm_child.learnable(name, module, str(root), [str(site)], {"hypothesis"})
+    learned = warm_rules.learnable(name, module, str(root), [str(site)], {"hypothesis"})
     assert learned is learn

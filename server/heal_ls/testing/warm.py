@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 from platformdirs import user_cache_dir
 
 from heal_ls.testing import warm_process
+from heal_ls.testing.process import run_process
+from heal_ls.testing.sandbox import CPU_MARGIN, MEMORY_LIMIT, Sandbox, make_sandbox
 from heal_ls.testing.warm_fingerprint import fingerprint
 
 if TYPE_CHECKING:
@@ -60,14 +62,27 @@ class WarmRunner:
         self.cold_runs = 0
         self.last_cpu = 0.0  # CPU seconds of the last warm run (for benchmarks)
 
-    async def run(self, inv: PytestInvocation, timeout: float) -> tuple[int, str]:
+    async def run(
+        self, inv: PytestInvocation, timeout: float, *, sandbox: bool = False
+    ) -> tuple[int, str]:
+        """(returncode, output) of `python -m pytest inv.argv`; sandbox=True adds a temp HOME,
+        memory/CPU rlimits and no network where the OS allows (like the cold runner's)."""
+        box = make_sandbox(inv.command, inv.env) if sandbox else None
+        try:
+            return await self._run(inv, timeout, box)
+        finally:
+            if box is not None:
+                box.cleanup()
+
+    async def _run(self, inv: PytestInvocation, timeout: float, box: Sandbox | None):
         if os.path.realpath(inv.python) != os.path.realpath(self.python):
             self.cold_runs += 1  # not the interpreter this server runs
-            return await run_cold(inv, timeout)
+            return await run_cold(inv, timeout, box)
         try:
             server = await self._server_for(inv)
-            output = _output_path()
-            result = await server.run(inv.argv, inv.env, inv.cwd, timeout, output, PYCACHE)
+            env, limits = (box.env, _limits(box, timeout)) if box else (inv.env, None)
+            request = dict(argv=inv.argv, env=env, cwd=inv.cwd, pycache=PYCACHE, sandbox=limits)
+            result = await server.run(request, timeout, _output_path())
             self.last_cpu = server.last_cpu
             return result
         except warm_process.RunTimedOut as exc:
@@ -77,7 +92,7 @@ class WarmRunner:
             self.rewritten_ok = self.rewritten_ok and exc.kind != "doubt"
             self._drop()
             self.cold_runs += 1
-            return await run_cold(inv, timeout)
+            return await run_cold(inv, timeout, box)
 
     async def _server_for(self, inv: PytestInvocation) -> warm_process.ServerProcess:
         server = self.server
@@ -127,33 +142,26 @@ class WarmRunner:
         self._drop()
 
 
+def _limits(box: Sandbox, timeout: float) -> dict:
+    cpu = int(timeout) + CPU_MARGIN
+    return {"memory": MEMORY_LIMIT, "cpu_seconds": cpu, "network": box.network_isolated}
+
+
 def _output_path() -> str:
     handle, path = tempfile.mkstemp(prefix="heal-warm-", suffix=".out")
     os.close(handle)
     return path
 
 
-async def run_cold(inv: PytestInvocation, timeout: float) -> tuple[int, str]:
+async def run_cold(inv: PytestInvocation, timeout: float, box: Sandbox | None = None):
     """`python -m pytest argv` in its own process group, killed on timeout or cancellation."""
-    path = _output_path()
-    try:
-        with open(path, "wb") as out:
-            proc = await asyncio.create_subprocess_exec(
-                inv.python, "-m", "pytest", *inv.argv, env=inv.env, cwd=inv.cwd,
-                stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-        try:
-            code = await asyncio.wait_for(proc.wait(), timeout)
-        except BaseException as exc:
-            warm_process.kill_group(proc.pid)
-            await proc.wait()
-            if isinstance(exc, asyncio.TimeoutError):
-                raise WarmTimeout(timeout, warm_process.read_output(path)) from None
-            raise
-        return code, warm_process.read_output(path)
-    finally:
-        warm_process.remove(path)
+    cmd, env, preexec = inv.command, inv.env, None
+    if box is not None:
+        cmd, env, preexec = box.cmd, box.env, box.preexec(timeout)
+    outcome = await run_process(cmd, env=env, cwd=inv.cwd, timeout=timeout, preexec_fn=preexec)
+    if outcome.timed_out:
+        raise WarmTimeout(timeout, outcome.output)
+    return outcome.returncode, outcome.output
 
 
 _POOL: dict[tuple[str, str], WarmRunner] = {}

@@ -81,13 +81,12 @@ class ServerProcess:
     def alive(self) -> bool:
         return not self.dead and self.proc.poll() is None
 
-    async def run(self, argv, env, cwd, timeout, output: str, pycache: str) -> tuple[int, str]:
+    async def run(self, request: dict, timeout: float, output: str) -> tuple[int, str]:
+        """request: argv, env, cwd, pycache, sandbox (see warm_server's protocol)."""
         rid, pending = next(self.ids), _Pending(asyncio.get_running_loop())
         self.pending[rid] = pending
-        request = dict(op="run", id=rid, argv=list(argv), env=env, cwd=cwd, output=output)
-        request["pycache"] = pycache
         try:
-            self._send(dict(request, timeout=timeout))
+            self._send(dict(request, op="run", id=rid, output=output, timeout=timeout))
             done = await asyncio.wait_for(asyncio.shield(pending.done), timeout + GRACE)
             code, timed_out, self.last_cpu = done
         except asyncio.TimeoutError:

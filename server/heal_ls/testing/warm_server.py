@@ -23,6 +23,7 @@ import threading
 import time
 
 import warm_child
+import warm_rules
 
 del sys.path[0]  # our own folder: its modules must not shadow the user's
 IDLE_SECONDS = float(os.environ.get("HEAL_LS_WARM_IDLE", "600"))
@@ -42,7 +43,7 @@ class WarmServer:
         os.set_blocking(self.wakeup_w, False)
         signal.set_wakeup_fd(self.wakeup_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
-        self.base_path = warm_child.base_sys_path(self.root)
+        self.base_path = warm_rules.base_sys_path(self.root)
         self.preload(["pytest", *options.get("preload", [])])
         self.preload_rewritten(options.get("rewritten") or {})
         self.send(event="ready", pid=os.getpid(), python=sys.version, site_dirs=self.site_dirs())
@@ -58,11 +59,11 @@ class WarmServer:
         for name in names:
             if name in sys.modules or name in self.exclude:
                 continue
-            warm_child.quiet_import(name)
+            warm_rules.quiet_import(name)
             if threading.active_count() > 1:
                 self.send(event="tainted", module=name)
                 raise SystemExit(3)  # the client restarts us with this module excluded
-        warm_child.assert_no_workspace_modules(self.root)
+        warm_rules.assert_no_workspace_modules(self.root)
 
     def serve(self) -> None:
         stdin = sys.stdin.fileno()
@@ -108,7 +109,7 @@ class WarmServer:
 
     def start(self, request: dict) -> None:
         try:
-            warm_child.assert_no_workspace_modules(self.root)
+            warm_rules.assert_no_workspace_modules(self.root)
             sys.stdout.flush()
             sys.stderr.flush()
             pid = os.fork()
@@ -150,7 +151,7 @@ class WarmServer:
             child = self.children.pop(pid)
             code = os.waitstatus_to_exitcode(status)
             cpu = round(usage.ru_utime + usage.ru_stime, 4)
-            if warm_child.warm_rewritten.take_doubt(child["output"]):
+            if warm_rules.warm_rewritten.take_doubt(child["output"]):
                 self.send(
                     event="error", id=child["id"], kind="doubt", message="preloads do not fit"
                 )
@@ -158,7 +159,7 @@ class WarmServer:
             self.send(
                 event="done", id=child["id"], returncode=code, timed_out=child["timed_out"], cpu=cpu
             )
-            self.merge_learned(warm_child.read_learned(child["output"]))
+            self.merge_learned(warm_rules.read_learned(child["output"]))
             self.last_activity = time.monotonic()
 
     def merge_learned(self, learned: dict) -> None:
@@ -181,7 +182,7 @@ class WarmServer:
     def preload_rewritten(self, learned: dict) -> None:
         names = [n for n in learned.get("names", []) if n not in self.exclude]
         if self.rewritten_ok and names:
-            rewritten = warm_child.warm_rewritten
+            rewritten = warm_rules.warm_rewritten
             rewritten.import_rewritten(
                 names, learned.get("marked", []), learned.get("prefix"), self.preload_one
             )
