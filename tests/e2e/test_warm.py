@@ -251,3 +251,23 @@ def _zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
     except OSError:
         return False
+
+
+async def test_prewarm_with_collect_only_learns_the_imports(project, warm):
+    from heal_ls.testing.runner import build_pytest_invocation
+
+    inv = build_pytest_invocation(project, pytest_args=["--collect-only"])
+    try:
+        assert await warm.prewarm(inv)
+    finally:
+        inv.cleanup()
+    await asyncio.to_thread(_wait_learned, warm)
+    result = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    assert (result.passed, result.failed) == (1, 1) and warm.restarts == 0
+
+
+def _wait_learned(warm, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not warm.server.learned:
+        assert time.monotonic() < deadline, "the server learned nothing from the collection"
+        time.sleep(0.05)

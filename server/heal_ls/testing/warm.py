@@ -74,6 +74,15 @@ class WarmRunner:
             if box is not None:
                 box.cleanup()
 
+    async def prewarm(self, inv: PytestInvocation, timeout: float = 120.0) -> bool:
+        """Start the server and let it learn what to preload, off the critical path (e.g. when a
+        workspace opens); inv is best built with pytest_args=["--collect-only"]. Never raises."""
+        try:
+            await self.run(inv, timeout)
+            return self.server is not None
+        except (asyncio.TimeoutError, OSError):
+            return False
+
     async def _run(self, inv: PytestInvocation, timeout: float, box: Sandbox | None):
         if os.path.realpath(inv.python) != os.path.realpath(self.python):
             self.cold_runs += 1  # not the interpreter this server runs

@@ -45,8 +45,8 @@ def is_workspace(path: str, root: str) -> bool:
 
 
 def base_sys_path(root: str) -> list[str]:
-    """The interpreter's sys.path without the script folder and without workspace folders."""
-    return [p for p in sys.path[1:] if p and not is_workspace(p, root)]
+    """sys.path without workspace folders (the server has already removed its own folder)."""
+    return [p for p in sys.path if p and not is_workspace(p, root)]
 
 
 _checked: set[str] = set()

@@ -1,15 +1,16 @@
 """The warm pytest server: a long-lived process that has imported pytest and forks one child per run.
 
-Runs under the USER's interpreter, so it is stdlib + pytest only and is shipped as a file put on
-sys.path (like the pytest plugin). Started by heal_ls.testing.warm with `python warm_server.py
-ROOT [PRELOAD_JSON]`. Protocol: JSON lines, requests on stdin, replies on the original stdout:
-  -> {"op": "run", "id", "argv", "env", "cwd", "output", "timeout"}   <- {"event": "started", "id", "pid"}
-                                                                      <- {"event": "done", "id",
-                                                                          "returncode", "timed_out"}
-  -> {"op": "kill", "id"}     -> {"op": "exit"}     <- {"event": "ready" | "learned" | "error", ...}
+Runs under the USER's interpreter, so it is stdlib + pytest only, shipped as files put on sys.path
+(like the pytest plugin). Started by heal_ls.testing.warm_process as `python warm_server.py ROOT
+OPTIONS_JSON` (preload, rewritten, exclude, rewritten_ok). JSON lines, requests on stdin, replies
+on the original stdout (fd 1 is then pointed at stderr, so stray prints cannot corrupt them):
+  <- {"event": "ready", "pid", "python", "site_dirs"}
+  -> {"op": "run", "id", "argv", "env", "cwd", "output", "timeout", "pycache", "sandbox"}
+  <- {"event": "started", "id", "pid"}, then {"event": "done", "id", "returncode", "timed_out",
+     "cpu"} or {"event": "error", "id", "message", "kind"}  (the client then runs it cold)
+  -> {"op": "kill", "id"}   -> {"op": "exit"}   <- {"event": "learned" | "tainted", ...}
 Workspace modules are never imported here (checked before every fork), so children import them
-fresh; children never read or write bytecode for workspace files (no .pyc mtime races).
-The server exits when stdin closes (its parent died), on "exit", or after IDLE seconds idle.
+fresh. The server exits when stdin closes (its parent died), on "exit", or after IDLE seconds.
 """
 
 from __future__ import annotations
