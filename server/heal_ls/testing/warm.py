@@ -61,6 +61,7 @@ class WarmRunner:
         self.restarts = 0
         self.cold_runs = 0
         self.last_cpu = 0.0  # CPU seconds of the last warm run (for benchmarks)
+        self._starting: tuple[asyncio.AbstractEventLoop, asyncio.Future] | None = None
 
     async def run(
         self, inv: PytestInvocation, timeout: float, *, sandbox: bool = False
@@ -104,21 +105,27 @@ class WarmRunner:
             return await run_cold(inv, timeout, box)
 
     async def _server_for(self, inv: PytestInvocation) -> warm_process.ServerProcess:
+        loop = asyncio.get_running_loop()
+        while self._starting is not None and self._starting[0] is loop:
+            await asyncio.shield(self._starting[1])  # concurrent runs share one start-up
         server = self.server
-        site_dirs = server.site_dirs if server else []
-        key = fingerprint(self.root, inv.cwd, inv.env, site_dirs)
+        key = fingerprint(self.root, inv.cwd, inv.env, server.site_dirs if server else [])
         if server and server.alive() and key == self.key:
             return server
         if server:
-            self._harvest(server)
             self._drop()
             self.restarts += 1
-        self.server = warm_process.ServerProcess(
-            self.python, self.root, dict(inv.env), inv.cwd, self._options()
-        )
-        await self.server.wait_ready()
-        self.key = fingerprint(self.root, inv.cwd, inv.env, self.server.site_dirs)
-        return self.server
+        self._starting = (loop, loop.create_future())
+        try:
+            self.server = warm_process.ServerProcess(
+                self.python, self.root, dict(inv.env), inv.cwd, self._options()
+            )
+            await self.server.wait_ready()
+            self.key = fingerprint(self.root, inv.cwd, inv.env, self.server.site_dirs)
+            return self.server
+        finally:
+            self._starting[1].set_result(None)
+            self._starting = None
 
     def _options(self) -> dict:
         rewritten = dict(self.rewritten, names=list(self.rewritten["names"]))
