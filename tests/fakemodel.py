@@ -5,7 +5,9 @@ In-process:   server = FakeModelServer().start(); server.push("def f(): ..."); .
               (or the pytest fixture ``fake_model``).
 Subprocess:   python tests/fakemodel.py --port-file F [--answers-file A.json] [--requests-file R]
               A.json maps function names (or qualnames) to the def text to answer when the prompt
-              asks for that function; {"functions": {...}, "default": "...", "queue": [...]} also works.
+              asks for that function; or {"functions": {...}, "default": "...", "queue": [text or
+              {"status": 429, "error": "...", "headers": {...}}, ...], "first_byte_delay": s,
+              "chunk_delay": s} (queued replies first, then functions, then default).
 
 Point ANTHROPIC_BASE_URL at ``server.anthropic_url`` and OPENAI_BASE_URL at ``server.openai_url``.
 Stdlib only, so any interpreter can run it.
@@ -133,6 +135,7 @@ class FakeModelServer:
         self.functions = dict(functions or {})
         self.default = default
         self.models = models  # when set, other model names get a 404
+        self.pace: dict[str, float] = {}  # Reply delays for unqueued answers, e.g. chunk_delay
         self.requests: list[RecordedRequest] = []
         self.requests_file = requests_file
         self._queue: collections.deque[Reply] = collections.deque()
@@ -194,9 +197,10 @@ class FakeModelServer:
             if self._queue:
                 return self._queue.popleft()
         if self.responder is not None:
-            return Reply(text=self.responder(body))
+            return Reply(text=self.responder(body), **self.pace)
         answer = pick_function_answer(prompt_text(body), self.functions)
-        return Reply(text=as_markdown(answer) if answer is not None else self.default)
+        text = as_markdown(answer) if answer is not None else self.default
+        return Reply(text=text, **self.pace)
 
     def record(self, request: RecordedRequest) -> None:
         with self._lock:
@@ -453,8 +457,11 @@ def main(argv: list[str] | None = None) -> int:
         port=args.port,
         requests_file=args.requests_file,
     )
-    for text in answers.get("queue", []):
-        server.push(text)
+    server.pace = {
+        k: float(answers[k]) for k in ("first_byte_delay", "chunk_delay") if k in answers
+    }
+    for item in answers.get("queue", []):  # a text, or Reply fields like {"status": 429, ...}
+        server.push(**item) if isinstance(item, dict) else server.push(item)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     server.start()
     if args.port_file:

@@ -97,27 +97,47 @@ def test_slow_first_byte_trips_a_client_timeout(fake_model):
         client.chat.completions.create(model="m", messages=PROMPT)
 
 
-def test_subprocess_mode_with_answers_file(tmp_path):
-    answers = tmp_path / "answers.json"
-    answers.write_text(json.dumps({"add": "def add(a, b):\n    return a + b\n"}))
-    port_file, requests_file = tmp_path / "port", tmp_path / "requests.jsonl"
+def start_subprocess(tmp_path, answers: dict):
+    answers_file, port_file = tmp_path / "answers.json", tmp_path / "port"
+    answers_file.write_text(json.dumps(answers))
     cmd = [sys.executable, str(FAKEMODEL), "--port-file", str(port_file)]
-    cmd += ["--answers-file", str(answers), "--requests-file", str(requests_file)]
+    cmd += ["--answers-file", str(answers_file), "--requests-file", str(tmp_path / "req.jsonl")]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while not port_file.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    return proc, f"http://127.0.0.1:{port_file.read_text()}/v1"
+
+
+def stop(proc):
+    proc.terminate()
+    proc.wait(timeout=5)
+    assert proc.returncode == 0
+
+
+def test_subprocess_mode_with_answers_file(tmp_path):
+    proc, url = start_subprocess(tmp_path, {"add": "def add(a, b):\n    return a + b\n"})
     try:
-        deadline = time.monotonic() + 10
-        while not port_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        url = f"http://127.0.0.1:{port_file.read_text()}/v1"
         client = openai.OpenAI(api_key="k", base_url=url, max_retries=0, timeout=5)
         done = client.chat.completions.create(model="m", messages=PROMPT)
         assert "```python\ndef add(a, b):\n    return a + b\n```" in done.choices[0].message.content
-        logged = json.loads(requests_file.read_text().splitlines()[0])
+        logged = json.loads((tmp_path / "req.jsonl").read_text().splitlines()[0])
         assert logged["body"]["messages"] == PROMPT
     finally:
-        proc.terminate()
-        proc.wait(timeout=5)
-    assert proc.returncode == 0
+        stop(proc)
+
+
+def test_subprocess_mode_queue_of_errors_then_default(tmp_path):
+    answers = {"queue": [{"status": 429, "error": "later"}, "first"], "default": "no idea"}
+    proc, url = start_subprocess(tmp_path, answers)
+    try:
+        client = openai.OpenAI(api_key="k", base_url=url, max_retries=0, timeout=5)
+        with pytest.raises(openai.RateLimitError):
+            client.chat.completions.create(model="m", messages=PROMPT)
+        replies = [client.chat.completions.create(model="m", messages=PROMPT) for _ in range(2)]
+        assert [r.choices[0].message.content for r in replies] == ["first", "no idea"]
+    finally:
+        stop(proc)
 
 
 def test_server_records_an_early_hang_up():
