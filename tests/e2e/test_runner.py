@@ -133,6 +133,7 @@ async def test_run_timeout_kills_the_run_and_keeps_finished_tests(tmp_path):
     assert result.passed == 1
     [failure] = result.failures
     assert failure.id == "test_slow.py::test_slow" and failure.timed_out
+    assert (failure.frames[-1].function, failure.frames[-1].line) == ("test_slow", 7)
 
 
 def _alive(pid: int) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 OUTPUT_LIMIT = 512 * 1024  # characters of output kept (head + tail)
 PIPE_GRACE = 1.0  # seconds to drain output after the child exits
+DUMP_GRACE = 0.5  # seconds for the child to write its stacks before it is killed
 
 
 @dataclass
@@ -62,6 +63,13 @@ def kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
+async def _ask_for_stacks(proc: asyncio.subprocess.Process, dump_signal: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        proc.send_signal(dump_signal)
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(asyncio.shield(proc.wait()), DUMP_GRACE)
+
+
 async def run_process(
     cmd: list[str],
     *,
@@ -69,8 +77,12 @@ async def run_process(
     cwd: str,
     timeout: float,
     preexec_fn: Callable[[], None] | None = None,
+    dump_signal: int | None = None,
 ) -> ProcessOutcome:
-    """Spawn cmd, wait at most `timeout` seconds, return its exit code and merged output."""
+    """Spawn cmd, wait at most `timeout` seconds, return its exit code and merged output.
+
+    On timeout, `dump_signal` (if given) is sent first so the child can write its stacks.
+    """
     started = time.monotonic()
     proc = await asyncio.create_subprocess_exec(
         *cmd,
@@ -90,6 +102,8 @@ async def run_process(
             await asyncio.wait_for(proc.wait(), timeout)
         except asyncio.TimeoutError:
             timed_out = True
+            if dump_signal is not None:
+                await _ask_for_stacks(proc, dump_signal)
             kill_group(proc.pid)
             await proc.wait()
         with contextlib.suppress(asyncio.TimeoutError):

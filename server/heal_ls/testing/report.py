@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 
-from heal_ls.models import Failure, Frame, RunResult, TestOutcome
+from heal_ls.models import Failure, RunResult, TestOutcome
 from heal_ls.testing.invocation import PytestInvocation
 from heal_ls.testing.traceback_text import (
     failure_from_pytest_text,
@@ -75,33 +75,31 @@ def _add_test(result: RunResult, row: dict) -> None:
 
 def _add_unfinished(result, inv, nodeid, hung, returncode, output) -> None:
     """The test that was running when the process ended without reporting it."""
+    stuck = _read(inv.report_path + ".stuck")
     if hung is not None:
         failure = Failure.from_dict(hung)
     else:
-        failure = Failure(id=nodeid, test=nodeid, exc_type="Timeout", message="")
-        failure.frames = _stuck_frames(inv, output)
+        frames = parse_faulthandler(stuck or output)
+        failure = Failure(id=nodeid, test=nodeid, exc_type="Timeout", message="", frames=frames)
+        failure.timed_out = True
         if result.timed_out:
             failure.message = "the run timed out while this test was running"
-            failure.timed_out = True
-        elif os.path.exists(inv.report_path + ".stuck") and failure.frames:
+        elif stuck:
             failure.message = "test did not stop after its timeout; the process was ended"
-            failure.timed_out = True
-        else:
-            failure.exc_type = "Crash"
+        else:  # a segfault or os._exit: pytest's faulthandler may have printed the stack
+            failure.exc_type, failure.timed_out = "Crash", False
             failure.message = f"the test process died (exit code {returncode})"
     result.failed += 1
     result.tests.append(TestOutcome(nodeid=nodeid, outcome="failed", path=failure.test_path))
     result.failures.append(failure)
 
 
-def _stuck_frames(inv: PytestInvocation, output: str) -> list[Frame]:
-    """faulthandler's dump: from the plugin's backstop file, else pytest's own on stderr."""
+def _read(path: str) -> str:
     try:
-        with open(inv.report_path + ".stuck", encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
     except OSError:
-        text = ""
-    return parse_faulthandler(text or output)
+        return ""
 
 
 def _explain_empty(result: RunResult, inv, returncode: int, output: str) -> None:

@@ -7,6 +7,7 @@ still returns every test that finished, with the stuck one reported as a timeout
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -16,6 +17,8 @@ from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation
 from heal_ls.testing.process import run_process
 from heal_ls.testing.report import collect_result
 from heal_ls.testing.sandbox import make_sandbox
+
+DUMP = getattr(signal, "SIGUSR1", None)  # the plugin dumps all stacks on it (faulthandler)
 
 __all__ = ["PytestInvocation", "build_pytest_invocation", "collect_result", "run_pytest"]
 
@@ -57,7 +60,7 @@ async def _run_spawned(inv: PytestInvocation, run_timeout: float, sandbox: bool)
         cmd, env, preexec = box.cmd, box.env, box.preexec(run_timeout)
     try:
         outcome = await run_process(
-            cmd, env=env, cwd=inv.cwd, timeout=run_timeout, preexec_fn=preexec
+            cmd, env=env, cwd=inv.cwd, timeout=run_timeout, preexec_fn=preexec, dump_signal=DUMP
         )
     except OSError as exc:  # no such interpreter, not executable, bad cwd
         return RunResult(root=inv.root, error=f"cannot run {inv.python}: {exc.strerror or exc}")

@@ -15,6 +15,7 @@ Report lines, in order: {"kind": "start", "nodeid"} before each test; {"kind": "
 "collect_error", "failure"}; finally {"kind": "session", "exitstatus"}.
 """
 
+import faulthandler
 import json
 import os
 import signal
@@ -26,6 +27,7 @@ import heal_report_parts as parts
 import pytest
 
 TIMEOUT_SIGNAL = getattr(signal, "SIGUSR2", None)
+DUMP_SIGNAL = getattr(signal, "SIGUSR1", None)  # the runner asks for all stacks before a kill
 ABORT_EXIT_CODE = 70  # the process ended itself because a timed-out test would not stop
 
 
@@ -65,9 +67,12 @@ class HealReporter:
         self.timeout = timeout
         self.tracer = parts.CallTracer(paths) if trace else None
         self.watchdog = None
+        # faulthandler writes stacks here: when even the watchdog thread cannot run (GIL held
+        # in C), and when the runner sends DUMP_SIGNAL before killing a run that overran.
+        self.stuck_file = open(report_path + ".stuck", "w", encoding="utf-8")  # noqa: SIM115
+        if DUMP_SIGNAL and threading.current_thread() is threading.main_thread():
+            faulthandler.register(DUMP_SIGNAL, file=self.stuck_file, all_threads=True)
         if timeout > 0:
-            # faulthandler writes here if even the watchdog thread cannot run (GIL held in C).
-            self.stuck_file = open(report_path + ".stuck", "w", encoding="utf-8")  # noqa: SIM115
             self.watchdog = parts.Watchdog(self._on_timeout, self.stuck_file)
         self.record = None
         self.interrupt_pending = False
@@ -126,7 +131,8 @@ class HealReporter:
         if rec is None:
             return
         rec["duration"] += report.duration
-        rec["stdout"] += "".join(f"--- {title} ---\n{text}" for title, text in report.sections)
+        # Each phase's report carries the sections of the phases before it: keep the latest.
+        rec["stdout"] = "".join(f"--- {title} ---\n{text}" for title, text in report.sections)
         if report.skipped and rec["outcome"] == "passed":
             rec["outcome"] = "skipped"
         if report.failed:
@@ -165,7 +171,9 @@ class HealReporter:
     def pytest_unconfigure(self, config):
         if self.watchdog:
             self.watchdog.stop()
-            self.stuck_file.close()
+        if DUMP_SIGNAL and threading.current_thread() is threading.main_thread():
+            faulthandler.unregister(DUMP_SIGNAL)
+        self.stuck_file.close()
         if self.signal_installed:
             signal.signal(TIMEOUT_SIGNAL, self.previous_handler or signal.SIG_DFL)
         self.out.close()
