@@ -320,3 +320,26 @@ def test_absurdly_nested_candidates_are_a_clear_error(expr):
     with pytest.raises(SpliceError, match=r"nested too deeply|too many nested") as err:
         splice(before, suspect_at(before, 1, "f"), f"def f():\n    return {expr}\n")
     assert "None" not in str(err.value) and len(str(err.value)) < 200
+
+
+def test_old_mac_line_endings_are_kept():
+    before = "x = 1\rdef f():\r    return 1\r\rdef g():\r    return 2\r"
+    s = Suspect("/w/m.py", "f", 2, 0, 3, 12, "test", 1.0, 2)
+    after = splice(before, s, "def f():\n    y = 2\n    return y\n")
+    assert after == "x = 1\rdef f():\r    y = 2\r    return y\r\rdef g():\r    return 2\r"
+
+
+def test_form_feed_before_a_def_stays_in_place():
+    before = "import os\n\n\x0cdef f():\n    return 1\n\x0c\ndef g():\n    pass\n"
+    s = Suspect("/w/m.py", "f", 3, 1, 4, 12, "test", 1.0, 3)
+    after = splice(before, s, "def f():\n    return 2\n")
+    assert after == before.replace("return 1", "return 2")
+
+
+def test_unified_diff_keeps_crlf_so_the_patch_applies():
+    diff = unified_diff("m.py", "a = 1\r\nb = 2\r\n", "a = 1\r\nb = 3\r\n")
+    assert diff.endswith(" a = 1\r\n-b = 2\r\n+b = 3\r\n")
+
+
+def test_unified_diff_of_equal_texts_is_empty():
+    assert unified_diff("m.py", "x = 1\n", "x = 1\n") == ""
