@@ -270,3 +270,28 @@ def _wait_learned(warm, timeout: float = 30.0) -> None:
     while not warm.server.learned:
         assert time.monotonic() < deadline, "the server learned nothing from the collection"
         time.sleep(0.05)
+
+
+SPAWN_TEST = """\
+import multiprocessing
+from calc import add
+
+def _work(queue):
+    queue.put(add(2, 2))
+
+def test_spawned_process_imports_workspace_code():
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_work, args=(queue,))
+    proc.start()
+    assert queue.get(timeout=60) == 0
+    proc.join(60)
+"""
+
+
+async def test_multiprocessing_spawn_works_as_in_a_cold_run(project, warm):
+    (project / "tests" / "test_spawn.py").write_text(SPAWN_TEST)
+    nodeids = ["tests/test_spawn.py"]
+    cold = await run_pytest(project, nodeids=nodeids)
+    hot = await run_pytest(project, nodeids=nodeids, warm=warm)
+    assert cold.passed == 1 and summary(hot) == summary(cold)

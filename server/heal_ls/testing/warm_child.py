@@ -8,6 +8,7 @@ environment, sys.path and argv, and never reads or writes bytecode for workspace
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import io
 import os
 import signal
@@ -110,6 +111,15 @@ def _fresh_std_streams(unbuffered: bool) -> None:
         setattr(sys, f"__{name}__", stream)
 
 
+def _pytest_as_main() -> None:
+    """Look like `python -m pytest` to code that inspects __main__ (multiprocessing's spawn
+    re-imports it by name in new processes; it must not re-run the warm server)."""
+    spec = importlib.util.find_spec("pytest.__main__")
+    main = importlib.util.module_from_spec(spec)
+    main.__name__ = "__main__"
+    sys.modules["__main__"] = main
+
+
 def _apply_request(request: dict, root: str, base_path: list[str]) -> None:
     cwd, env = request["cwd"], request["env"]
     os.chdir(cwd)
@@ -118,8 +128,8 @@ def _apply_request(request: dict, root: str, base_path: list[str]) -> None:
     extra = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     first = [] if env.get("PYTHONSAFEPATH") else [cwd]  # what `python -m pytest` puts first
     sys.path[:] = first + extra + [p for p in base_path if p not in extra]
-    sys.argv = [os.path.join(os.path.dirname(sys.modules["pytest"].__file__), "__main__.py")]
-    sys.argv += list(request["argv"])
+    _pytest_as_main()
+    sys.argv = [sys.modules["__main__"].__file__, *request["argv"]]
     _choose_bytecode_cache(env, request.get("pycache"))
     _no_workspace_bytecode(root)
     importlib.invalidate_caches()

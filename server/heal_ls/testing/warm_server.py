@@ -26,7 +26,6 @@ import time
 import warm_child
 import warm_rules
 
-del sys.path[0]  # our own folder: its modules must not shadow the user's
 IDLE_SECONDS = float(os.environ.get("HEAL_LS_WARM_IDLE", "600"))
 
 
@@ -197,6 +196,7 @@ class WarmServer:
 
 
 def main() -> int:
+    del sys.path[0]  # our own folder: its modules must not shadow the user's
     root = sys.argv[1]
     options = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
     server = WarmServer(root, options)
