@@ -51,3 +51,10 @@ def test_redact_removes_known_keys_even_when_they_look_harmless():
 def test_env_style_needs_an_upper_case_name_and_a_credential_like_value():
     assert mask_secrets("API_TOKEN = DEFAULT_TOKEN") == "API_TOKEN = DEFAULT_TOKEN"
     assert mask_secrets("SECRET_KEY=dj4ngo-s3cr3t") == "SECRET_KEY=***"
+
+
+def test_a_value_is_masked_once_even_when_two_patterns_match():
+    table = {}
+    masked = mask_secrets('TOKEN = "sk-abcdefghijklmnopqrstuvwxyz"', table)
+    assert masked == 'TOKEN = "***SECRET_1***"' and len(table) == 1
+    assert mask_secrets('api_key = "sk-abcdefghijklmnopqrstuvwxyz"') == 'api_key = "***"'

@@ -191,3 +191,23 @@ def test_render_prompt_shows_both_parts(project):
     prompt = build_prompt(suspect_in(project), MODULE, failure_in(project), str(project), [])
     text = render_prompt(prompt)
     assert text.startswith("--- system ---\n" + SYSTEM) and "--- user ---\nFix the function" in text
+
+
+def test_module_level_names_the_target_reads_are_shown_masked(project):
+    module = 'TAX = 0.2\nTOKEN = "sk-abcdefghijklmnopqrstuvwxyz"\nUNUSED = 1\n\n\ndef net(x):\n    return x * (1 + TAX), TOKEN\n'
+    suspect = Suspect(str(project / "shop" / "cart.py"), "net", 6, 0, 7, 34, "r", def_line=6)
+    prompt = build_prompt(suspect, module, failure_in(project), str(project), [])
+    assert '## Module-level names it reads\n  TAX = 0.2\n  TOKEN = "***SECRET_1***"' in prompt.user
+    assert "UNUSED" not in prompt.user
+
+
+def test_locals_fall_back_to_workspace_frames_only(project):
+    failure = failure_in(project)
+    failure.frames = [
+        Frame(str(project / "tests" / "test_cart.py"), 13, "test_total", {"n": "2"}),
+        Frame(str(project / "shop" / "cart.py"), 8, "price_of", {"item": "'plum'"}),
+        Frame("/usr/lib/python3/site-packages/lib.py", 5, "deep", {"secret_state": "1"}),
+    ]
+    user = build_prompt(suspect_in(project), MODULE, failure, str(project), []).user
+    assert "## Locals in `price_of` at line 8\n  item = 'plum'" in user
+    assert "secret_state" not in user and "n = 2" not in user

@@ -8,13 +8,12 @@ masked with numbered placeholders; `Prompt.unmask` puts them back into an answer
 
 from __future__ import annotations
 
-import ast
-import os
 import re
 from dataclasses import dataclass, field
 
+from heal_ls.heal.prompt_context import LINE_BREAK, clip, dedent, failing_test_source, related_lines
 from heal_ls.llm.redact import mask_secrets, unmask
-from heal_ls.locate import index_source, is_test_file, is_workspace_file, relative_path
+from heal_ls.locate import is_test_file, is_workspace_file, relative_path
 from heal_ls.models import Attempt, Failure, Frame, Suspect
 from heal_ls.source import read_source
 
@@ -27,7 +26,6 @@ SYSTEM = (
     "one ```python code block and at most two sentences outside it."
 )
 MAX_MESSAGE, MAX_LOCAL, MAX_LOCALS, MAX_FRAMES, MAX_HISTORY = 1500, 200, 12, 10, 3
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass
@@ -46,8 +44,8 @@ def build_prompt(
     suspect: Suspect, module_text: str, failure: Failure, root: str, history: list[Attempt]
 ) -> Prompt:
     rel = relative_path(suspect.path, root)
-    lines = _LINE_BREAK.split(module_text)
-    function = _dedent(lines[suspect.start_line - 1 : suspect.end_line])
+    lines = LINE_BREAK.split(module_text)
+    function = dedent(lines[suspect.start_line - 1 : suspect.end_line])
     name = suspect.qualname.rsplit(".", 1)[-1]
     where = f"{rel}, lines {suspect.start_line}-{suspect.end_line}"
     sections = [
@@ -57,8 +55,8 @@ def build_prompt(
         f"## Function `{suspect.qualname}` ({where})\n{_fence(function)}",
         _test_section(failure, root),
         _error_section(failure, root, lines, suspect),
-        _locals_section(failure, suspect),
-        _callees_section(module_text, suspect),
+        _locals_section(failure, suspect, root),
+        _related_section(module_text, suspect),
         _history_section(history),
     ]
     masks: dict[str, str] = {}
@@ -81,52 +79,16 @@ def _fence(code: str) -> str:
     return f"```python\n{code.rstrip()}\n```"
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 15] + " ...[truncated]"
-
-
 def _test_section(failure: Failure, root: str) -> str:
-    """The failing test function's source, found by its nodeid name or its failing line."""
-    path = failure.test_path or _path_from_nodeid(failure, root)
-    if not path:
+    found = failing_test_source(failure, root)
+    if found is None:
         return ""
-    try:
-        text = read_source(path)
-        index = index_source(text)
-    except (OSError, ValueError, SyntaxError):
-        return ""
-    qualname = _qualname_from_nodeid(failure.test or failure.id)
-    node = index.find(qualname, failure.test_line) if qualname else None
-    if node is None and failure.test_line:
-        node = index.function_at(failure.test_line)
-    if node is None:
-        return ""
-    lines = _LINE_BREAK.split(text)[node.start_line - 1 : node.end_line]
-    heading = f"## Failing test `{node.qualname}` ({relative_path(path, root)})"
-    return f"{heading}\n{_fence(_dedent(lines))}"
-
-
-def _path_from_nodeid(failure: Failure, root: str) -> str | None:
-    nodeid = failure.test or ""
-    if "::" not in nodeid:
-        return None
-    return os.path.join(root, nodeid.split("::", 1)[0])
-
-
-def _qualname_from_nodeid(nodeid: str) -> str | None:
-    if "::" not in nodeid:
-        return None
-    parts = nodeid.split("::")[1:]
-    return ".".join(parts).split("[", 1)[0] or None
-
-
-def _dedent(lines: list[str]) -> str:
-    indent = min((len(x) - len(x.lstrip()) for x in lines if x.strip()), default=0)
-    return "\n".join(x[indent:] for x in lines)
+    path, qualname, source = found
+    return f"## Failing test `{qualname}` ({relative_path(path, root)})\n{_fence(source)}"
 
 
 def _error_section(failure: Failure, root: str, lines: list[str], suspect: Suspect) -> str:
-    error = f"{failure.exc_type}: {_clip(failure.message, MAX_MESSAGE)}".rstrip(": ")
+    error = f"{failure.exc_type}: {clip(failure.message, MAX_MESSAGE)}".rstrip(": ")
     if failure.timed_out:
         error += " (the test timed out: look for a loop that never ends)"
     frames = [f for f in failure.frames if is_workspace_file(f.path, root)][-MAX_FRAMES:]
@@ -146,21 +108,26 @@ def _frame_row(frame: Frame, root: str, lines: list[str], suspect: Suspect) -> s
 
 def _line_of(path: str, line: int) -> str:
     try:
-        found = _LINE_BREAK.split(read_source(path))
+        found = LINE_BREAK.split(read_source(path))
     except (OSError, ValueError):
         return ""
     return found[line - 1].strip() if 0 < line <= len(found) else ""
 
 
-def _locals_section(failure: Failure, suspect: Suspect) -> str:
-    """Locals of the innermost frame inside the target, else of the innermost frame that has any."""
+def _locals_section(failure: Failure, suspect: Suspect, root: str) -> str:
+    """Locals of the innermost frame inside the target, else of the innermost workspace
+    (non-test) frame that has any."""
     inside = [f for f in failure.frames if _in_suspect(f, suspect) and f.locals]
-    candidates = inside or [f for f in failure.frames if f.locals and not is_test_file(f.path)]
+    candidates = inside or [
+        f
+        for f in failure.frames
+        if f.locals and is_workspace_file(f.path, root) and not is_test_file(f.path, root)
+    ]
     if not candidates:
         return ""
     frame = candidates[-1]
     items = list(frame.locals.items())[:MAX_LOCALS]
-    rows = [f"  {name} = {_clip(value, MAX_LOCAL)}" for name, value in items]
+    rows = [f"  {name} = {clip(value, MAX_LOCAL)}" for name, value in items]
     return f"## Locals in `{frame.function}` at line {frame.line}\n" + "\n".join(rows)
 
 
@@ -168,64 +135,14 @@ def _in_suspect(frame: Frame, suspect: Suspect) -> bool:
     return frame.path == suspect.path and suspect.start_line <= frame.line <= suspect.end_line
 
 
-def _callees_section(module_text: str, suspect: Suspect) -> str:
-    """One line per same-module function the target calls: signature and docstring summary."""
-    try:
-        tree = ast.parse(module_text)
-    except (SyntaxError, ValueError):
-        return ""
-    defs = _defs_by_qualname(tree)
-    target = defs.get(suspect.qualname)
-    if target is None:
-        return ""
-    owner = suspect.qualname.rsplit(".", 1)[0] if "." in suspect.qualname else ""
-    rows = []
-    for qualname in _called_names(target, owner):
-        node = defs.get(qualname)
-        if node is not None and qualname != suspect.qualname:
-            rows.append("  " + _signature(qualname, node))
-    return "## Functions it calls (same module)\n" + "\n".join(rows) if rows else ""
-
-
-def _defs_by_qualname(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
-    found: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
-
-    def walk(body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                found[prefix + node.name] = node
-                walk(node.body, f"{prefix}{node.name}.<locals>.")
-            elif isinstance(node, ast.ClassDef):
-                walk(node.body, f"{prefix}{node.name}.")
-
-    walk(tree.body, "")
-    return found
-
-
-def _called_names(target: ast.AST, owner: str) -> list[str]:
-    """`f(...)` -> "f"; `self.m(...)` / `cls.m(...)` -> "Owner.m"; in order of first call."""
-    names: list[str] = []
-    for node in ast.walk(target):
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        if isinstance(func, ast.Name):
-            name = func.id
-        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and owner:
-            name = f"{owner}.{func.attr}" if func.value.id in ("self", "cls") else ""
-        else:
-            name = ""
-        if name and name not in names:
-            names.append(name)
-    return names
-
-
-def _signature(qualname: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
-    prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
-    returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
-    line = f"{prefix} {qualname}({ast.unparse(node.args)}){returns}"
-    doc = (ast.get_docstring(node) or "").strip().splitlines()
-    return f"{line}  # {_clip(doc[0], 120)}" if doc else line
+def _related_section(module_text: str, suspect: Suspect) -> str:
+    callees, names = related_lines(module_text, suspect.qualname)
+    parts = []
+    if callees:
+        parts.append("## Functions it calls (same module)\n" + "\n".join(f"  {c}" for c in callees))
+    if names:
+        parts.append("## Module-level names it reads\n" + "\n".join(f"  {n}" for n in names))
+    return "\n\n".join(parts)
 
 
 def _history_section(history: list[Attempt]) -> str:
@@ -237,7 +154,7 @@ def _history_section(history: list[Attempt]) -> str:
     if skipped:
         parts.append(f"({skipped} older attempts not shown)")
     for number, attempt in enumerate(shown, start=skipped + 1):
-        why = _clip(attempt.failure.strip() or attempt.outcome, MAX_MESSAGE)
+        why = clip(attempt.failure.strip() or attempt.outcome, MAX_MESSAGE)
         code = _fence(_code_of(attempt.candidate.source))
         parts.append(f"### Attempt {number} ({attempt.outcome}): {why}\n{code}")
     return "\n".join(parts)

@@ -46,6 +46,8 @@ def mask_secrets(text: str, table: dict[str, str] | None = None) -> str:
     placeholder recorded as table[placeholder] = value; without one, values become ***."""
 
     def hide(value: str) -> str:
+        if value == MASK or _PLACEHOLDER.fullmatch(value):  # masked by an earlier pattern
+            return value
         if table is None:
             return MASK
         for placeholder, known in table.items():
