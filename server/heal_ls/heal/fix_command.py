@@ -115,11 +115,19 @@ async def _heal_target(root, target: HealTarget, run_result, config, updated, qu
 
 
 def _progress_printer(label: str):
+    """Model steps get a line each; the local search's many tries share one updating line."""
+    tty = sys.stderr.isatty()
+
     def emit(event: HealEvent) -> None:
         if event.kind == "chunk":
             return
+        if event.proposer == "local":
+            if tty:
+                print(f"\rheal {label}: {event.message}   ", end="", file=sys.stderr, flush=True)
+            return
         step = f"[{event.attempt}/{event.total}] " if event.total else ""
-        print(f"heal {label}: {step}{event.message}", file=sys.stderr, flush=True)
+        prefix = "\n" if tty and event.kind == "done" else ""
+        print(f"{prefix}heal {label}: {step}{event.message}", file=sys.stderr, flush=True)
 
     return emit
 
@@ -166,9 +174,10 @@ def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
         if row["diff"]:
             print(row["diff"], end="" if row["diff"].endswith("\n") else "\n")
     verified = sum(r["status"] == "verified" for r in rows)
-    done = "applied" if applying else "not applied (use --apply)"
-    if rows:
-        print(f"{verified}/{len(rows)} verified; {sum(r['applied'] for r in rows)} {done}")
+    if rows and applying:
+        print(f"{verified}/{len(rows)} verified; {sum(r['applied'] for r in rows)} applied")
+    elif rows:
+        print(f"{verified}/{len(rows)} verified; run with --apply to write them")
 
 
 def _show_prompts(root: str, targets: list[HealTarget]) -> int:

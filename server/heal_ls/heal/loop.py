@@ -41,6 +41,7 @@ class HealEvent:
     message: str
     attempt: int = 0
     total: int = 0
+    proposer: str = ""  # who made the candidate this event is about ("local", "openai", ...)
 
 
 @dataclass
@@ -59,6 +60,7 @@ class HealContext:
     attempts: list[Attempt] = field(default_factory=list)
     tokens: int = 0
     best: str | None = None  # the last well-formed candidate that did not pass
+    total: int = 0  # how many attempts the current search step may make (for progress)
     warm_runner: object | None = None
 
     def focus_lines(self) -> list[int]:
@@ -184,10 +186,10 @@ async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: 
         )
     except CandidateRejected as exc:
         ctx.attempts.append(Attempt(candidate, "rejected", str(exc)))
-        ctx.emit(HealEvent("rejected", str(exc), candidate.attempt, ctx.config.max_attempts))
+        ctx.emit(HealEvent("rejected", str(exc), candidate.attempt, ctx.total, candidate.proposer))
         return None
     candidate.source = new_function
-    outcome = await verify(ctx, module_text, candidate.attempt)
+    outcome = await verify(ctx, module_text, candidate)
     ctx.attempts.append(
         Attempt(candidate, "verified" if outcome.passed else "failed", outcome.summary)
     )
@@ -197,11 +199,10 @@ async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: 
     return None
 
 
-async def verify(ctx: HealContext, module_text: str, attempt: int) -> VerifyOutcome:
+async def verify(ctx: HealContext, module_text: str, candidate: Candidate) -> VerifyOutcome:
     count = len(ctx.failures) + len(ctx.regressions)
-    ctx.emit(
-        HealEvent("verify_start", f"verifying {count} test(s)", attempt, ctx.config.max_attempts)
-    )
+    step = (candidate.attempt, ctx.total, candidate.proposer)
+    ctx.emit(HealEvent("verify_start", f"verifying {count} test(s)", *step))
     outcome = await verify_module_text(
         ctx.root,
         ctx.suspect.path,
@@ -214,7 +215,7 @@ async def verify(ctx: HealContext, module_text: str, attempt: int) -> VerifyOutc
         overlay=ctx.overlay,
         warm=ctx.warm_runner,
     )
-    ctx.emit(HealEvent("verify_end", outcome.summary, attempt, ctx.config.max_attempts))
+    ctx.emit(HealEvent("verify_end", outcome.summary, *step))
     return outcome
 
 

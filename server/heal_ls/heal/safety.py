@@ -102,17 +102,18 @@ def check_candidate(
 def capabilities(tree: ast.AST) -> dict[str, str]:
     """Every guarded capability the code uses: label -> why it is guarded."""
     aliases = _import_aliases(tree)
+    local = _bound_names(tree) - set(aliases)  # a variable called `socket` is not the module
     found: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for full in _imported(node):
                 found.update(_judge(full))
-        elif isinstance(node, ast.Name):
+        elif isinstance(node, ast.Name) and node.id not in local:
             found.update(_judge(aliases.get(node.id, node.id)))
             if node.id in _BARE and node.id not in aliases:
                 found.update(_judge(_BARE[node.id]))
         elif isinstance(node, ast.Attribute):
-            dotted = _dotted(node, aliases)
+            dotted = _dotted(node, aliases, local)
             if dotted:
                 found.update(_judge(dotted))
             if node.attr in _ATTRS:
@@ -160,12 +161,29 @@ def _import_aliases(tree: ast.AST) -> dict[str, str]:
     return aliases
 
 
-def _dotted(node: ast.Attribute, aliases: dict[str, str]) -> str | None:
+def _bound_names(tree: ast.AST) -> set[str]:
+    """Names the code binds itself: parameters, assignments, loop targets, defs, imports."""
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            or isinstance(node, ast.ExceptHandler)
+            and node.name
+        ):
+            bound.add(node.name)
+    return bound
+
+
+def _dotted(node: ast.Attribute, aliases: dict[str, str], local: set[str]) -> str | None:
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
-    if not isinstance(node, ast.Name):
+    if not isinstance(node, ast.Name) or node.id in local:
         return None
     parts.append(aliases.get(node.id, node.id))
     return ".".join(reversed(parts))

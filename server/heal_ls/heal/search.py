@@ -88,7 +88,7 @@ async def _checked(ctx: HealContext, candidate: Candidate, from_answer: bool):
 
 async def _proposed(ctx: HealContext, proposer, prompt, attempt: int):
     """Ask for one proposal, then check and verify it."""
-    total = ctx.config.max_attempts
+    total = ctx.total
 
     def on_chunk(text: str) -> None:
         ctx.emit(HealEvent("chunk", text, attempt, total))
@@ -112,7 +112,7 @@ async def local_search(ctx: HealContext) -> HealResult | None:
         ctx.original_function, ctx.focus_lines(), ctx.suspect.start_line
     )
     deadline = time.monotonic() + seconds
-    tried = 0
+    tried, ctx.total = 0, count
     workers = max(1, min(2, os.cpu_count() or 1))
     ctx.emit(HealEvent("asking", "searching small local edits"))
     while tried < count and time.monotonic() < deadline:
@@ -123,7 +123,7 @@ async def local_search(ctx: HealContext) -> HealResult | None:
         candidates = [
             Candidate(text, "local", tried - len(batch) + i + 1) for i, text in enumerate(batch)
         ]
-        ctx.emit(HealEvent("candidate", f"local candidate {tried}", tried, count))
+        ctx.emit(HealEvent("candidate", f"local candidate {tried}", tried, count, "local"))
         won = await _first_passing(_checked(ctx, c, from_answer=False) for c in candidates)
         if won:
             _remember(ctx, won[0].source)
@@ -144,7 +144,7 @@ async def model_rounds(ctx: HealContext) -> HealResult | None:
         proposer = make_proposer(provider, ctx.config.model, ctx.config.base_url)
     except ConfigError as exc:
         return finish(ctx, "failed", reason=str(exc))
-    total = ctx.config.max_attempts
+    total = ctx.total = ctx.config.max_attempts
     for attempt in range(1, total + 1):
         failure = ctx.failures[0]
         prompt = build_prompt(ctx.suspect, ctx.module_text, failure, ctx.root, ctx.attempts)
