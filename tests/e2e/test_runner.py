@@ -2,13 +2,14 @@
 
 import asyncio
 import os
+import socket
 import textwrap
 import time
 from pathlib import Path
 
 import pytest
 from heal_ls.testing.runner import run_pytest
-from heal_ls.testing.sandbox import unshare_prefix
+from heal_ls.testing.sandbox import MEMORY_LIMIT, unshare_prefix
 
 pytestmark = pytest.mark.e2e
 
@@ -199,21 +200,30 @@ async def test_bad_interpreter_and_missing_pytest_are_clear_errors(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX only")
-async def test_sandbox_has_temp_home_and_no_network(tmp_path):
+async def test_sandbox_has_temp_home_rlimits_and_no_network(tmp_path):
+    listener = socket.create_server(("127.0.0.1", 0))  # reachable only from our own netns
+    port = listener.getsockname()[1]
+    isolated = bool(unshare_prefix())
     tests = f"""
-        import os, socket
+        import os, resource, socket
 
         def test_home():
             assert os.environ["HOME"] != {os.environ.get("HOME", "")!r}
+            assert os.path.isdir(os.environ["HOME"])
+
+        def test_memory_limit():
+            assert resource.getrlimit(resource.RLIMIT_AS)[0] == {MEMORY_LIMIT}
 
         def test_network():
             sock = socket.socket()
             sock.settimeout(2)
-            assert sock.connect_ex(("127.0.0.1", 9)) != 0
-            if {bool(unshare_prefix())!r}:
-                assert socket.if_nameindex() == [(1, "lo")] or len(socket.if_nameindex()) == 1
+            refused = sock.connect_ex(("127.0.0.1", {port})) != 0
+            assert refused == {isolated!r}
     """
     root = write(tmp_path, {"test_box.py": tests})
-    result = await run_pytest(root, sandbox=True, run_timeout=60)
+    try:
+        result = await run_pytest(root, sandbox=True, run_timeout=60)
+    finally:
+        listener.close()
     assert result.error is None, result.error
-    assert (result.passed, result.failed) == (2, 0), [f.message for f in result.failures]
+    assert (result.passed, result.failed) == (3, 0), [f.message for f in result.failures]

@@ -95,3 +95,10 @@ async def test_missing_interpreter_is_a_clear_error(tmp_path):
     project(tmp_path)
     result = await run_script(tmp_path, "tools/run.py", python=str(tmp_path / "no-python"))
     assert result.error and "cannot run" in result.error
+
+
+async def test_sandboxed_script_gets_a_temp_home(tmp_path):
+    code = f"import os\nassert os.environ['HOME'] != {str(Path.home())!r}\n"
+    (tmp_path / "home.py").write_text(code, encoding="utf-8")
+    result = await run_script(tmp_path, "home.py", sandbox=True)
+    assert (result.passed, result.failures) == (1, [])
