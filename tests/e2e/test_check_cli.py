@@ -9,7 +9,8 @@ import sys
 from textwrap import dedent
 
 import pytest
-from heal_ls.check import add_arguments, human_lines, run, summary_line, to_json
+from heal_ls.check import add_arguments, human_lines, resolve_target, run, summary_line, to_json
+from heal_ls.check.command import project_root
 from heal_ls.locate import locate
 from heal_ls.models import Failure, Frame, RunResult
 
@@ -129,7 +130,7 @@ def test_broken_modules_are_reported_and_never_stop_the_rest(project):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["{missing}"], "not a directory"),
+        (["{missing}"], "not a directory or a .py file"),
         (["{root}", "--script", "nope.py"], "no such script: nope.py"),
         (["{root}", "--python", "/no/such/python"], "not an executable interpreter"),
         (["{root}", "--test-timeout", "0"], "timeouts must be positive"),
@@ -147,7 +148,9 @@ def test_usage_errors_exit_2_with_one_line(project, args, message, capsys):
 def test_the_real_command_reports_usage_errors_in_one_line(tmp_path):
     result = heal_check(tmp_path / "missing")
     assert (result.returncode, result.stdout) == (2, "")
-    assert result.stderr == f"heal-ls check: not a directory: {tmp_path / 'missing'}\n"
+    assert (
+        result.stderr == f"heal-ls check: not a directory or a .py file: {tmp_path / 'missing'}\n"
+    )
 
 
 def test_an_interpreter_without_pytest_is_an_internal_error(project):
@@ -158,3 +161,36 @@ def test_an_interpreter_without_pytest_is_an_internal_error(project):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith("heal-ls check: ") and result.stderr.count("\n") == 1
     assert "No module named pytest" in result.stderr
+
+
+def test_path_can_be_a_test_file_a_test_id_or_a_script(example_copy):
+    inventory = example_copy("inventory")
+    test_file = inventory / "tests" / "test_inventory.py"
+    assert resolve_target(str(test_file), None, None) == (
+        str(inventory),
+        ["tests/test_inventory.py"],
+        None,
+    )
+    assert resolve_target(f"{test_file}::test_remove_all", None, None)[1] == [
+        "tests/test_inventory.py::test_remove_all"
+    ]
+    module = inventory / "shop" / "inventory.py"
+    assert resolve_target(str(module), None, None) == (str(inventory), None, str(module))
+    assert resolve_target(str(inventory), ["t"], None) == (str(inventory), ["t"], None)
+
+
+def test_project_root_falls_back_to_the_folder_itself(tmp_path):
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "pytest.ini").write_text("[pytest]\n")
+    assert project_root(str(tmp_path / "a" / "b")) == str(tmp_path / "a")
+
+
+def test_checking_one_test_and_one_script_by_path(example_copy):
+    inventory = example_copy("inventory")
+    result = heal_check(f"{inventory / 'tests' / 'test_inventory.py'}::test_remove_some", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["passed"] == 1
+    script = example_copy("script_crash") / "tools" / "report.py"
+    result = heal_check(script)
+    assert result.returncode == 1
+    assert result.stdout.startswith("tools/report.py:11:5: script:tools/report.py failed: ")

@@ -77,7 +77,7 @@ def runs(tmp_path_factory):
         apply_fix(base / "fixed" / name, path, line, buggy, fixed)
         procs[name, "buggy"] = _start(check_command(base / "buggy" / name, *args, "--json"))
     procs["inventory", "human"] = _start(check_command(base / "buggy" / "inventory"))
-    fixed = [base / "fixed" / name for name in EXPECTED if name != "script_crash"]
+    fixed = [base / "fixed" / name for name in EXPECTED]
     (base / "fixed" / "pytest.ini").write_text("[pytest]\n")  # one rootdir for all of them
     options = ["-rA", "-p", "no:cacheprovider", "-c", base / "fixed" / "pytest.ini"]
     procs["all", "fixed"] = _start(
@@ -183,7 +183,7 @@ def test_deep_crash_lists_the_callers_after_the_culprit(runs):
     ]
 
 
-@pytest.mark.parametrize("name", sorted(set(EXPECTED) - {"script_crash"}))
+@pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_the_readme_fix_makes_every_test_pass(runs, name):
     returncode, out, err = runs["all", "fixed"]
     outcomes = re.findall(rf"^(PASSED|FAILED|ERROR) {name}/tests/", out, re.M)

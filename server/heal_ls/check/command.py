@@ -1,0 +1,128 @@
+"""`heal-ls check`: run the tests (or a script) and show each failure's heal target, like a linter.
+
+    shop/inventory.py:13:9: tests/test_inventory.py::test_remove_all failed: KeyError: 'pear'
+        -> heal target Inventory.remove
+
+PATH is a project folder, a test file (`tests/test_x.py` or `tests/test_x.py::test_y`: its tests
+run from the project root above it) or any other .py file (run as a script).
+Exit 0 when nothing fails, 1 when something does, 2 on usage or internal errors (one line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import sys
+
+from heal_ls.check.report import human_lines, summary_line, to_json
+from heal_ls.locate import Located, is_test_file, locate
+from heal_ls.models import Failure, RunResult
+
+ROOT_MARKERS = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py", ".git")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", nargs="?", default=".", help="project, test file or script")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--test", action="append", metavar="NODEID", help="run only this test")
+    what.add_argument("--script", metavar="FILE", help="run `python FILE` instead of pytest")
+    parser.add_argument("--python", metavar="PY", help="interpreter (default: this one)")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--test-timeout", type=float, default=10.0, metavar="S")
+    parser.add_argument("--run-timeout", type=float, default=300.0, metavar="S")
+
+
+async def check_project(
+    root, *, tests=None, script=None, python=None, test_timeout=10.0, run_timeout=300.0
+) -> tuple[RunResult, list[tuple[Failure, Located]]]:
+    """Run pytest (or the script) in `root` and locate every failure."""
+    root = os.path.abspath(str(root))
+    if script:
+        from heal_ls.testing.script import run_script
+
+        run = await run_script(root, script, python=python, timeout=run_timeout)
+    else:
+        from heal_ls.testing.runner import run_pytest
+
+        run = await run_pytest(
+            root, nodeids=tests, python=python, test_timeout=test_timeout, run_timeout=run_timeout
+        )
+    return run, [(failure, locate(failure, root, run)) for failure in run.failures]
+
+
+def run(args: argparse.Namespace) -> int:
+    root, tests, script = resolve_target(args.path, args.test, args.script)
+    problem = _usage_problem(root, script, args)
+    if problem:
+        print(f"heal-ls check: {problem}", file=sys.stderr)
+        return 2
+    result, located = asyncio.run(
+        check_project(
+            root,
+            tests=tests,
+            script=script,
+            python=args.python,
+            test_timeout=args.test_timeout,
+            run_timeout=args.run_timeout,
+        )
+    )
+    if result.error:
+        print(f"heal-ls check: {result.error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(to_json(result, located, root), indent=2))
+    else:
+        for line in human_lines(result, located, root):
+            print(line)
+        print(summary_line(result), file=sys.stderr)
+    return 1 if result.failures or result.timed_out else 0
+
+
+def resolve_target(path: str, tests, script) -> tuple[str, list[str] | None, str | None]:
+    """(root, tests, script) from PATH: a folder is the root; a file picks its project root."""
+    file_part, sep, test_name = path.partition("::")
+    if not os.path.isfile(file_part):
+        root = os.path.abspath(path)
+        return root, tests, _script_path(root, script) if script else None
+    file_path = os.path.abspath(file_part)
+    root = project_root(os.path.dirname(file_path))
+    if tests or script:  # explicit choices win; the file only told us where the project is
+        return root, tests, _script_path(root, script) if script else None
+    if is_test_file(file_path, root):
+        nodeid = os.path.relpath(file_path, root).replace(os.sep, "/") + sep + test_name
+        return root, [nodeid], None
+    return root, None, file_path
+
+
+def project_root(folder: str) -> str:
+    """The nearest folder up from `folder` holding a project marker (pytest.ini, .git...)."""
+    current = folder
+    while True:
+        if any(os.path.exists(os.path.join(current, m)) for m in ROOT_MARKERS):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return folder
+        current = parent
+
+
+def _usage_problem(root: str, script: str | None, args: argparse.Namespace) -> str | None:
+    if not os.path.isdir(root):
+        return f"not a directory or a .py file: {args.path}"
+    if args.python and not shutil.which(args.python):
+        return f"not an executable interpreter: {args.python}"
+    if script and not os.path.isfile(script):
+        return f"no such script: {args.script}"
+    if args.test_timeout <= 0 or args.run_timeout <= 0:
+        return "timeouts must be positive"
+    return None
+
+
+def _script_path(root: str, script: str) -> str:
+    """A script path as typed: relative to the current folder if it exists there, else to root."""
+    if os.path.isabs(script) or os.path.exists(script):
+        return os.path.abspath(script)
+    return os.path.join(root, script)
