@@ -1,0 +1,116 @@
+"""How `heal-ls check` shows results: linter-style lines, a summary, the --json document."""
+
+from __future__ import annotations
+
+import os
+
+from heal_ls.locate import Located, relative_path
+from heal_ls.models import Failure, RunResult
+from heal_ls.source import SourceError, read_source, split_lines
+
+MAX_MESSAGE = 200
+MAX_NOTES = 3
+
+
+def human_lines(result: RunResult, located: list[tuple[Failure, Located]], root: str) -> list[str]:
+    """One linter-style line per failure, then notes for the runner-up suspects."""
+    lines = []
+    for failure, where in located:
+        path, line = _location(failure, where)
+        place = f"{relative_path(path, root)}:{line}:{_column(path, line)}" if path else root
+        verb = "timed out" if failure.timed_out else "failed"
+        head = f"{place}: {failure.id} {verb}: {_error_text(failure)}"
+        if where.healable:
+            lines.append(f"{head} -> heal target {where.suspects[0].qualname}")
+        else:
+            lines.append(f"{head} -> not healable: {where.reason}")
+        for other in where.suspects[1 : 1 + MAX_NOTES]:
+            spot = f"{relative_path(other.path, root)}:{other.focus_line or other.def_line}"
+            lines.append(f"    also {other.qualname} at {spot} ({other.reason})")
+    if result.timed_out:
+        lines.append(f"{root}: the run timed out before every test finished")
+    return lines
+
+
+def summary_line(result: RunResult) -> str:
+    counts = [("failed", result.failed), ("errors", result.errors), ("passed", result.passed)]
+    counts.append(("skipped", result.skipped))
+    parts = [f"{n} {label}" for label, n in counts if n] or ["no tests ran"]
+    return f"{', '.join(parts)} in {result.seconds:.1f}s"
+
+
+def _location(failure: Failure, where: Located) -> tuple[str | None, int]:
+    if where.suspects:
+        top = where.suspects[0]
+        return top.path, top.focus_line or top.def_line or top.start_line
+    frames = [f for f in failure.frames if os.path.isfile(f.path)]
+    if frames:
+        return frames[-1].path, frames[-1].line
+    if failure.test_path:
+        return failure.test_path, failure.test_line or 1
+    return failure.script, 1
+
+
+def _column(path: str, line: int) -> int:
+    """1-based column of the first non-blank character of the line (1 when unknown)."""
+    try:
+        text = split_lines(read_source(path))[line - 1]
+    except (OSError, SourceError, IndexError):
+        return 1
+    return len(text) - len(text.lstrip()) + 1
+
+
+def _error_text(failure: Failure) -> str:
+    message = failure.message.strip().splitlines()[0] if failure.message.strip() else ""
+    if len(message) > MAX_MESSAGE:
+        message = message[: MAX_MESSAGE - 3] + "..."
+    return f"{failure.exc_type}: {message}" if message else failure.exc_type
+
+
+def to_json(result: RunResult, located: list[tuple[Failure, Located]], root: str) -> dict:
+    """The --json document: paths relative to root with `/`, lines 1-based."""
+    return {
+        "root": root,
+        "passed": result.passed,
+        "failed": result.failed,
+        "errors": result.errors,
+        "skipped": result.skipped,
+        "seconds": round(result.seconds, 3),
+        "timed_out": result.timed_out,
+        "failures": [_failure_json(failure, where, root) for failure, where in located],
+    }
+
+
+def _failure_json(failure: Failure, where: Located, root: str) -> dict:
+    rel = lambda path: relative_path(path, root) if path else None  # noqa: E731
+    return {
+        "id": failure.id,
+        "test": failure.test,
+        "script": rel(failure.script),
+        "exc_type": failure.exc_type,
+        "message": failure.message,
+        "timed_out": failure.timed_out,
+        "duration": round(failure.duration, 3),
+        "test_path": rel(failure.test_path),
+        "test_line": failure.test_line,
+        "frames": [
+            {"path": rel(f.path), "line": f.line, "function": f.function} for f in failure.frames
+        ],
+        "suspects": [
+            {
+                "path": rel(s.path),
+                "qualname": s.qualname,
+                "start_line": s.start_line,
+                "end_line": s.end_line,
+                "reason": s.reason,
+                "def_line": s.def_line,
+                "focus_line": s.focus_line,
+                "start_col": s.start_col,
+                "end_col": s.end_col,
+                "score": round(s.score, 3),
+            }
+            for s in where.suspects
+        ],
+        "healable": where.healable,
+        "reason": where.reason,
+    }
