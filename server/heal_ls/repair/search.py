@@ -2,7 +2,7 @@
 
 Order: all first-order mutations by cost (kind likelihood plus distance from the focus lines),
 then second-order pairs of the most likely ones, by summed cost. A candidate is yielded only if
-it parses and its normalised AST (ast.dump) has not been seen, the original's included.
+it compiles and its normalised form (compiled code minus line numbers) has not been seen, the original's included.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import heapq
 import itertools
+import marshal
+import types
 import warnings
 from collections.abc import Iterable, Iterator
 
@@ -48,20 +50,31 @@ def second_order(singles: list[Mutation]) -> Iterator[tuple[Mutation, Mutation]]
         yield pool[i], pool[j]
 
 
-def normalised(source: str) -> str | None:
-    """ast.dump of the source (None when it does not parse or compile)."""
+def normalised(source: str) -> bytes | None:
+    """A key equal for sources that compile to the same code, whatever their formatting
+    (the compiled code without line numbers); None when the source does not compile."""
     try:
         with warnings.catch_warnings():  # e.g. "is" with a literal: not our user's code
             warnings.simplefilter("ignore")
-            tree = ast.parse(_parseable(source))
-            compile(_inside_a_function(tree), "<candidate>", "exec")
+            text = _parseable(source)
+            if "nonlocal" in text:  # a nested def's nonlocal needs an enclosing scope
+                code = compile(_inside_a_function(ast.parse(text)), "<candidate>", "exec")
+            else:
+                code = compile(text, "<candidate>", "exec")
     except (SyntaxError, ValueError):
         return None
-    return ast.dump(tree)
+    return marshal.dumps(_without_positions(code))
+
+
+def _without_positions(code: types.CodeType) -> types.CodeType:
+    consts = tuple(
+        _without_positions(c) if isinstance(c, types.CodeType) else c for c in code.co_consts
+    )
+    return code.replace(co_linetable=b"", co_firstlineno=1, co_consts=consts)
 
 
 def _inside_a_function(tree: ast.Module) -> ast.Module:
-    """A copy of the code as the body of a def, so a nested def's `nonlocal` compiles."""
+    """The code as the body of a def binding the nonlocal names, so that it compiles."""
     free = sorted(
         {n for node in ast.walk(tree) if isinstance(node, ast.Nonlocal) for n in node.names}
     )

@@ -130,25 +130,34 @@ def scope_names(func: ast.FunctionDef) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+NEAREST_NAMES = 6  # alternatives per name: the in-scope names used closest to it
+
+
 def names(snip: Snippet) -> Iterator[Mutation]:
     """Another in-scope name for a name; names used nearby are tried first."""
     scope = scope_names(snip.func)
-    uses: dict[str, list[int]] = {}
+    in_scope = set(scope)
+    by_line: dict[int, list[str]] = {}
     for node in snip.nodes():
-        if isinstance(node, ast.Name):
-            uses.setdefault(node.id, []).append(node.lineno)
+        if isinstance(node, ast.Name) and node.id in in_scope:
+            by_line.setdefault(node.lineno, []).append(node.id)
+    params = scope[: len(snip.func.args.args)]
     for node in snip.nodes():
-        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
-            continue
-        if node.id not in scope:
-            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in in_scope:
+            others = _nearest(by_line, node.lineno, node.id) + params + scope
+            others = [n for n in dict.fromkeys(others) if n != node.id][:NEAREST_NAMES]
+            for rank, other in enumerate(others):
+                yield _replace("name", snip, node, other, 3.0 + 0.1 * rank)
 
-        def distance(name, line=node.lineno):
-            return min((abs(x - line) for x in uses.get(name, [])), default=99)
 
-        others = sorted((n for n in scope if n != node.id), key=distance)
-        for rank, other in enumerate(others):
-            yield _replace("name", snip, node, other, 3.0 + 0.1 * rank)
+def _nearest(by_line: dict[int, list[str]], line: int, name: str) -> list[str]:
+    found: list[str] = []
+    for distance in range(0, 40):
+        for at in {line - distance, line + distance}:
+            found += by_line.get(at, [])
+        if len(set(found) - {name}) >= NEAREST_NAMES:
+            break
+    return found
 
 
 def attributes(snip: Snippet) -> Iterator[Mutation]:
