@@ -77,13 +77,14 @@ async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[dict]
     rows = []
     with tempfile.TemporaryDirectory(prefix="heal-bench-") as scratch:
         copies: dict[str, str] = {}
-        for case in cases:
+        for index, case in enumerate(cases):
             workspace = _copy_root(case, scratch, copies)
             row = await heal_case(_moved(case, workspace), config)
             rows.append(row)
             line = table_lines([row], header=False)[0]
             print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
-        await _shutdown_warm()
+            if index + 1 == len(cases) or cases[index + 1].root != case.root:
+                await _shutdown_warm()  # one warm test server per project, not one per bug
     return rows
 
 
