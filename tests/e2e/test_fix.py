@@ -208,3 +208,26 @@ def test_local_provider_heals_without_network(example_copy):
     ]
     assert len(diff_lines) == 2  # one line out, one line in: a node-local, minimal edit
     assert diff_lines[0] == "-" + next(line for line in before.splitlines() if fix.buggy in line)
+
+
+def test_fix_heals_a_crashing_script(example_copy):
+    root = example_copy("script_crash")
+    fix = FIXES["script_crash"]
+    with FakeModelServer(functions={fix.qualname: fix.fixed_function(root)}) as server:
+        proc = heal_ls(
+            "fix",
+            str(root),
+            "--script",
+            "tools/report.py",
+            "--provider",
+            "openai",
+            "--apply",
+            "--json",
+            "--no-cache",
+            env=openai_env(server),
+        )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["status"] == "verified" and result["applied"]
+    assert result["test"].endswith("tools/report.py")
+    assert heal_ls("check", str(root), "--script", "tools/report.py").returncode == 0
