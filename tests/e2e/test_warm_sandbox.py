@@ -14,11 +14,11 @@ from heal_ls.testing.warm import WarmRunner
 pytestmark = pytest.mark.e2e
 
 TESTS = """\
-import os, socket
+import os, socket, tempfile
 
 def test_home():
     with open(os.environ["HOME_REPORT"], "w") as f:
-        f.write(os.environ["HOME"])
+        f.write(os.environ["HOME"] + "\\n" + tempfile.gettempdir())
 
 def test_memory():
     blob = bytearray(3 * 1024**3)
@@ -68,7 +68,8 @@ async def test_sandboxed_warm_run_is_limited(project, tmp_path):
     assert outcomes(free)["test_network"] == "passed"
     assert outcomes(boxed)["test_memory"] == "failed"
     assert "MemoryError" in {f.exc_type for f in boxed.failures}
-    home = (tmp_path / "home.txt").read_text()
+    home, temp = (tmp_path / "home.txt").read_text().splitlines()
     assert home != os.environ.get("HOME") and "heal-ls-home-" in home
+    assert temp == home  # TMPDIR follows the sandbox even if the server computed it before
     if unshare_prefix():
         assert outcomes(boxed)["test_network"] == "failed"

@@ -132,7 +132,16 @@ def _apply_request(request: dict, root: str, base_path: list[str]) -> None:
     sys.argv = [sys.modules["__main__"].__file__, *request["argv"]]
     _choose_bytecode_cache(env, request.get("pycache"))
     _no_workspace_bytecode(root)
-    importlib.invalidate_caches()
+    _forget_process_caches()
+
+
+def _forget_process_caches() -> None:
+    """Caches the server may have filled that a cold run would fill from this run's state."""
+    importlib.invalidate_caches()  # directory listings: new and edited files are seen
+    if "linecache" in sys.modules:
+        sys.modules["linecache"].clearcache()  # tracebacks show the source as it is now
+    if "tempfile" in sys.modules:
+        sys.modules["tempfile"].tempdir = None  # recomputed from this run's TMPDIR (sandbox)
 
 
 def _main(pytest, argv: list[str], profile_path: str | None) -> int:
