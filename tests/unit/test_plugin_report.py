@@ -1,6 +1,7 @@
 """The pytest plugin's report, from one real pytest run over a small project built in tmp."""
 
 import asyncio
+import sys
 import textwrap
 from pathlib import Path
 
@@ -92,6 +93,26 @@ FILES = {
         def test_skipped():
             pass
     """,
+    "tests/test_group.py": """
+        import sys
+
+        import pytest
+        from shop.inventory import Inventory
+
+
+        def gather():
+            errors = []
+            try:
+                Inventory().remove("kiwi")
+            except KeyError as exc:
+                errors.append(exc)
+            raise ExceptionGroup("gathered", errors)
+
+
+        @pytest.mark.skipif(sys.version_info < (3, 11), reason="ExceptionGroup is 3.11+")
+        def test_group():
+            gather()
+    """,
     "tests/test_import_error.py": "from shop.inventory import missing_name\n",
     "tests/test_syntax_error.py": "def broken(:\n    pass\n",
 }
@@ -119,7 +140,8 @@ def failure(run, suffix):
 
 def test_counts(run):
     assert run.error is None
-    assert (run.passed, run.failed, run.errors, run.skipped) == (1, 4, 3, 1)
+    group = 1 if sys.version_info >= (3, 11) else 0
+    assert (run.passed, run.failed, run.errors, run.skipped) == (1, 4 + group, 3, 1 + 1 - group)
     assert not run.timed_out
 
 
@@ -188,7 +210,16 @@ def test_syntax_error_in_collection_ends_at_its_own_line(run):
     assert fail.frames[-1].line == 1
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="ExceptionGroup is 3.11+")
+def test_exception_group_reports_its_first_leaf_with_all_frames(run):
+    fail = failure(run, "test_group")
+    assert (fail.exc_type, fail.message) == ("KeyError", "'kiwi'")
+    functions = [f.function for f in fail.frames]
+    assert functions == ["test_group", "gather", "gather", "remove"]
+    assert fail.frames[-1].locals["name"] == "'kiwi'"
+
+
 def test_passing_and_skipped_tests_have_locations(run):
     skipped = next(t for t in run.tests if t.nodeid.endswith("test_skipped"))
     assert skipped.outcome == "skipped" and skipped.line == 44  # its decorator line
-    assert all(t.path and t.path.endswith("test_shop.py") for t in run.tests)
+    assert all(t.path and t.path.endswith(("test_shop.py", "test_group.py")) for t in run.tests)

@@ -3,6 +3,7 @@
 Stdlib only. Frames are dicts {"path", "line", "function", "locals"}, innermost last.
 """
 
+import builtins
 import faulthandler
 import os
 import reprlib
@@ -17,6 +18,7 @@ NOT_WORKSPACE_DIRS = {"site-packages", "dist-packages", ".venv", "venv", ".tox",
 RUNNER_DIRS = tuple(
     os.path.dirname(os.path.realpath(m.__file__)) + os.sep for m in (_pytest, pluggy)
 ) + (os.path.dirname(os.path.realpath(__file__)) + os.sep,)
+EXCEPTION_GROUP = getattr(builtins, "BaseExceptionGroup", ())  # Python 3.11+
 MAX_LOCALS = 25
 MAX_LOCALS_FRAMES = 8
 REPR_LIMIT = 200
@@ -122,11 +124,15 @@ def trimmed_frames(entries, paths):
     return [frame_dict(f, line, i in with_locals) for i, (f, line) in enumerate(entries)]
 
 
-def traceback_frames(tb, paths):
+def traceback_frames(tb, paths, trim=True):
     entries = []
     while tb is not None:
         entries.append((tb.tb_frame, tb.tb_lineno))
         tb = tb.tb_next
+    if not trim:
+        return [
+            frame_dict(f, line, paths.is_workspace(f.f_code.co_filename)) for f, line in entries
+        ]
     return trimmed_frames(entries, paths)
 
 
@@ -162,6 +168,10 @@ def failure_from_exception(exc, item, paths, tb):
     path, line = item_location(item)
     rec = {"path": path, "line": line}
     frames = traceback_frames(tb, paths)
+    while isinstance(exc, EXCEPTION_GROUP) and exc.exceptions:
+        # The group was raised where the errors were gathered; the first leaf holds the bug.
+        exc = exc.exceptions[0]
+        frames += traceback_frames(exc.__traceback__, paths, trim=False)
     return make_failure(item.nodeid, type(exc).__name__, safe_str(exc), frames, rec)
 
 
