@@ -15,6 +15,7 @@ import functools
 import io
 import re
 import tokenize
+import warnings
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 
@@ -315,7 +316,9 @@ def _parse(text: str) -> ast.Module:
 
 def _compile(tree_or_text, path: str) -> None:
     try:
-        compile(tree_or_text, path or "<heal>", "exec", dont_inherit=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(tree_or_text, path or "<heal>", "exec", dont_inherit=True)
     except (RecursionError, MemoryError) as err:  # absurdly deep nesting
         raise SyntaxError("the code is nested too deeply to compile") from err
 

@@ -83,6 +83,40 @@ def test_plain_fixes_pass():
     )
 
 
+def test_local_names_that_shadow_guarded_ones_are_not_refused():
+    fixed = (
+        "def total(self, items, socket=None):\n"
+        "    system = platform_name()\n"
+        "    compile = self.compiler\n"
+        "    for subprocess in items:\n"
+        "        socket.send(subprocess)\n"
+        "    return compile(system)\n"
+    )
+    check_candidate(ORIGINAL, fixed, SOURCE)
+
+
+def test_recursion_into_a_function_named_like_a_builtin_is_allowed():
+    original = "def compile(pattern):\n    return pattern\n"
+    check_candidate(
+        original,
+        "def compile(pattern):\n    return compile(pattern[1:]) if pattern else ''\n",
+        SOURCE,
+    )
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [
+        "def total(self, items, subprocess=subprocess):\n    return subprocess.run(items)\n",
+        "def total(self, items, run=eval):\n    return run(items)\n",
+        "def total(self, items):\n    global socket\n    socket = socket.socket()\n    return 0\n",
+        "@contextlib.contextmanager\n@ctypes.CDLL\ndef total(self, items):\n    return 0\n",
+    ],
+)
+def test_defaults_decorators_and_globals_are_not_local(candidate):
+    refuse(candidate)
+
+
 def test_several_additions_are_all_named():
     reason = refuse(
         "def total(self, items):\n    import os\n    os.system('x')\n    return eval('1')\n"

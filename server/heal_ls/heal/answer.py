@@ -14,6 +14,7 @@ import io
 import re
 import textwrap
 import tokenize
+import warnings
 
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -166,7 +167,9 @@ def parse_python(code: str) -> ast.Module:
     if "\x00" in code:  # Python 3.10 raises ValueError, later versions SyntaxError
         raise SyntaxError("source code cannot contain null bytes")
     try:
-        return ast.parse(code)
+        with warnings.catch_warnings():  # "invalid escape sequence" in model code is not our news
+            warnings.simplefilter("ignore")
+            return ast.parse(code)
     except (RecursionError, MemoryError) as err:  # absurdly deep nesting
         raise SyntaxError("the code is nested too deeply to parse") from err
 

@@ -102,18 +102,18 @@ def check_candidate(
 def capabilities(tree: ast.AST) -> dict[str, str]:
     """Every guarded capability the code uses: label -> why it is guarded."""
     aliases = _import_aliases(tree)
-    local = _bound_names(tree) - set(aliases)  # a variable called `socket` is not the module
+    is_local = _local_names(tree, aliases)
     found: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for full in _imported(node):
                 found.update(_judge(full))
-        elif isinstance(node, ast.Name) and node.id not in local:
+        elif isinstance(node, ast.Name) and not is_local(node):
             found.update(_judge(aliases.get(node.id, node.id)))
             if node.id in _BARE and node.id not in aliases:
                 found.update(_judge(_BARE[node.id]))
         elif isinstance(node, ast.Attribute):
-            dotted = _dotted(node, aliases, local)
+            dotted = _dotted(node, aliases, is_local)
             if dotted:
                 found.update(_judge(dotted))
             if node.attr in _ATTRS:
@@ -161,29 +161,39 @@ def _import_aliases(tree: ast.AST) -> dict[str, str]:
     return aliases
 
 
-def _bound_names(tree: ast.AST) -> set[str]:
-    """Names the code binds itself: parameters, assignments, loop targets, defs, imports."""
-    bound = set()
+def _local_names(tree: ast.AST, aliases: dict[str, str]):
+    """A test for Name nodes that refer to the function's own variables, not to a module global.
+
+    Python makes a name local to the whole function once it is bound anywhere in it (so a variable
+    called `socket` is not the module), except where it is declared global and in default values
+    and decorators, which are evaluated outside the function.
+    """
+    bound, declared, outside = set(), set(), set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             bound.add(node.id)
         elif isinstance(node, ast.arg):
             bound.add(node.arg)
-        elif (
-            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-            or isinstance(node, ast.ExceptHandler)
-            and node.name
-        ):
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound.add(node.name)
-    return bound
+            evaluated_outside = [*node.decorator_list]
+            if not isinstance(node, ast.ClassDef):
+                evaluated_outside += [*node.args.defaults, *node.args.kw_defaults]
+            outside.update(id(n) for expr in evaluated_outside if expr for n in ast.walk(expr))
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(node.names)
+    local = bound - declared - set(aliases)
+    return lambda name: name.id in local and id(name) not in outside
 
 
-def _dotted(node: ast.Attribute, aliases: dict[str, str], local: set[str]) -> str | None:
+def _dotted(node: ast.Attribute, aliases: dict[str, str], is_local) -> str | None:
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
-    if not isinstance(node, ast.Name) or node.id in local:
+    if not isinstance(node, ast.Name) or is_local(node):
         return None
     parts.append(aliases.get(node.id, node.id))
     return ".".join(reversed(parts))
