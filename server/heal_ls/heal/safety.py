@@ -80,14 +80,14 @@ def check_candidate(
             "fix the code under test instead"
         )
     try:
-        _, tree = parse_block(new_function.replace("\r\n", "\n"))
+        _, tree = parse_block(_lf(new_function))
     except SyntaxError as err:
         raise UnsafeCandidate(
             f"the candidate does not parse: {describe_syntax_error(err)}"
         ) from err
     added = capabilities(tree)
     try:
-        for label in capabilities(parse_block(original_function.replace("\r\n", "\n"))[1]):
+        for label in capabilities(parse_block(_lf(original_function))[1]):
             added.pop(label, None)
     except SyntaxError:
         pass  # an unparsable original allows nothing
@@ -225,3 +225,7 @@ def _is_test_file(path: str) -> bool:
             or name.endswith("_test.py")
         )
     return is_test_file(path)
+
+
+def _lf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
