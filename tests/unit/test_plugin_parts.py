@@ -11,6 +11,7 @@ from heal_ls.testing.invocation import PLUGIN_DIR
 sys.path.insert(0, PLUGIN_DIR)
 import heal_overlay  # noqa: E402
 import heal_report_parts as parts  # noqa: E402
+import heal_watch  # noqa: E402
 
 
 class BrokenRepr:
@@ -67,7 +68,7 @@ def test_call_tracer_records_workspace_functions_once_each(tmp_path):
         "h1_traced_mod",
         "def leaf(x):\n    return x + 1\n\n\ndef top(n):\n    return [leaf(i) for i in range(n)]\n",
     )
-    tracer = parts.CallTracer(parts.PathRules(str(tmp_path)))
+    tracer = heal_watch.CallTracer(parts.PathRules(str(tmp_path)))
     if sys.gettrace() is not None:
         pytest.skip("another tracer (coverage/debugger) is active")
     tracer.reset()

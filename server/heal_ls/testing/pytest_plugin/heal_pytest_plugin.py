@@ -24,6 +24,7 @@ import threading
 
 import heal_overlay
 import heal_report_parts as parts
+import heal_watch
 import pytest
 
 TIMEOUT_SIGNAL = getattr(signal, "SIGUSR2", None)
@@ -65,7 +66,7 @@ class HealReporter:
         self.out = open(report_path, "w", encoding="utf-8")  # noqa: SIM115 (closed at unconfigure)
         self.paths = paths
         self.timeout = timeout
-        self.tracer = parts.CallTracer(paths) if trace else None
+        self.tracer = heal_watch.CallTracer(paths) if trace else None
         self.watchdog = None
         # faulthandler writes stacks here: when even the watchdog thread cannot run (GIL held
         # in C), and when the runner sends DUMP_SIGNAL before killing a run that overran.
@@ -73,7 +74,7 @@ class HealReporter:
         if DUMP_SIGNAL and threading.current_thread() is threading.main_thread():
             faulthandler.register(DUMP_SIGNAL, file=self.stuck_file, all_threads=True)
         if timeout > 0:
-            self.watchdog = parts.Watchdog(self._on_timeout, self.stuck_file)
+            self.watchdog = heal_watch.Watchdog(self._on_timeout, self.stuck_file)
         self.record = None
         self.interrupt_pending = False
         self.previous_handler = None
@@ -99,7 +100,7 @@ class HealReporter:
         if self.tracer:
             self.tracer.reset()
         if self.watchdog:
-            self.watchdog.arm(self.timeout)
+            self.watchdog.arm(self.timeout, rec)
         yield
         if self.tracer:
             rec["covered"] = self.tracer.collected()
@@ -180,10 +181,9 @@ class HealReporter:
 
     # --- hanging tests -------------------------------------------------------------------
 
-    def _on_timeout(self, thread_id, give_up):
+    def _on_timeout(self, rec, thread_id, give_up):
         """Called in the watchdog thread: record where the test is stuck, then stop it."""
-        rec = self.record
-        if rec is None:
+        if rec is not self.record:  # that test has just finished after all
             return
         if give_up:  # it did not stop after the interrupt: keep the report, end the process
             self._emit({"kind": "abort", "nodeid": rec["nodeid"]})
