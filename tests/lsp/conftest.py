@@ -49,8 +49,12 @@ def settings() -> dict:
 
 
 @pytest.fixture
-def workspace(example_copy, project) -> Path:
-    return example_copy(project)
+def workspace(example_copy, project, repo_root, tmp_path) -> Path:
+    """A copy of examples/<project>, or an empty folder the test fills in."""
+    if (repo_root / "examples" / project).is_dir():
+        return example_copy(project)
+    (tmp_path / project).mkdir()
+    return tmp_path / project
 
 
 class Editor:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
+from heal_ls.lsp.diagnostics import error_line
 from heal_ls.lsp.documents import uri_to_path
 from heal_ls.lsp.log import guarded, logger, spawn
 from heal_ls.lsp.state import Known
@@ -59,6 +60,9 @@ def build_index(ls, path: str, text: str, version) -> DocIndex:
             if text_index is not None:
                 span = function_span(text_index, suspect.def_line, suspect.qualname) or span
             spans.append(Span(*span, known))
+        where = error_line(known) if suspect is None else None
+        if where is not None and where[0] == path:  # module level: the crashing line itself
+            spans.append(Span(where[1] - 1, where[1] - 1, known))
         if failure.test_path == path and failure.test_line:
             span = (failure.test_line - 1, failure.test_line - 1)
             if text_index is not None:

@@ -84,8 +84,12 @@ async def heal_known(ls, known: Known) -> dict:
             return {**outcome(result.status, result.reason or "no verified fix", known), "told": 1}
         progress.report("applying the fix")
         applied = await apply_fix(ls, suspect, before, result.new_source)
-    tests = [known.failure.test, *(f.test for f in others)]
-    ls.runs.in_background([t for t in tests if t], overlay={suspect.path: applied.text})
+    tests = [t for t in (known.failure.test, *(f.test for f in others)) if t]
+    fixed = {suspect.path: applied.text}
+    if known.failure.script:
+        ls.runs.in_background(None, overlay=fixed, script=known.failure.script)
+    elif tests:
+        ls.runs.in_background(tests, overlay=fixed)
     return outcome("verified", f"{suspect.qualname} fixed; re-running its tests", known, True)
 
 

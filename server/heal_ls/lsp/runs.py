@@ -66,12 +66,15 @@ class Runs:
 
         return await self._run(start, nodeids or None, title)
 
-    async def script(self, script: str, *, title="heal: running script"):
+    async def script(self, script: str, *, title="heal: running script", overlay=None):
         from heal_ls.testing.script import run_script
 
-        async def start(overlay):
+        async def start(buffers):
             return await run_script(
-                self.ls.root, script, python=self.ls.settings.python, overlay=overlay or None
+                self.ls.root,
+                script,
+                python=self.ls.settings.python,
+                overlay={**buffers, **(overlay or {})} or None,
             )
 
         return await self._run(start, [], title, script=script)
@@ -112,16 +115,18 @@ class Runs:
             run.seconds,
         )
 
-    def in_background(self, nodeids, delay=0.0, overlay=None, done=None) -> asyncio.Task:
-        """Start a background run after `delay`, cancelling the previous background run.
-
-        `done(nodeids)` is called when the run finished (not when it was cancelled)."""
+    def in_background(self, nodeids, delay=0.0, overlay=None, done=None, script=None):
+        """Start a background run (of `script` if given) after `delay`, cancelling the previous
+        background run. `done(nodeids)` is called when the run finished, not when cancelled."""
         if self.background is not None and not self.background.done():
             self.background.cancel()
 
         async def later():
             await asyncio.sleep(delay)
-            await self.tests(nodeids, title="heal: re-running tests", overlay=overlay)
+            if script is not None:
+                await self.script(script, title="heal: re-running script", overlay=overlay)
+            else:
+                await self.tests(nodeids, title="heal: re-running tests", overlay=overlay)
             if done is not None:
                 done(nodeids)
 
