@@ -71,6 +71,17 @@ def quiet_import(name: str) -> None:
         pass
 
 
+def fill_pure_caches() -> None:
+    """Fill caches that only mirror sys.modules, so each child does not rebuild them:
+    inspect.getmodule's file index (pytest's traceback formatting walks every module)."""
+    inspect = sys.modules.get("inspect")
+    if inspect is not None:
+        try:
+            inspect.getmodule(None, "<heal-ls-warm-index>")
+        except Exception:  # noqa: BLE001 - a cache, nothing more
+            pass
+
+
 def shadowed(name: str, root: str) -> bool:
     """True when a top-level name also exists in the workspace (it must come from there)."""
     top = name.partition(".")[0]

@@ -15,6 +15,7 @@ fresh. The server exits when stdin closes (its parent died), on "exit", or after
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import select
@@ -64,6 +65,7 @@ class WarmServer:
                 self.send(event="tainted", module=name)
                 raise SystemExit(3)  # the client restarts us with this module excluded
         warm_rules.assert_no_workspace_modules(self.root)
+        warm_rules.fill_pure_caches()
 
     def serve(self) -> None:
         stdin = sys.stdin.fileno()
@@ -112,6 +114,7 @@ class WarmServer:
             warm_rules.assert_no_workspace_modules(self.root)
             sys.stdout.flush()
             sys.stderr.flush()
+            gc.freeze()  # children's collections skip our objects: no copy-on-write of the heap
             pid = os.fork()
         except Exception as exc:  # noqa: BLE001 - any doubt goes back to the client
             self.send(event="error", id=request["id"], message=f"{type(exc).__name__}: {exc}")
