@@ -1,5 +1,6 @@
 """locate/index.py: a line maps to the innermost def containing it, by position only."""
 
+import sys
 import types
 from textwrap import dedent
 
@@ -282,11 +283,10 @@ PROGRAM = dedent(
 )
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="compares with co_qualname (3.11+)")
 def test_every_executed_line_maps_to_the_function_python_runs():
     """Trace PROGRAM: every line Python executes maps to the function running it (lambdas and
     comprehensions belong to their enclosing def; a def line run by its parent, to the parent)."""
-    import sys
-
     index = index_source(PROGRAM)
     namespace: dict = {}
     exec(compile(PROGRAM, "<program>", "exec"), namespace)
