@@ -85,8 +85,9 @@ class WarmRunner:
             return False
 
     async def _run(self, inv: PytestInvocation, timeout: float, box: Sandbox | None):
-        if os.path.realpath(inv.python) != os.path.realpath(self.python):
-            self.cold_runs += 1  # not the interpreter this server runs
+        same_python = os.path.realpath(inv.python) == os.path.realpath(self.python)
+        if not same_python or not hasattr(os, "fork"):  # another interpreter, or Windows
+            self.cold_runs += 1
             return await run_cold(inv, timeout, box)
         try:
             server = await self._server_for(inv)
