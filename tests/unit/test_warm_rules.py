@@ -117,3 +117,31 @@ def test_what_a_child_may_teach_the_server_to_preload(tree, name, where, loader,
     module.__loader__ = loader
     learned = warm_rules.learnable(name, module, str(root), [str(site)], {"hypothesis"})
     assert learned is learn
+
+
+SERVER_FILES = [
+    "warm_server.py",
+    "warm_child.py",
+    "warm_rules.py",
+    "warm_rewritten.py",
+    "warm_sandbox.py",
+]
+
+
+@pytest.mark.parametrize("name", SERVER_FILES)
+def test_server_side_files_need_only_stdlib_pytest_and_each_other(name):
+    """They run under the user's interpreter, where heal-ls is usually not installed."""
+    import ast
+    from pathlib import Path
+
+    source = (Path(warm_rules.__file__).parent / name).read_text()
+    allowed = set(sys.stdlib_module_names) | {"pytest", "_pytest"}
+    allowed |= {file.removesuffix(".py") for file in SERVER_FILES}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            tops = [alias.name.partition(".")[0] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            tops = [node.module.partition(".")[0]]
+        else:
+            continue
+        assert set(tops) <= allowed, f"{name} imports {tops}"
