@@ -1,0 +1,149 @@
+"""textDocument/codeAction latency through the real heal-ls server over stdio (target p99 <= 10 ms).
+
+Generates a 5,000-line module with one failing function, runs the tests once through the server
+(so a failure is known), opens the module, then sends code-action requests at random lines,
+interleaved with `heal/failures` requests (a handler that does no work) as the round-trip
+baseline. Prints p50/p99 of both and the ratio side by side.
+
+    python benchmarks/code_action.py [--lines 5000] [--requests 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types as t
+from pygls.lsp.client import LanguageClient
+
+FUNCTION = '''
+
+def step_{n}(values):
+    """Step {n}: keep the values above {n}."""
+    kept = []
+    for value in values:
+        if value > {n}:
+            kept.append(value)
+    total = sum(kept)
+    return total
+'''
+BUGGY = '''
+
+def average(values):
+    """The mean of the values."""
+    return sum(values) / (len(values) - 1)
+'''
+TEST = "from big import average\n\n\ndef test_average():\n    assert average([1, 2, 3]) == 2\n"
+
+
+def write_project(root: Path, lines: int) -> Path:
+    body = ['"""A big generated module."""\n']
+    n = 0
+    while sum(chunk.count("\n") for chunk in body) < lines - 10:
+        body.append(FUNCTION.format(n=n))
+        n += 1
+        if n == 250:
+            body.append(BUGGY)
+    (root / "big.py").write_text("".join(body), encoding="utf-8")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_big.py").write_text(TEST, encoding="utf-8")
+    (root / "pytest.ini").write_text("[pytest]\npythonpath = .\n", encoding="utf-8")
+    return root / "big.py"
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def measure(root: Path, module: Path, requests: int):
+    client = LanguageClient("bench", "0")
+    for method in ("window/logMessage", "window/showMessage", "heal/status", "$/progress"):
+        client.feature(method)(lambda params: None)
+    client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(lambda params: None)
+    await client.start_io(sys.executable, "-m", "heal_ls", "serve")
+    await client.initialize_async(
+        t.InitializeParams(capabilities=t.ClientCapabilities(), root_uri=root.as_uri())
+    )
+    client.initialized(t.InitializedParams())
+    await client.workspace_execute_command_async(t.ExecuteCommandParams(command="heal.runTests"))
+    text = module.read_text(encoding="utf-8")
+    uri = module.as_uri()
+    client.text_document_did_open(
+        t.DidOpenTextDocumentParams(t.TextDocumentItem(uri, "python", 1, text))
+    )
+    line_count = text.count("\n")
+    buggy_line = text.splitlines().index("def average(values):")
+    rng = random.Random(7)
+    actions, typing, baseline, with_heal = [], [], [], 0
+    for i in range(requests):
+        if i >= requests // 2 and i % 5 == 0:  # second half: the user types every 5 requests
+            version = 2 + i
+            text = (
+                text.replace('"""A big', '"""A  big', 1)
+                if i % 2
+                else text.replace("  big", " big", 1)
+            )
+            client.text_document_did_change(
+                t.DidChangeTextDocumentParams(
+                    t.VersionedTextDocumentIdentifier(version=version, uri=uri),
+                    [t.TextDocumentContentChangeWholeDocument(text=text)],
+                )
+            )
+        line = buggy_line + 1 if i % 10 == 0 else rng.randrange(line_count)
+        params = t.CodeActionParams(
+            text_document=t.TextDocumentIdentifier(uri),
+            range=t.Range(t.Position(line, 0), t.Position(line, 0)),
+            context=t.CodeActionContext(diagnostics=[]),
+        )
+        started = time.perf_counter()
+        result = await client.text_document_code_action_async(params)
+        (typing if i >= requests // 2 else actions).append((time.perf_counter() - started) * 1000)
+        with_heal += any("AI heal" in getattr(a, "title", "") for a in result or [])
+        started = time.perf_counter()
+        await client.protocol.send_request_async("heal/failures", {})
+        baseline.append((time.perf_counter() - started) * 1000)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return actions[10:], typing, baseline[10:], with_heal  # the first few warm the server up
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, default=5000)
+    parser.add_argument("--requests", type=int, default=500)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="heal-bench-") as tmp:
+        module = write_project(Path(tmp), args.lines)
+        lines = module.read_text().count("\n")
+        actions, typing, baseline, with_heal = asyncio.run(
+            measure(Path(tmp), module, args.requests)
+        )
+    measured = len(actions) + len(typing)
+    print(f"module: {lines} lines; {measured} measured requests; {with_heal} offered AI heal")
+    print(f"{'request':<28}{'p50 ms':>10}{'p99 ms':>10}")
+    rows = (
+        ("codeAction, buffer unchanged", actions),
+        ("codeAction, while typing", typing),
+        ("heal/failures (baseline)", baseline),
+    )
+    for name, samples in rows:
+        print(f"{name:<28}{statistics.median(samples):>10.2f}{percentile(samples, 0.99):>10.2f}")
+    p99 = percentile(actions + typing, 0.99)
+    ratio = p99 / max(percentile(baseline, 0.99), 1e-6)
+    verdict = "met" if p99 <= 10 else "MISSED"
+    print(
+        f"codeAction p99 {p99:.2f} ms = {ratio:.2f}x the baseline p99; target <= 10 ms: {verdict}"
+    )
+    return 0 if with_heal else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
