@@ -125,6 +125,7 @@ def test_broken_modules_are_reported_and_never_stop_the_rest(project):
     assert not boom["healable"] and "module level at pkg/boom.py:1" in boom["reason"]
     broken = by_id["collect:tests/test_broken.py"]
     assert broken["exc_type"] == "SyntaxError" and not broken["healable"]
+    assert broken["reason"].startswith("pkg/broken.py:1 does not parse")
 
 
 @pytest.mark.parametrize(

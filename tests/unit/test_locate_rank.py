@@ -315,3 +315,15 @@ def test_values_checked_on_the_line_lead_back_to_the_calls_that_made_them(ws):
     )
     reason = "computes a value checked on the failing line tests/test_core.py:27"
     assert summary(locate(failure, str(ws))) == [("mean", reason), ("median", reason)]
+
+
+def test_a_crash_in_a_file_that_no_longer_parses_is_not_healable(ws):
+    (ws / "shop" / "core.py").write_text("def remove(:\n")
+    failure = Failure(id="t", exc_type="SyntaxError", message="invalid syntax")
+    failure.frames = [Frame(str(ws / "shop" / "core.py"), 1, "<module>")]
+    located = locate(failure, str(ws))
+    assert not located.healable
+    assert (
+        located.reason
+        == "shop/core.py:1 does not parse (syntax error or undecodable): fix it by hand first"
+    )

@@ -185,5 +185,5 @@ def _module_level_reason(frame: Frame, root: str, index: ModuleIndex | None) -> 
     if owner is not None:
         return f"raised in the body of class {owner.qualname} at {where}, not inside a function"
     if index is None:
-        return f"raised at {where}, a file that cannot be parsed"
+        return f"{where} does not parse (syntax error or undecodable): fix it by hand first"
     return f"raised at module level at {where}, not inside a function"
