@@ -1,7 +1,9 @@
 """run_pytest end to end: real pytest subprocesses on tiny projects built in tmp_path."""
 
 import asyncio
+import importlib.util
 import os
+import py_compile
 import socket
 import textwrap
 import time
@@ -49,14 +51,14 @@ async def test_nodeid_selection_runs_only_that_test(tmp_path):
 
 async def test_overlay_serves_candidate_without_touching_the_file(tmp_path):
     root = write(tmp_path, {"calc.py": CALC, "test_calc.py": CALC_TEST})
-    before = await run_pytest(root)  # also leaves a __pycache__ .pyc of the buggy calc.py
-    assert before.failed == 1
+    pyc = importlib.util.cache_from_source(str(root / "calc.py"))
+    py_compile.compile(str(root / "calc.py"), cfile=pyc)  # bytecode of the buggy version
+    stale = Path(pyc).read_bytes()
     fixed = textwrap.dedent(CALC_FIXED).lstrip("\n")
-    after = await run_pytest(root, overlay={str(root / "calc.py"): fixed})
-    assert (after.passed, after.failed) == (1, 0)
+    result = await run_pytest(root, overlay={str(root / "calc.py"): fixed})
+    assert (result.passed, result.failed) == (1, 0)  # the candidate ran, not the .pyc
     assert (root / "calc.py").read_text() == textwrap.dedent(CALC).lstrip("\n")
-    again = await run_pytest(root)
-    assert again.failed == 1  # the overlay left no stale bytecode behind
+    assert Path(pyc).read_bytes() == stale  # and nothing was written for the overlaid module
 
 
 async def test_overlay_tracebacks_show_real_path_and_overlay_lines(tmp_path):

@@ -126,9 +126,9 @@ def run_script(script, args, sources):
     except SystemExit:
         raise
     except BaseException as exc:
+        # As `python SCRIPT` would print it, without this file's frames on top.
         traceback.print_exception(type(exc), exc, _strip_own_frames(exc.__traceback__))
-        sys.stderr.flush()
-        os._exit(1)
+        raise SystemExit(1) from None
 
 
 def main():
