@@ -295,3 +295,16 @@ async def test_multiprocessing_spawn_works_as_in_a_cold_run(project, warm):
     cold = await run_pytest(project, nodeids=nodeids)
     hot = await run_pytest(project, nodeids=nodeids, warm=warm)
     assert cold.passed == 1 and summary(hot) == summary(cold)
+
+
+async def test_shutdown_all_stops_pooled_servers(project):
+    from heal_ls.testing.warm import get_warm_runner, shutdown_all
+
+    runner = get_warm_runner(sys.executable, str(project))
+    assert get_warm_runner(sys.executable, str(project)) is runner
+    await run_pytest(project, nodeids=FOCUSED, warm=runner)
+    proc = runner.server.proc
+    await shutdown_all()
+    assert proc.poll() is not None
+    assert get_warm_runner(sys.executable, str(project)) is not runner
+    await shutdown_all()

@@ -194,8 +194,10 @@ def get_warm_runner(python: str, root: str) -> WarmRunner:
 
 async def shutdown_all() -> None:
     """Stop every warm server (they also stop on their own when idle or when we exit)."""
-    runners = list(_POOL.values())
+    servers = [runner.server for runner in _POOL.values() if runner.server]
+    for runner in _POOL.values():
+        runner.close()  # runs in flight finish first; then the server sees EOF and exits
     _POOL.clear()
-    for runner in runners:
-        runner.close()
-    await asyncio.sleep(0)
+    for server in servers:
+        if not await asyncio.to_thread(server.wait_exit, 10.0):
+            server.kill()

@@ -110,6 +110,13 @@ class ServerProcess:
         self.retiring = True
         self._close_if_retired()
 
+    def wait_exit(self, timeout: float) -> bool:
+        try:
+            self.proc.wait(timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+
     def kill(self) -> None:
         self.dead = True
         kill_group(self.proc.pid)
