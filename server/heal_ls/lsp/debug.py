@@ -113,9 +113,11 @@ def register(server) -> None:
     async def debug_test(ls, *args):
         opts = options(args, DEBUG_TEST)
         nodeid = opts.get("test")
-        if not isinstance(nodeid, str) or not nodeid:
-            known = list(ls.state.known.values())
-            if len(known) != 1 or not known[0].failure.test:
+        if "test" in opts and (not isinstance(nodeid, str) or not nodeid):
+            raise JsonRpcInvalidParams(f"{DEBUG_TEST}: pass {{'test': nodeid}}, got {nodeid!r}")
+        if nodeid is None:  # no argument: the only failing test
+            known = [k for k in ls.state.known.values() if k.failure.test]
+            if len(known) != 1:
                 raise JsonRpcInvalidParams(f"{DEBUG_TEST}: pass {{'test': nodeid}}")
             nodeid = known[0].failure.test
         return await start_debug(ls, nodeid)
