@@ -220,7 +220,7 @@ CASES = [
         "def fact(n):\n    return n * fact(n - 1)\n",
         "def fact(n):\n    if n == 0:\n        return 1\n    return n * fact(n - 1)\n",
         [2],
-        40,
+        12,
     ),
 ]
 

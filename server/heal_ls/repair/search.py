@@ -2,7 +2,8 @@
 
 Order: all first-order mutations by cost (kind likelihood plus distance from the focus lines),
 then second-order pairs of the most likely ones, by summed cost. A candidate is yielded only if
-it compiles and its normalised form (compiled code minus line numbers) has not been seen, the original's included.
+it compiles and its normalised form (the compiled code minus line numbers) is new; the
+original counts as seen.
 """
 
 from __future__ import annotations
@@ -15,10 +16,16 @@ import types
 import warnings
 from collections.abc import Iterable, Iterator
 
-from heal_ls.repair import operators, statements, templates, values
+from heal_ls.repair import guards, operators, statements, templates, values
 from heal_ls.repair.snippet import Mutation, Snippet, overlaps
 
-GENERATORS = operators.GENERATORS + values.GENERATORS + templates.GENERATORS + statements.GENERATORS
+GENERATORS = (
+    operators.GENERATORS
+    + values.GENERATORS
+    + guards.GENERATORS
+    + templates.GENERATORS
+    + statements.GENERATORS
+)
 DISTANCE_WEIGHT = 0.4  # cost per line away from the nearest focus line
 MAX_DISTANCE = 8
 PAIR_POOL = 60  # second order pairs come from this many most likely single mutations

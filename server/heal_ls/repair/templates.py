@@ -1,5 +1,5 @@
-"""Mutations that add or remove code: guards, base cases, `max(0, ...)`, a missing return,
-`while True` -> `while x`, `[]` -> `[[]]`, slices of a sequence, and dropping a statement."""
+"""Templates that add code: `max(0, ...)`, a missing return, `while True` -> `while x`,
+`[]` -> `[[]]`, slices of a sequence. Shared helpers for guards.py and statements.py too."""
 
 from __future__ import annotations
 
@@ -20,12 +20,12 @@ def own_nodes(func: ast.FunctionDef):
             todo.extend(ast.iter_child_nodes(node))
 
 
-def _params(func: ast.FunctionDef) -> list[str]:
+def params_of(func: ast.FunctionDef) -> list[str]:
     args = func.args.posonlyargs + func.args.args + func.args.kwonlyargs
     return [a.arg for a in args if a.arg not in ("self", "cls")]
 
 
-def _body_start(snip: Snippet) -> ast.stmt | None:
+def body_start(snip: Snippet) -> ast.stmt | None:
     """The first statement after the docstring, when it starts its own line."""
     body = snip.func.body
     first = body[1] if len(body) > 1 and is_docstring(body[0]) else body[0]
@@ -38,38 +38,18 @@ def is_docstring(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
 
 
-def _unit(snip: Snippet, body_indent: str) -> str:
+def indent_unit(snip: Snippet, body_indent: str) -> str:
     outer = snip.indent_of(snip.func.lineno)
     extra = body_indent[len(outer) :] if body_indent.startswith(outer) else ""
     return extra or "    "
 
 
-def _is_recursive(snip: Snippet) -> bool:
+def is_recursive(snip: Snippet) -> bool:
     name = snip.func.name
     return any(
         isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
         for n in own_nodes(snip.func)
     )
-
-
-def guards(snip: Snippet) -> Iterator[Mutation]:
-    """`if not x: return x` at the top of the body; base cases first for recursive functions."""
-    first = _body_start(snip)
-    if first is None:
-        return
-    indent = snip.indent_of(first.lineno)
-    unit, nl = _unit(snip, indent), snip.newline
-    at = snip.line_start(first.lineno)
-    recursive = _is_recursive(snip)
-    for p in _params(snip.func):
-        cases = [(f"not {p}", v) for v in (p, "None", "0", "[]")]
-        if recursive:
-            cases[1:1] = [(f"len({p}) <= 1", p), (f"{p} <= 0", "0"), (f"{p} < 0", "0")]
-            cases += [(f"{p} == 0", "1"), (f"{p} <= 1", p)]
-        base = 3.0 if recursive else 3.6
-        for rank, (cond, value) in enumerate(cases):
-            text = f"{indent}if {cond}:{nl}{indent}{unit}return {value}{nl}"
-            yield Mutation("guard", (Edit(at, at, text),), snip.user_line(first), base + 0.1 * rank)
 
 
 def clamps(snip: Snippet) -> Iterator[Mutation]:
@@ -99,7 +79,7 @@ def returns(snip: Snippet) -> Iterator[Mutation]:
                 start, end = snip.span(value)
                 line = snip.user_line(node)
                 yield Mutation("return", (Edit(start, end, "[[]]"),), line, 2.6)
-                for p in _params(snip.func):
+                for p in params_of(snip.func):
                     yield Mutation("return", (Edit(start, end, f"[{p}]"),), line, 3.0)
         return
     last = snip.func.body[-1]
@@ -143,4 +123,4 @@ def _is_self_call(snip: Snippet, node: ast.Call) -> bool:
     return isinstance(node.func, ast.Name) and node.func.id == snip.func.name
 
 
-GENERATORS = [guards, clamps, returns, loops_and_slices]
+GENERATORS = [clamps, returns, loops_and_slices]
