@@ -308,3 +308,16 @@ async def test_shutdown_all_stops_pooled_servers(project):
     assert proc.poll() is not None
     assert get_warm_runner(sys.executable, str(project)) is not runner
     await shutdown_all()
+
+
+async def test_interpreter_without_pytest_keeps_working_cold(project, tmp_path):
+    """A server that cannot start (no pytest) costs a few tries, then runs go cold directly."""
+    fake = tmp_path / "python"
+    fake.write_text(f"#!/bin/sh\nexec {sys.executable} -c 'import sys; sys.exit(1)' \"$@\"\n")
+    fake.chmod(0o755)
+    runner = WarmRunner(str(fake), str(project))
+    inv_python = str(fake)
+    for _ in range(4):
+        result = await run_pytest(project, nodeids=FOCUSED, python=inv_python, warm=runner)
+        assert result.passed + result.failed == 0 and result.error  # cold: no pytest there either
+    assert runner.cold_runs == 4 and runner.failures == 3

@@ -32,6 +32,8 @@ PYCACHE = os.environ.get("HEAL_LS_WARM_PYCACHE") or os.path.join(
     user_cache_dir("heal-ls", appauthor=False), "warm-pycache"
 )
 
+MAX_FAILURES = 3
+
 _Timeout = (
     (asyncio.TimeoutError,)
     if asyncio.TimeoutError is TimeoutError
@@ -60,6 +62,7 @@ class WarmRunner:
         self.excluded: set[str] = set()
         self.restarts = 0
         self.cold_runs = 0
+        self.failures = 0  # consecutive; at MAX_FAILURES every run goes cold
         self.last_cpu = 0.0  # CPU seconds of the last warm run (for benchmarks)
         self._starting: tuple[asyncio.AbstractEventLoop, asyncio.Future] | None = None
 
@@ -81,26 +84,27 @@ class WarmRunner:
         try:
             await self.run(inv, timeout)
             return self.server is not None
-        except (asyncio.TimeoutError, OSError):
+        except Exception:  # noqa: BLE001 - prewarming is only ever an optimisation
             return False
 
     async def _run(self, inv: PytestInvocation, timeout: float, box: Sandbox | None):
         same_python = os.path.realpath(inv.python) == os.path.realpath(self.python)
-        if not same_python or not hasattr(os, "fork"):  # another interpreter, or Windows
-            self.cold_runs += 1
+        if not same_python or not hasattr(os, "fork") or self.failures >= MAX_FAILURES:
+            self.cold_runs += 1  # another interpreter, Windows, or a server that keeps failing
             return await run_cold(inv, timeout, box)
         try:
             server = await self._server_for(inv)
             env, limits = (box.env, _limits(box, timeout)) if box else (inv.env, None)
             request = dict(argv=inv.argv, env=env, cwd=inv.cwd, pycache=PYCACHE, sandbox=limits)
             result = await server.run(request, timeout, _output_path())
-            self.last_cpu = server.last_cpu
+            self.last_cpu, self.failures = server.last_cpu, 0
             return result
         except warm_process.RunTimedOut as exc:
             raise WarmTimeout(timeout, exc.output) from None
         except warm_process.WarmUnavailable as exc:
             log.warning("warm runner unavailable (%s); running pytest cold", exc)
             self.rewritten_ok = self.rewritten_ok and exc.kind != "doubt"
+            self.failures += exc.kind != "doubt"
             self._drop()
             self.cold_runs += 1
             return await run_cold(inv, timeout, box)
