@@ -21,20 +21,11 @@ from heal_ls.heal.loop import (
 from heal_ls.models import Candidate, HealResult
 
 
-def provider_for(config: HealConfig, env=None) -> str:
-    """The provider `auto` resolves to: anthropic with its key, else openai, else local."""
-    if config.provider != "auto":
-        return config.provider
-    env = os.environ if env is None else env
-    if env.get("ANTHROPIC_API_KEY"):
-        return "anthropic"
-    if env.get("OPENAI_API_KEY") or config.base_url or env.get("OPENAI_BASE_URL"):
-        return "openai"
-    return "local"
+def provider_for(config: HealConfig) -> str:
+    """The provider `auto` resolves to (anthropic with its key, else openai, else local)."""
+    from heal_ls.llm import choose_provider
 
-
-def _workers(config: HealConfig) -> int:
-    return max(1, min(config.candidates, os.cpu_count() or 1))
+    return choose_provider(config.provider, config.base_url)
 
 
 def _cache_key(ctx: HealContext) -> str:
