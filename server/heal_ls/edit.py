@@ -24,6 +24,7 @@ from heal_ls.models import Suspect
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_ROLE = re.compile(r"^(property|\w+\.(setter|getter|deleter)|(typing\.)?overload)$")
 
 
 class SpliceError(Exception):
@@ -79,7 +80,7 @@ def respice(new_module_text: str, suspect: Suspect, old_module_text: str, new_fu
 
 def unified_diff(path: str, before: str, after: str) -> str:
     """A unified diff with a/ b/ headers; line endings are kept as they are in the texts."""
-    name = path.lstrip("/")
+    name = path.replace("\\", "/").lstrip("/")
     lines = difflib.unified_diff(
         _lines(before), _lines(after), fromfile=f"a/{name}", tofile=f"b/{name}"
     )
@@ -148,8 +149,19 @@ def _candidate_def(new_function: str, original) -> ast.FunctionDef | ast.AsyncFu
             "stay `async def`" if isinstance(original, ast.AsyncFunctionDef) else "stay a plain def"
         )
         raise SpliceError(f"`{original.name}` must {kind}")
+    if node.decorator_list and _roles(original) and _roles(node) != _roles(original):
+        roles = " ".join(f"@{r}" for r in sorted(_roles(original)))
+        raise SpliceError(
+            f"this `{original.name}` is the {roles} one; send that definition, same decorators"
+        )
     node.heal_source = node_source(code, node)  # dedented to column 0
     return node
+
+
+def _roles(node) -> set[str]:
+    """Decorators that say which of several same-named defs this is (getter, setter, overload)."""
+    names = {ast.unparse(d) for d in node.decorator_list}
+    return {n for n in names if _ROLE.match(n)}
 
 
 def _new_node_text(text: str, region: _Region, node) -> str:

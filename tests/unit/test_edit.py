@@ -114,6 +114,18 @@ def test_property_setter_replaced_getter_untouched():
     assert after == before.replace("self._v = v", "self._v = int(v)")
 
 
+def test_getter_sent_for_the_setter_is_refused():
+    before = (
+        "class T:\n    @property\n    def value(self):\n        return self._v\n\n"
+        "    @value.setter\n    def value(self, v):\n        self._v = v\n"
+    )
+    getter = "@property\ndef value(self):\n    return int(self._v)\n"
+    with pytest.raises(SpliceError, match="is the @value.setter one"):
+        splice(before, suspect_at(before, 6, "T.value"), getter)
+    after = splice(before, suspect_at(before, 2, "T.value"), getter)
+    assert after == before.replace("return self._v", "return int(self._v)")
+
+
 def test_overload_implementation_replaced_stubs_untouched():
     before = (
         "from typing import overload\n\n"
