@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from lsprotocol import types
 
 from heal_ls.lsp import status
@@ -21,10 +23,16 @@ def register(server) -> None:
 
     @server.feature(types.SHUTDOWN)
     @guarded
-    def on_shutdown(ls, params=None):
+    async def on_shutdown(ls, params=None):
         for task in (ls.heal_task, ls.runs.background):
             if task is not None and not task.done():
                 task.cancel()
         for process in getattr(ls, "debug_processes", []):
             if process.returncode is None:
                 process.kill()
+        try:
+            from heal_ls.testing.warm import shutdown_all
+
+            await asyncio.wait_for(shutdown_all(), 5.0)
+        except Exception as exc:  # shutting down anyway
+            logger.info("warm runners: %s", exc)

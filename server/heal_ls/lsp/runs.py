@@ -8,6 +8,7 @@ merged into the state, and published as diagnostics and a heal/status notificati
 from __future__ import annotations
 
 import asyncio
+import sys
 
 from lsprotocol import types
 
@@ -62,9 +63,20 @@ class Runs:
                 test_timeout=settings.testTimeout,
                 overlay={**buffers, **(overlay or {})} or None,
                 trace=True,
+                warm=self.warm_runner(),
             )
 
         return await self._run(start, nodeids or None, title)
+
+    def warm_runner(self):
+        """The warm runner for this workspace (pytest already imported), None if unavailable."""
+        try:
+            from heal_ls.testing.warm import get_warm_runner
+
+            return get_warm_runner(self.ls.settings.python or sys.executable, self.ls.root)
+        except Exception as exc:  # an optimisation only: cold runs still work
+            logger.info("no warm runner: %s", exc)
+            return None
 
     async def script(self, script: str, *, title="heal: running script", overlay=None):
         from heal_ls.testing.script import run_script
