@@ -321,3 +321,28 @@ async def test_interpreter_without_pytest_keeps_working_cold(project, tmp_path):
         result = await run_pytest(project, nodeids=FOCUSED, python=inv_python, warm=runner)
         assert result.passed + result.failed == 0 and result.error  # cold: no pytest there either
     assert runner.cold_runs == 4 and runner.failures == 3
+
+
+async def test_plain_preload_that_pytest_later_wants_to_rewrite_goes_cold(
+    project, warm, tmp_path, monkeypatch
+):
+    from heal_ls.testing.runner import build_pytest_invocation
+
+    lib = tmp_path / "extsite"
+    lib.mkdir()
+    (lib / "extlib.py").write_text("VALUE = 1\n")
+    monkeypatch.setenv("PYTHONPATH", str(lib))
+    (project / "tests" / "test_lib.py").write_text("import extlib\n\ndef test_lib():\n    pass\n")
+    for _ in range(2):  # the second run starts with extlib preloaded plainly
+        await run_pytest(project, nodeids=["tests/test_lib.py"], warm=warm)
+    (project / "tests" / "conftest.py").write_text('pytest_plugins = ["extlib"]\n')
+    cold = await run_pytest(project, nodeids=FOCUSED)
+    hot = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    assert summary(hot) == summary(cold)
+    assert warm.cold_runs == 1 and "extlib" in warm.excluded
+    inv = build_pytest_invocation(project, nodeids=FOCUSED)
+    try:
+        code, output = await warm.run(inv, 60)
+    finally:
+        inv.cleanup()
+    assert code == 1 and "cannot be rewritten" not in output and warm.cold_runs == 1

@@ -104,7 +104,9 @@ class WarmRunner:
         except warm_process.WarmUnavailable as exc:
             log.warning("warm runner unavailable (%s); running pytest cold", exc)
             self.rewritten_ok = self.rewritten_ok and exc.kind != "doubt"
-            self.failures += exc.kind != "doubt"
+            if exc.kind == "doubt-plain":
+                self.excluded.add(str(exc))  # the module pytest wanted to rewrite
+            self.failures += not exc.kind.startswith("doubt")
             self._drop()
             self.cold_runs += 1
             return await run_cold(inv, timeout, box)

@@ -171,6 +171,7 @@ def run_child(request: dict, root: str, base_path: list[str], close_fds: list[in
         _apply_request(request, root, base_path)
         import pytest
 
+        warm_rules.warm_rewritten.guard_plain_preloads(request["output"])
         code = _main(pytest, list(request["argv"]), os.environ.get("HEAL_LS_WARM_PROFILE"))
         sys.stdout.flush()
         warm_rules.write_learned(request["output"], before, root, base_path)

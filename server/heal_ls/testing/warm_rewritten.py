@@ -10,6 +10,7 @@ Stdlib + pytest only.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import types
@@ -34,17 +35,45 @@ def equivalent(config) -> bool:
 def check_child(config, output: str) -> None:
     """In the child, at configure time: leave at once (doubt) if the preloads do not fit."""
     if preloaded and not equivalent(config):
-        with open(output + ".doubt", "w", encoding="utf-8") as file:
-            file.write("preloaded plugins were rewritten differently")
-        os._exit(DOUBT_EXIT_CODE)
+        _doubt(output, {"kind": "doubt", "message": "preloaded plugins were rewritten differently"})
 
 
-def take_doubt(output: str) -> bool:
+def guard_plain_preloads(output: str) -> None:
+    """In the child: if pytest wants to rewrite a module the server imported plainly (say a
+    conftest's pytest_plugins names it), leave at once (doubt) instead of letting the run differ
+    from a cold one by a warning; the client runs it cold and stops preloading that module."""
     try:
+        from _pytest.assertion.rewrite import AssertionRewritingHook
+
+        original = AssertionRewritingHook._warn_already_imported
+    except (ImportError, AttributeError):
+        return
+
+    def warn(self, name: str) -> None:
+        if name not in baseline:
+            _doubt(output, {"kind": "doubt-plain", "message": name})
+        original(self, name)
+
+    AssertionRewritingHook._warn_already_imported = warn
+
+
+baseline: set[str] = set()  # what a cold run has imported before pytest marks plugins
+
+
+def _doubt(output: str, reason: dict) -> None:
+    with open(output + ".doubt", "w", encoding="utf-8") as file:
+        json.dump(reason, file)
+    os._exit(DOUBT_EXIT_CODE)
+
+
+def take_doubt(output: str) -> dict | None:
+    try:
+        with open(output + ".doubt", encoding="utf-8") as file:
+            reason = json.load(file)
         os.unlink(output + ".doubt")
-        return True
-    except OSError:
-        return False
+        return reason
+    except (OSError, ValueError):
+        return None
 
 
 class _StubConfig:

@@ -82,6 +82,12 @@ def fill_pure_caches() -> None:
             pass
 
 
+def excluded(name: str, exclude: set[str]) -> bool:
+    """Is the module, or a package it lives in, excluded from preloading?"""
+    parts = name.split(".")
+    return any(".".join(parts[:i]) in exclude for i in range(1, len(parts) + 1))
+
+
 def shadowed(name: str, root: str) -> bool:
     """True when a top-level name also exists in the workspace (it must come from there)."""
     top = name.partition(".")[0]
@@ -109,11 +115,6 @@ class RewriteRecorder:
         RewriteRecorder.marked = set(marked) if isinstance(marked, (set, frozenset)) else None
 
 
-def _marked(name: str, marked: set[str]) -> bool:
-    parts = name.split(".")
-    return any(".".join(parts[:i]) in marked for i in range(1, len(parts) + 1))
-
-
 def _outside_workspace(name: str, module, root: str, base_path: list[str]) -> bool:
     path = getattr(module, "__file__", None)
     if not isinstance(path, str) or name == "__main__" or is_workspace(path, root):
@@ -124,7 +125,7 @@ def _outside_workspace(name: str, module, root: str, base_path: list[str]) -> bo
 
 def learnable(name: str, module, root: str, base_path: list[str], marked: set[str]) -> bool:
     """May the server import this module plainly?"""
-    if _marked(name, marked) or warm_rewritten.is_rewritten(module):
+    if excluded(name, marked) or warm_rewritten.is_rewritten(module):
         return False
     return _outside_workspace(name, module, root, base_path)
 

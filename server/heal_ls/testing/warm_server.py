@@ -45,7 +45,9 @@ class WarmServer:
         signal.set_wakeup_fd(self.wakeup_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
         self.base_path = warm_rules.base_sys_path(self.root)
-        self.preload(["pytest", *options.get("preload", [])])
+        self.preload(["pytest"])
+        warm_rules.warm_rewritten.baseline.update(sys.modules)
+        self.preload(options.get("preload", []))
         self.preload_rewritten(options.get("rewritten") or {})
         self.send(event="ready", pid=os.getpid(), python=sys.version, site_dirs=self.site_dirs())
 
@@ -58,7 +60,7 @@ class WarmServer:
     def preload(self, names: list[str]) -> None:
         """Import third-party modules; refuse anything from the workspace or starting threads."""
         for name in names:
-            if name in sys.modules or name in self.exclude:
+            if name in sys.modules or warm_rules.excluded(name, self.exclude):
                 continue
             warm_rules.quiet_import(name)
             if threading.active_count() > 1:
@@ -154,10 +156,9 @@ class WarmServer:
             child = self.children.pop(pid)
             code = os.waitstatus_to_exitcode(status)
             cpu = round(usage.ru_utime + usage.ru_stime, 4)
-            if warm_rules.warm_rewritten.take_doubt(child["output"]):
-                self.send(
-                    event="error", id=child["id"], kind="doubt", message="preloads do not fit"
-                )
+            doubt = warm_rules.warm_rewritten.take_doubt(child["output"])
+            if doubt:
+                self.send(event="error", id=child["id"], **doubt)
                 continue
             self.send(
                 event="done", id=child["id"], returncode=code, timed_out=child["timed_out"], cpu=cpu
@@ -183,7 +184,7 @@ class WarmServer:
             self.send(event="learned", modules=plain, rewritten=dict(learned, names=rewritten))
 
     def preload_rewritten(self, learned: dict) -> None:
-        names = [n for n in learned.get("names", []) if n not in self.exclude]
+        names = [n for n in learned.get("names", []) if not warm_rules.excluded(n, self.exclude)]
         if self.rewritten_ok and names:
             rewritten = warm_rules.warm_rewritten
             rewritten.import_rewritten(
