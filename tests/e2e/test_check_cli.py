@@ -57,11 +57,16 @@ def test_formats_a_located_crash_and_a_not_healable_failure(tmp_path):
     module.frames = [Frame(path, 1, "<module>")]
     run = RunResult(root=str(tmp_path), passed=2, failed=1, errors=1, seconds=1.25)
     located = [(f, locate(f, str(tmp_path), run)) for f in (crash, module)]
-    lines = human_lines(run, located, str(tmp_path))
+    lines = human_lines(run, located, str(tmp_path), traceback=False)
     assert lines[0] == (
         "pkg/m.py:4:5: tests/test_m.py::test_f failed: ZeroDivisionError: division by zero"
         " -> heal target f"
     )
+    assert human_lines(run, located, str(tmp_path))[1:4] == [
+        "    pkg/m.py:4 in f <- heal target",
+        lines[1],
+        "    pkg/m.py:1 in <module>",
+    ]
     assert lines[1].startswith("pkg/m.py:1:1: collect:tests/test_m.py failed: NameError: xxx")
     assert "...-> not healable" not in lines[1] and len(lines[1]) < 400
     assert lines[1].endswith(
@@ -195,3 +200,31 @@ def test_checking_one_test_and_one_script_by_path(example_copy):
     result = heal_check(script)
     assert result.returncode == 1
     assert result.stdout.startswith("tools/report.py:11:5: script:tools/report.py failed: ")
+
+
+def test_traceback_folds_foreign_frames_and_explains_targets_off_the_traceback(tmp_path):
+    write(
+        tmp_path,
+        {
+            "pkg/m.py": "def f():\n    return 1\n",
+            "tests/test_m.py": "from pkg.m import f\n\ndef test_f():\n    assert f() == 2\n",
+        },
+    )
+    test_path = str(tmp_path / "tests" / "test_m.py")
+    failure = Failure(
+        id="tests/test_m.py::test_f",
+        exc_type="AssertionError",
+        message="assert 1 == 2",
+        frames=[
+            Frame(test_path, 4, "test_f"),
+            Frame("/usr/lib/a.py", 1, "a"),
+            Frame("<string>", 1, "b"),
+        ],
+    )
+    run = RunResult(root=str(tmp_path), failed=1)
+    lines = human_lines(run, [(failure, locate(failure, str(tmp_path)))], str(tmp_path))
+    assert lines[1:] == [
+        "    tests/test_m.py:4 in test_f",
+        "    ... 2 frames outside the workspace",
+        "    heal target f at pkg/m.py:1 (called on the failing line tests/test_m.py:4)",
+    ]

@@ -201,6 +201,8 @@ def test_human_output_reads_like_a_linter(runs):
     assert returncode == 1
     assert out.splitlines() == [
         "shop/inventory.py:13:9: tests/test_inventory.py::test_remove_all failed: "
-        "KeyError: 'pear' -> heal target Inventory.remove"
+        "KeyError: 'pear' -> heal target Inventory.remove",
+        "    tests/test_inventory.py:31 in test_remove_all",
+        "    shop/inventory.py:13 in remove <- heal target",
     ]
     assert re.fullmatch(r"1 failed, 3 passed in \d+\.\ds\n", err)

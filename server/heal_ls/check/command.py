@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--script", metavar="FILE", help="run `python FILE` instead of pytest")
     parser.add_argument("--python", metavar="PY", help="interpreter (default: this one)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--short", action="store_true", help="one line per failure, no traceback")
     parser.add_argument("--test-timeout", type=float, default=10.0, metavar="S")
     parser.add_argument("--run-timeout", type=float, default=300.0, metavar="S")
 
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(to_json(result, located, root), indent=2))
     else:
-        for line in human_lines(result, located, root):
+        for line in human_lines(result, located, root, traceback=not args.short):
             print(line)
         print(summary_line(result), file=sys.stderr)
     return 1 if result.failures or result.timed_out else 0

@@ -4,31 +4,70 @@ from __future__ import annotations
 
 import os
 
-from heal_ls.locate import Located, relative_path
-from heal_ls.models import Failure, RunResult
+from heal_ls.locate import Located, is_workspace_file, relative_path
+from heal_ls.models import Failure, RunResult, Suspect
 from heal_ls.source import SourceError, read_source, split_lines
 
 MAX_MESSAGE = 200
 MAX_NOTES = 3
 
 
-def human_lines(result: RunResult, located: list[tuple[Failure, Located]], root: str) -> list[str]:
-    """One linter-style line per failure, then notes for the runner-up suspects."""
+def human_lines(
+    result: RunResult, located: list[tuple[Failure, Located]], root: str, *, traceback=True
+) -> list[str]:
+    """One linter-style line per failure; below it the traceback (workspace frames, the heal
+    target marked) unless traceback=False, then the runner-up suspects not already shown."""
     lines = []
     for failure, where in located:
-        path, line = _location(failure, where)
-        place = f"{relative_path(path, root)}:{line}:{_column(path, line)}" if path else root
-        verb = "timed out" if failure.timed_out else "failed"
-        head = f"{place}: {failure.id} {verb}: {_error_text(failure)}"
-        if where.healable:
-            lines.append(f"{head} -> heal target {where.suspects[0].qualname}")
-        else:
-            lines.append(f"{head} -> not healable: {where.reason}")
-        for other in where.suspects[1 : 1 + MAX_NOTES]:
-            spot = f"{relative_path(other.path, root)}:{other.focus_line or other.def_line}"
-            lines.append(f"    also {other.qualname} at {spot} ({other.reason})")
+        lines.append(_head(failure, where, root))
+        shown = set()
+        if traceback:
+            lines += _traceback(failure, where, root)
+            shown = {(f.path, f.line) for f in failure.frames}
+        unseen = [s for s in where.suspects if (s.path, s.focus_line) not in shown]
+        if traceback and unseen and unseen[0] is where.suspects[0]:  # say why the target
+            lines.append(_note(unseen.pop(0), root, "heal target"))
+        others = [s for s in unseen if s is not where.suspects[0]]
+        lines += [_note(other, root, "also") for other in others[:MAX_NOTES]]
     if result.timed_out:
         lines.append(f"{root}: the run timed out before every test finished")
+    return lines
+
+
+def _note(suspect: Suspect, root: str, label: str) -> str:
+    spot = f"{relative_path(suspect.path, root)}:{suspect.focus_line or suspect.def_line}"
+    return f"    {label} {suspect.qualname} at {spot} ({suspect.reason})"
+
+
+def _head(failure: Failure, where: Located, root: str) -> str:
+    path, line = _location(failure, where)
+    place = f"{relative_path(path, root)}:{line}:{_column(path, line)}" if path else root
+    verb = "timed out" if failure.timed_out else "failed"
+    head = f"{place}: {failure.id} {verb}: {_error_text(failure)}"
+    if where.healable:
+        return f"{head} -> heal target {where.suspects[0].qualname}"
+    return f"{head} -> not healable: {where.reason}"
+
+
+def _traceback(failure: Failure, where: Located, root: str) -> list[str]:
+    """Workspace frames outermost first; runs of other frames folded into one line."""
+    top = where.suspects[0] if where.suspects else None
+    lines, hidden = [], 0
+    for frame in failure.frames:
+        if not is_workspace_file(frame.path, root):
+            hidden += 1
+            continue
+        if hidden:
+            lines.append(f"    ... {hidden} frame{'s' * (hidden > 1)} outside the workspace")
+            hidden = 0
+        mark = ""
+        if top and (frame.path, frame.line) == (top.path, top.focus_line):
+            mark = " <- heal target"
+        lines.append(
+            f"    {relative_path(frame.path, root)}:{frame.line} in {frame.function}{mark}"
+        )
+    if hidden:
+        lines.append(f"    ... {hidden} frame{'s' * (hidden > 1)} outside the workspace")
     return lines
 
 
