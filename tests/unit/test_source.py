@@ -3,7 +3,6 @@
 import codecs
 
 import pytest
-
 from heal_ls.source import (
     SourceError,
     byte_col_to_char,
