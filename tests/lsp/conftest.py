@@ -17,6 +17,7 @@ from typing import Union
 import pytest
 import pytest_lsp
 from lsprotocol import types as t
+from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import PositionCodec
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -106,6 +107,9 @@ class Editor:
     def apply_edit(self, params: t.ApplyWorkspaceEditParams) -> t.ApplyWorkspaceEditResult:
         for change in params.edit.document_changes or []:
             doc = self.docs.get(change.text_document.uri)
+            if doc is None and change.text_document.version is None:
+                self.open(os.path.relpath(to_fs_path(change.text_document.uri), self.root))
+                continue  # like VS Code: an unversioned edit opens the file in a buffer
             if doc is None:
                 return t.ApplyWorkspaceEditResult(applied=False, failure_reason="not open")
             if change.text_document.version not in (None, doc.version):

@@ -138,3 +138,39 @@ async def test_unverified_offers_the_best_candidate_as_a_diff(vscode_client, fak
     assert (
         "-        if self.items[name] <= 1:" in diff and "+        if self.items[name] < 0:" in diff
     )
+
+
+async def test_heal_failing_test_asks_which_when_several_fail(vscode_client, fake_model):  # noqa: F811
+    editor = vscode_client.editor
+    (editor.root / "shop" / "prices.py").write_text(
+        "def with_tax(amount):\n    return amount * 1.2 + 1\n"
+    )
+    (editor.root / "tests" / "test_prices.py").write_text(
+        "from shop.prices import with_tax\n\n\ndef test_with_tax():\n    assert with_tax(10) == 12\n"
+    )
+    result = await editor.command("heal.runTests")
+    assert result["failed"] == 2
+    fake_model.push("def with_tax(amount):\n    return amount * 1.2\n")
+    editor.answer = lambda params: next(a.title for a in params.actions if "with_tax" in a.title)
+    result = await editor.command("heal.healFailingTest", timeout=180)
+    assert result["status"] == "verified" and result["qualname"] == "with_tax", result
+    [question] = editor.questions
+    assert sorted(a.title for a in question.actions) == [
+        "Inventory.remove (test_remove_all)",
+        "with_tax (test_with_tax)",
+    ]
+    # the fix went into a document that was not open: the edit carries no version
+    [applied] = editor.applied
+    assert applied.edit.document_changes[0].text_document.version is None
+    assert "return amount * 1.2\n" in editor.text(editor.uri("shop/prices.py"))
+    assert "+ 1" in (editor.root / "shop" / "prices.py").read_text()  # the disk is untouched
+
+
+async def test_rerun_failed_clears_what_was_fixed_on_disk(vscode_client):
+    editor = vscode_client.editor
+    await failing(editor)
+    module = editor.root / MODULE
+    module.write_text(module.read_text().replace("<= 1:", "<= 0:"))
+    result = await editor.command("heal.rerunFailed")
+    assert (result["passed"], result["failed"]) == (1, 0)
+    assert editor.diagnostics(MODULE) == []
