@@ -47,6 +47,13 @@ def project(tmp_path, monkeypatch) -> Path:
     return root
 
 
+@pytest.fixture(autouse=True)
+def private_learned_lists(tmp_path, monkeypatch):
+    from heal_ls.testing import warm as warm_module
+
+    monkeypatch.setattr(warm_module, "LEARNED_DIR", str(tmp_path / "learned"))
+
+
 @pytest.fixture
 def warm(project):
     runner = WarmRunner(sys.executable, str(project))
@@ -346,3 +353,17 @@ async def test_plain_preload_that_pytest_later_wants_to_rewrite_goes_cold(
     finally:
         inv.cleanup()
     assert code == 1 and "cannot be rewritten" not in output and warm.cold_runs == 1
+
+
+async def test_a_new_session_starts_with_what_the_last_one_learned(project, warm):
+    for _ in range(2):
+        await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    assert warm.learned or warm.rewritten["names"]
+    fresh = WarmRunner(sys.executable, str(project))  # as if the editor restarted
+    try:
+        assert list(fresh.learned) == list(warm.learned)
+        assert list(fresh.rewritten["names"]) == list(warm.rewritten["names"])
+        result = await run_pytest(project, nodeids=FOCUSED, warm=fresh)
+        assert (result.passed, result.failed) == (1, 1) and fresh.cold_runs == 0
+    finally:
+        fresh.close()

@@ -29,6 +29,13 @@ def test_network():
 """
 
 
+@pytest.fixture(autouse=True)
+def private_learned_lists(tmp_path, monkeypatch):
+    from heal_ls.testing import warm as warm_module
+
+    monkeypatch.setattr(warm_module, "LEARNED_DIR", str(tmp_path / "learned"))
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     root = tmp_path / "proj"

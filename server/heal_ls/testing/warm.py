@@ -10,6 +10,8 @@ run's whole process group. Timeouts raise WarmTimeout (a TimeoutError) carrying 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 import os
 import tempfile
@@ -26,12 +28,11 @@ if TYPE_CHECKING:
     from heal_ls.testing.runner import PytestInvocation
 
 log = logging.getLogger(__name__)
+CACHE_DIR = os.environ.get("HEAL_LS_WARM_CACHE") or user_cache_dir("heal-ls", appauthor=False)
 # Bytecode of third-party code and pytest's hash-checked rewritten asserts, used when the user's
 # environment turns bytecode writing off (see warm_child._choose_bytecode_cache).
-PYCACHE = os.environ.get("HEAL_LS_WARM_PYCACHE") or os.path.join(
-    user_cache_dir("heal-ls", appauthor=False), "warm-pycache"
-)
-
+PYCACHE = os.path.join(CACHE_DIR, "warm-pycache")
+LEARNED_DIR = os.path.join(CACHE_DIR, "warm-learned")  # preload lists, one file per runner
 MAX_FAILURES = 3
 
 _Timeout = (
@@ -65,6 +66,7 @@ class WarmRunner:
         self.failures = 0  # consecutive; at MAX_FAILURES every run goes cold
         self.last_cpu = 0.0  # CPU seconds of the last warm run (for benchmarks)
         self._starting: tuple[asyncio.AbstractEventLoop, asyncio.Future] | None = None
+        self._load_learned()
 
     async def run(
         self, inv: PytestInvocation, timeout: float, *, sandbox: bool = False
@@ -98,6 +100,9 @@ class WarmRunner:
             request = dict(argv=inv.argv, env=env, cwd=inv.cwd, pycache=PYCACHE, sandbox=limits)
             result = await server.run(request, timeout, _output_path())
             self.last_cpu, self.failures = server.last_cpu, 0
+            if server.learned or server.learned_rewritten:
+                self._harvest(server)
+                self._save_learned()
             return result
         except warm_process.RunTimedOut as exc:
             raise WarmTimeout(timeout, exc.output) from None
@@ -154,6 +159,42 @@ class WarmRunner:
         if server.tainted:
             self.excluded.add(server.tainted)
             self.learned.pop(server.tainted, None)
+
+    def _learned_path(self) -> str:
+        """Where the preload lists live between sessions, so a new session starts warm.
+        Only module names: the server re-checks every one of them before importing it."""
+        digest = hashlib.sha256(f"{self.python}\0{self.root}".encode()).hexdigest()[:16]
+        return os.path.join(LEARNED_DIR, f"{digest}.json")
+
+    def _load_learned(self) -> None:
+        try:
+            with open(self._learned_path(), encoding="utf-8") as file:
+                data = json.load(file)
+            self.learned.update(dict.fromkeys(data["plain"]))
+            self.rewritten["names"].update(dict.fromkeys(data["rewritten"]))
+            self.rewritten["marked"].update(data["marked"])
+            self.rewritten["prefix"] = data["prefix"]
+            self.excluded.update(data["excluded"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # nothing learned yet, or from another version: learn again
+
+    def _save_learned(self) -> None:
+        path = self._learned_path()
+        data = {
+            "plain": list(self.learned),
+            "rewritten": list(self.rewritten["names"]),
+            "marked": sorted(self.rewritten["marked"]),
+            "prefix": self.rewritten["prefix"],
+            "excluded": sorted(self.excluded),
+        }
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            temp = f"{path}.{os.getpid()}.tmp"
+            with open(temp, "w", encoding="utf-8") as file:
+                json.dump(data, file)
+            os.replace(temp, path)
+        except OSError:
+            pass
 
     def _drop(self) -> None:
         if self.server:
