@@ -19,7 +19,9 @@ SUBCOMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(wanted: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only the `wanted` subcommand's module is imported (the server's imports are
+    heavy, and `heal-ls check` should start fast)."""
     parser = argparse.ArgumentParser(prog="heal-ls", description=__doc__.splitlines()[0])
     from heal_ls import __version__
 
@@ -28,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         sub = subs.add_parser(name, help=help_text, description=help_text)
         sub.set_defaults(_module=module_name)
+        if name != wanted:
+            continue
         try:
             importlib.import_module(module_name).add_arguments(sub)
         except ImportError as exc:
@@ -35,8 +39,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _subcommand(argv: list[str]) -> str | None:
+    return next((arg for arg in argv if arg in SUBCOMMANDS), None)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(_subcommand(argv))
     args = parser.parse_args(argv)
     if getattr(args, "_unavailable", None):
         print(f"heal-ls {args.command}: unavailable ({args._unavailable})", file=sys.stderr)
