@@ -147,6 +147,7 @@ class WarmServer:
         for pid, child in list(self.children.items()):
             if now >= child["deadline"]:
                 self.kill(pid, child, timed_out=True)
+                child["deadline"] = now + 1.0  # SIGKILL is on its way; check again later
 
     def reap(self) -> None:
         for pid in list(self.children):
