@@ -208,3 +208,13 @@ def test_a_complete_block_wins_over_a_later_elided_one():
     assert extract_function(answer, "remove") == FIXED
     with pytest.raises(AnswerError, match="incomplete"):
         extract_function(answer.split("In short:")[1], "remove")
+
+
+def test_no_break_and_zero_width_spaces_in_indentation_become_spaces():
+    answer = "```python\ndef f(x):\n\u00a0\u00a0\u00a0\u00a0y = '\u00a0'\n\u200b    return y\n```"
+    assert extract_function(answer, "f") == "def f(x):\n    y = '\u00a0'\n    return y\n"
+
+
+def test_fences_inside_a_docstring_do_not_cut_the_function():
+    answer = 'Fix:\n```python\ndef render(x):\n    """Render.\n\n    ```\n    render(1)\n    ```\n    """\n    return str(x)\n```\nDone.'
+    assert extract_function(answer, "render").endswith('    ```\n    """\n    return str(x)\n')

@@ -19,6 +19,9 @@ import warnings
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _THINK = re.compile(r"<think>.*?(</think>|\Z)", re.DOTALL)
+_UNICODE_INDENT = re.compile(
+    r"^[ \t]*[\u00a0\u2000-\u200b\u202f\u3000][ \t\u00a0\u2000-\u200b\u202f\u3000]*", re.M
+)
 _DIFF = re.compile(r"^(@@ -\d|--- a/|\+\+\+ b/)", re.MULTILINE)
 _ELISION = re.compile(
     r"^#\s*\.\.\.|\b(rest|remainder) of (the )?(code|function|method|body|implementation)\b"
@@ -42,7 +45,7 @@ def extract_function(
     `original` (the function as it stands) wins, else the last one that is not an `@overload`.
     """
     text = answer.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")  # NUL: never code
-    text = _THINK.sub("", text)
+    text = _UNICODE_INDENT.sub(_plain_indent, _THINK.sub("", text))
     blocks = fenced_blocks(text) or [text]
     syntax_errors: list[str] = []
     seen: list[str] = []
@@ -79,6 +82,11 @@ def extract_function(
         listed = ", ".join(f"`{n}`" for n in dict.fromkeys(seen))
         raise AnswerError(f"the answer's code defines {listed} but no function `{name}`")
     raise AnswerError(f"the answer has no Python code block defining `{name}`")
+
+
+def _plain_indent(match: re.Match) -> str:
+    """Chat UIs and some models indent with no-break or zero-width spaces: make them spaces."""
+    return re.sub(r"[\u00a0\u2000-\u200a\u202f\u3000]", " ", match.group()).replace("\u200b", "")
 
 
 def _complete(source: str, node: ast.AST, original: str | None) -> str:
