@@ -30,12 +30,12 @@ def normalised(function_source: str) -> str:
         return function_source.strip()
 
 
-def function_from_answer(answer: str, suspect: Suspect) -> str:
+def function_from_answer(answer: str, suspect: Suspect, original_function: str) -> str:
     from heal_ls.heal.answer import AnswerError, extract_function
 
     name, owner = target_names(suspect.qualname)
-    try:
-        return extract_function(answer, name, owner)
+    try:  # the original tells same-named defs apart (a property's getter from its setter)
+        return extract_function(answer, name, owner, original=original_function)
     except AnswerError as exc:
         raise CandidateRejected(str(exc)) from None
 

@@ -175,7 +175,9 @@ async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: 
     """Parse, check, splice and verify one candidate; returns the verified module text or None."""
     try:
         new_function = (
-            function_from_answer(candidate.source, ctx.suspect) if from_answer else candidate.source
+            function_from_answer(candidate.source, ctx.suspect, ctx.original_function)
+            if from_answer
+            else candidate.source
         )
         module_text = module_with(
             ctx.module_text,
