@@ -7,113 +7,16 @@ with no diagnostic. The request never runs a model or tests: it reads a per-docu
 
 from __future__ import annotations
 
-import asyncio
-from dataclasses import dataclass
-
 from lsprotocol import types
 
-from heal_ls.lsp.diagnostics import error_line
-from heal_ls.lsp.documents import uri_to_path
-from heal_ls.lsp.log import guarded, logger, spawn
+from heal_ls.lsp.code_index import Indexes
+from heal_ls.lsp.log import guarded
 from heal_ls.lsp.state import Known
 
 HEAL_FUNCTION = "heal.healFunction"
 DEBUG_TEST = "heal.debugTest"
 RUN_TESTS = "heal.runTests"
 RUN_SCRIPT = "heal.runScript"
-
-
-@dataclass
-class Span:
-    first: int  # 0-based, inclusive
-    last: int
-    known: Known
-
-
-@dataclass
-class DocIndex:
-    version: int | None
-    generation: int
-    spans: list[Span]
-
-
-def function_span(text_index, line: int, qualname: str | None) -> tuple[int, int] | None:
-    """Current 0-based line span of the def named `qualname` (near `line`), or around `line`."""
-    node = text_index.find(qualname, near_line=line) if qualname else None
-    node = node or text_index.function_at(line)
-    return (node.start_line - 1, node.end_line - 1) if node else None
-
-
-def build_index(ls, path: str, text: str, version) -> DocIndex:
-    from heal_ls.locate import index_source
-
-    knowns = list(ls.state.known.values())
-    try:
-        text_index = index_source(text)
-    except (SyntaxError, ValueError):
-        text_index = None  # mid-edit: fall back to the lines the run reported
-    spans = []
-    for known in knowns:
-        suspect, failure = known.suspect, known.failure
-        if suspect is not None and suspect.path == path:
-            span = (suspect.start_line - 1, suspect.end_line - 1)
-            if text_index is not None:
-                span = function_span(text_index, suspect.def_line, suspect.qualname) or span
-            spans.append(Span(*span, known))
-        where = error_line(known) if suspect is None else None
-        if where is not None and where[0] == path:  # module level: the crashing line itself
-            spans.append(Span(where[1] - 1, where[1] - 1, known))
-        if failure.test_path == path and failure.test_line:
-            span = (failure.test_line - 1, failure.test_line - 1)
-            if text_index is not None:
-                span = function_span(text_index, failure.test_line, None) or span
-            spans.append(Span(*span, known))
-    return DocIndex(version, ls.state.generation, spans)
-
-
-class Indexes:
-    """One index per open document, keyed by (version, failures generation)."""
-
-    def __init__(self, ls):
-        self.ls = ls
-        self.by_uri: dict[str, DocIndex] = {}
-        self.pending: dict[str, asyncio.Task] = {}
-
-    def get(self, uri: str) -> DocIndex | None:
-        doc = self.ls.workspace.text_documents.get(uri)
-        path = uri_to_path(uri)
-        if doc is None or path is None:
-            return None
-        index = self.by_uri.get(uri)
-        if index is None or index.generation != self.ls.state.generation:
-            # new failures (normally indexed right after the run): build it now
-            index = self.by_uri[uri] = build_index(self.ls, path, doc.source, doc.version)
-        elif index.version != doc.version:
-            self.schedule(uri)  # typing: serve the last index, rebuild off this request
-        return index
-
-    def refresh_all(self) -> None:
-        """Re-index every open document now (called once after each run)."""
-        for uri, doc in list(self.ls.workspace.text_documents.items()):
-            path = uri_to_path(uri)
-            if path is not None and path.endswith(".py"):
-                self.by_uri[uri] = build_index(self.ls, path, doc.source, doc.version)
-
-    def schedule(self, uri: str, delay: float = 0.05) -> None:
-        if uri in self.pending and not self.pending[uri].done():
-            return
-
-        async def rebuild():
-            await asyncio.sleep(delay)
-            doc = self.ls.workspace.text_documents.get(uri)
-            if doc is not None:
-                path = uri_to_path(uri)
-                self.by_uri[uri] = build_index(self.ls, path, doc.source, doc.version)
-
-        self.pending[uri] = spawn(rebuild(), f"index {uri}")
-
-    def forget(self, uri: str) -> None:
-        self.by_uri.pop(uri, None)
 
 
 def actions_for(known: Known, diagnostics: list[types.Diagnostic], many: bool):
@@ -206,5 +109,3 @@ def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def on_close(ls, params: types.DidCloseTextDocumentParams):
         ls.indexes.forget(params.text_document.uri)
-
-    logger.debug("code actions registered")
