@@ -70,6 +70,7 @@ class Editor:
         self.refused: list[str] = []
         self.questions: list[t.ShowMessageRequestParams] = []
         self.answer = None  # a function (params) -> title or None
+        self.before_apply = None  # a function (editor) run when an edit arrives: the user typing
         self.statuses: list[dict] = []
 
     def uri(self, relpath: str) -> str:
@@ -105,6 +106,9 @@ class Editor:
         )
 
     def apply_edit(self, params: t.ApplyWorkspaceEditParams) -> t.ApplyWorkspaceEditResult:
+        if self.before_apply is not None:
+            self.before_apply, typing = None, self.before_apply
+            typing(self)
         for change in params.edit.document_changes or []:
             doc = self.docs.get(change.text_document.uri)
             if doc is None and change.text_document.version is None:

@@ -174,3 +174,19 @@ async def test_rerun_failed_clears_what_was_fixed_on_disk(vscode_client):
     result = await editor.command("heal.rerunFailed")
     assert (result["passed"], result["failed"]) == (1, 0)
     assert editor.diagnostics(MODULE) == []
+
+
+async def test_an_edit_refused_as_stale_is_redone_on_the_new_text(vscode_client, fake_model):  # noqa: F811
+    editor = vscode_client.editor
+    uri = editor.open(MODULE)
+    await failing(editor)
+    fake_model.push(FIXED)
+    # the user types just as the edit arrives: the editor refuses it (stale version)
+    editor.before_apply = lambda e: e.type_text(uri, e.text(uri) + "\n# typed at the last moment\n")
+    result = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=180)
+    assert result["status"] == "verified", result
+    assert editor.refused == [uri]
+    [applied] = editor.applied
+    assert applied.edit.document_changes[0].text_document.version == 2
+    text = editor.text(uri)
+    assert "<= 0:" in text and text.endswith("# typed at the last moment\n")

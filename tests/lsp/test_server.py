@@ -57,3 +57,14 @@ async def test_failures_request_and_status_before_any_run(client):
     assert failures.failures == []
     status = await eventually(lambda: client.editor.statuses, what="a heal/status notification")
     assert status[-1]._asdict() == {"running": False, "failing": 0, "healing": None}
+
+
+@pytest.mark.parametrize("settings", [{"provider": "local", "runOnStartup": True}])
+async def test_run_on_startup_publishes_without_a_command(vscode_client, settings):
+    editor = vscode_client.editor
+    await eventually(
+        lambda: editor.diagnostics("shop/inventory.py"), timeout=60, what="diagnostics"
+    )
+    [error] = editor.diagnostics("shop/inventory.py")
+    assert error.code == "KeyError"
+    assert any(s.running for s in editor.statuses)
