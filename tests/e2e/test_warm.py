@@ -367,3 +367,26 @@ async def test_a_new_session_starts_with_what_the_last_one_learned(project, warm
         assert (result.passed, result.failed) == (1, 1) and fresh.cold_runs == 0
     finally:
         fresh.close()
+
+
+async def test_module_starting_a_thread_is_never_preloaded(project, warm, tmp_path, monkeypatch):
+    """Forking a process with extra threads is unsafe: such a module gets excluded."""
+    lib = tmp_path / "extsite"
+    lib.mkdir()
+    (lib / "threadlib.py").write_text(
+        "import threading, time\n"
+        "threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", str(lib))
+    (project / "tests" / "test_lib.py").write_text(
+        "import threadlib\n\ndef test_lib():\n    pass\n"
+    )
+    nodeids = ["tests/test_lib.py", *FOCUSED]
+    for _ in range(3):
+        result = await run_pytest(project, nodeids=nodeids, warm=warm)
+        assert (result.passed, result.failed) == (2, 1)
+        await asyncio.sleep(0.5)  # let the server learn (and refuse) between runs
+    assert "threadlib" in warm.excluded
+    cold_before = warm.cold_runs
+    result = await run_pytest(project, nodeids=nodeids, warm=warm)
+    assert (result.passed, result.failed) == (2, 1) and warm.cold_runs == cold_before
