@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import heapq
 import itertools
-import marshal
 import types
 import warnings
 from collections.abc import Iterable, Iterator
@@ -57,9 +56,9 @@ def second_order(singles: list[Mutation]) -> Iterator[tuple[Mutation, Mutation]]
         yield pool[i], pool[j]
 
 
-def normalised(source: str) -> bytes | None:
+def normalised(source: str) -> tuple | None:
     """A key equal for sources that compile to the same code, whatever their formatting
-    (the compiled code without line numbers); None when the source does not compile."""
+    (the compiled code without positions); None when the source does not compile."""
     try:
         with warnings.catch_warnings():  # e.g. "is" with a literal: not our user's code
             warnings.simplefilter("ignore")
@@ -70,14 +69,19 @@ def normalised(source: str) -> bytes | None:
                 code = compile(text, "<candidate>", "exec")
     except (SyntaxError, ValueError):
         return None
-    return marshal.dumps(_without_positions(code))
+    return _code_key(code)
 
 
-def _without_positions(code: types.CodeType) -> types.CodeType:
+def _code_key(code: types.CodeType) -> tuple:
+    """Everything that decides what the code does, nothing about where it was written.
+    (Not marshal: its output depends on reference counts.)"""
     consts = tuple(
-        _without_positions(c) if isinstance(c, types.CodeType) else c for c in code.co_consts
+        _code_key(c) if isinstance(c, types.CodeType) else (type(c).__name__, repr(c))
+        for c in code.co_consts
     )
-    return code.replace(co_linetable=b"", co_firstlineno=1, co_consts=consts)
+    shape = (code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags)
+    names = (code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars, code.co_name)
+    return code.co_code, consts, names, shape
 
 
 def _inside_a_function(tree: ast.Module) -> ast.Module:
