@@ -145,3 +145,15 @@ def test_server_side_files_need_only_stdlib_pytest_and_each_other(name):
         else:
             continue
         assert set(tops) <= allowed, f"{name} imports {tops}"
+
+
+def test_huge_output_keeps_head_and_tail(tmp_path):
+    from heal_ls.testing.warm_process import read_output
+
+    path = tmp_path / "out"
+    path.write_bytes(b"HEAD" + b"x" * 10_000 + b"TAIL")
+    text = read_output(str(path), limit=1000)
+    assert text.startswith("HEAD") and text.endswith("TAIL") and "bytes of output cut" in text
+    assert len(text) < 1100
+    path.write_bytes(b"small")
+    assert read_output(str(path), limit=1000) == "small"

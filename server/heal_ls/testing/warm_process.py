@@ -17,6 +17,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from heal_ls.testing.process import OUTPUT_LIMIT
+
 SERVER_FILE = str(Path(__file__).with_name("warm_server.py"))
 START_TIMEOUT = 60.0
 GRACE = 5.0  # the server enforces run timeouts; we only step in if it does not
@@ -200,11 +202,20 @@ def kill_group(pid: int) -> None:
             pass
 
 
-def read_output(path: str) -> str:
+def read_output(path: str, limit: int = OUTPUT_LIMIT) -> str:
+    """The run's output; when huge, its head and tail (like the cold runner keeps)."""
     try:
-        return Path(path).read_bytes().decode("utf-8", "replace")
+        with open(path, "rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            if size <= limit:
+                return file.read().decode("utf-8", "replace")
+            head = file.read(limit // 4)
+            file.seek(size - (limit - limit // 4))
+            tail = file.read()
     except OSError:
         return ""
+    cut = f"\n... [{size - len(head) - len(tail)} bytes of output cut] ...\n"
+    return head.decode("utf-8", "replace") + cut + tail.decode("utf-8", "replace")
 
 
 def remove(path: str) -> None:
