@@ -344,3 +344,60 @@ def test_nested_function_with_nonlocal_gets_candidates():
     )
     fixed = buggy.replace("+= 2", "+= 1")
     assert rank_of(buggy, fixed, [3], first_line=5) is not None
+
+
+LINKED = {
+    "none-check": (
+        src("""
+        def detect_cycle(node):
+            hare = tortoise = node
+            while True:
+                if hare.successor is None:
+                    return False
+                tortoise = tortoise.successor
+                hare = hare.successor.successor
+                if hare is tortoise:
+                    return True
+        """),
+        ("if hare.successor is None:", "if hare is None or hare.successor is None:"),
+    ),
+    "missing-assignment": (
+        src("""
+        def reverse_linked_list(node):
+            prevnode = None
+            while node:
+                nextnode = node.successor
+                node.successor = prevnode
+                node = nextnode
+            return prevnode
+        """),
+        ("        node = nextnode\n", "        prevnode = node\n        node = nextnode\n"),
+    ),
+    "missing-add": (
+        src("""
+        def depth_first_search(startnode, goalnode):
+            nodesvisited = set()
+
+            def search_from(node):
+                if node in nodesvisited:
+                    return False
+                elif node is goalnode:
+                    return True
+                else:
+                    return any(search_from(nextnode) for nextnode in node.successors)
+
+            return search_from(startnode)
+        """),
+        ("else:\n", "else:\n            nodesvisited.add(node)\n"),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LINKED))
+def test_code_adding_templates_for_linked_structures(case):
+    buggy, (old, new) = LINKED[case]
+    fixed = buggy.replace(old, new, 1)
+    if case == "missing-add":  # the nested function is the suspect
+        buggy, fixed = (text.split("\n\n")[1] + "\n" for text in (buggy, fixed))
+    rank = rank_of(buggy, fixed, [])
+    assert rank is not None and rank < 300

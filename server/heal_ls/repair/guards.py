@@ -81,4 +81,27 @@ def guards(snip: Snippet) -> Iterator[Mutation]:
             yield Mutation("guard", (edit,), snip.user_line(first), cost + 0.1 * rank)
 
 
-GENERATORS = [guards]
+def none_checks(snip: Snippet) -> Iterator[Mutation]:
+    """`if x.next is None:` -> `if x is None or x.next is None:`; `while x.ok:` ->
+    `while x is not None and x.ok:`."""
+    for node in own_nodes(snip.func):
+        if not isinstance(node, (ast.If, ast.While)):
+            continue
+        owners = [
+            n.value.id
+            for n in ast.walk(node.test)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+        ]
+        start, end = snip.span(node.test)
+        test = snip.source_of(node.test)
+        if isinstance(node.test, (ast.BoolOp, ast.IfExp, ast.NamedExpr)):
+            test = f"({test})"
+        for owner in dict.fromkeys(owners):
+            if isinstance(node, ast.If):
+                new = f"{owner} is None or {test}"
+            else:  # a loop goes on only while the owner exists
+                new = f"{owner} is not None and {test}"
+            yield Mutation("none-check", (Edit(start, end, new),), snip.user_line(node), 3.0)
+
+
+GENERATORS = [guards, none_checks]

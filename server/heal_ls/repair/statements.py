@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from heal_ls.repair.snippet import Edit, Mutation, Snippet
-from heal_ls.repair.templates import is_docstring, own_nodes
+from heal_ls.repair.templates import is_docstring, own_nodes, params_of
 from heal_ls.repair.values import scope_names
 
 SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Break, ast.Continue)
@@ -22,7 +22,7 @@ def drop_statements(snip: Snippet) -> Iterator[Mutation]:
 
 
 def _receivers(snip: Snippet) -> list[tuple[str, str]]:
-    """(object, method) pairs worth calling: collecting methods on local names."""
+    """(object, method) pairs worth calling: collections the function fills, pops or tests."""
     pairs = []
     for node in own_nodes(snip.func):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -30,6 +30,10 @@ def _receivers(snip: Snippet) -> list[tuple[str, str]]:
             if isinstance(owner, ast.Name):
                 pairs += [(owner.id, m) for m in COLLECTING if m == node.func.attr]
                 pairs += [(owner.id, "append")] if node.func.attr == "pop" else []
+        elif isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            seen = node.comparators[0]  # `x in seen` with nothing ever added to seen
+            if isinstance(seen, ast.Name):
+                pairs += [(seen.id, "add"), (seen.id, "append")]
     return list(dict.fromkeys(pairs))
 
 
@@ -66,4 +70,23 @@ def missing_calls(snip: Snippet) -> Iterator[Mutation]:
                     yield Mutation("add-call", (edit,), snip.user_line(line), cost)
 
 
-GENERATORS = [missing_calls, drop_statements]
+def missing_assignments(snip: Snippet) -> Iterator[Mutation]:
+    """`prev = node` forgotten near the end of a loop body (after its last statement, or just
+    before it): a = b for a name the function assigns and another name in scope."""
+    names = scope_names(snip.func)
+    pairs = [(a, b) for a in names if a not in params_of(snip.func) for b in names if a != b]
+    for node in own_nodes(snip.func):
+        if not isinstance(node, (ast.For, ast.While)) or node.body[-1].lineno == node.lineno:
+            continue
+        last = node.body[-1]
+        indent, nl = snip.indent_of(last.lineno), snip.newline
+        spots = [(snip.span(last)[1], nl + indent + "{}", 4.4)]
+        if snip.text[snip.line_start(last.lineno) : snip.span(last)[0]] == indent:
+            spots.append((snip.line_start(last.lineno), indent + "{}" + nl, 4.5))
+        for at, template, cost in spots:
+            for rank, (target, value) in enumerate(pairs):
+                edit = Edit(at, at, template.format(f"{target} = {value}"))
+                yield Mutation("add-assign", (edit,), snip.user_line(last), cost + 0.02 * rank)
+
+
+GENERATORS = [missing_calls, missing_assignments, drop_statements]
