@@ -390,3 +390,15 @@ async def test_module_starting_a_thread_is_never_preloaded(project, warm, tmp_pa
     cold_before = warm.cold_runs
     result = await run_pytest(project, nodeids=nodeids, warm=warm)
     assert (result.passed, result.failed) == (2, 1) and warm.cold_runs == cold_before
+
+
+@pytest.mark.parametrize("name", ["inventory", "hang"])
+async def test_examples_give_the_same_result_warm_and_cold(example_copy, name):
+    root = example_copy(name)
+    runner = WarmRunner(sys.executable, str(root))
+    try:
+        cold = await run_pytest(root, test_timeout=2)
+        hot = await run_pytest(root, test_timeout=2, warm=runner)
+    finally:
+        runner.close()
+    assert cold.failed == 1 and summary(hot) == summary(cold) and runner.cold_runs == 0
