@@ -82,3 +82,16 @@ async def test_syntax_errors_unknown_documents_and_bad_arguments(vscode_client):
     with pytest.raises(Exception, match="must be a file uri"):
         await editor.command("heal.runTests", {"uri": 42})
     await still_serving(vscode_client)
+
+
+@pytest.mark.parametrize("settings", [{"provider": "anthropic", "maxAttempts": 1}])
+async def test_a_provider_without_a_key_fails_the_heal_in_one_line(vscode_client, settings):
+    editor = vscode_client.editor
+    await editor.command("heal.runTests")
+    result = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=120)
+    assert result["status"] == "failed" and result["applied"] is False, result
+    assert "\n" not in result["message"] and "Traceback" not in result["message"]
+    assert any(
+        "ANTHROPIC" in m.message or "key" in m.message.lower() for m in vscode_client.messages
+    )
+    await still_serving(vscode_client)

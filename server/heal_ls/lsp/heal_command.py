@@ -18,7 +18,7 @@ from heal_ls.lsp.apply import Refused, apply_fix
 from heal_ls.lsp.commands import options, workspace_path
 from heal_ls.lsp.config import heal_config
 from heal_ls.lsp.documents import current_text, unsaved_overlay
-from heal_ls.lsp.log import guarded, spawn
+from heal_ls.lsp.log import guarded, logger, spawn
 from heal_ls.lsp.progress import Progress
 from heal_ls.lsp.state import Known
 from heal_ls.lsp.unverified import offer_best_candidate
@@ -108,6 +108,9 @@ async def heal(ls, known: Known) -> dict:
         result = outcome("cancelled", "heal cancelled", known)
     except Refused as exc:
         result = outcome("refused", str(exc), known)
+    except Exception as exc:  # a provider or config error: one clear line, the log has the rest
+        logger.debug("heal of %s failed", known.id, exc_info=exc)
+        result = outcome("failed", f"{type(exc).__name__}: {exc}", known)
     finally:
         ls.healing_target = None
         status.notify(ls)
