@@ -68,3 +68,14 @@ async def test_run_on_startup_publishes_without_a_command(vscode_client, setting
     [error] = editor.diagnostics("shop/inventory.py")
     assert error.code == "KeyError"
     assert any(s.running for s in editor.statuses)
+
+
+async def test_run_tests_for_a_file(vscode_client):
+    editor = vscode_client.editor
+    test_file = await editor.command(
+        "heal.runTests", {"uri": editor.uri("tests/test_inventory.py")}
+    )
+    assert (test_file["passed"], test_file["failed"]) == (3, 1)
+    module = await editor.command("heal.runTests", {"uri": editor.uri("shop/inventory.py")})
+    assert module["passed"] + module["failed"] == 4  # the tests that exercised the module
+    assert editor.diagnostics("shop/inventory.py")

@@ -43,6 +43,15 @@ def workspace_path(ls, value, command: str, what="uri") -> str:
     return path
 
 
+def tests_for_file(ls, path: str) -> list[str] | None:
+    """A test file's own tests; for another module, the tests known to exercise it (else all)."""
+    from heal_ls.locate import is_test_file
+
+    if is_test_file(path, ls.root):
+        return [os.path.relpath(path, ls.root).replace(os.sep, "/")]
+    return ls.state.tests_touching(path) or None
+
+
 def run_summary(run) -> dict:
     if run is None:
         return {"ran": False}
@@ -65,8 +74,7 @@ def register(server) -> None:
         if isinstance(opts.get("test"), str):
             nodeids = [opts["test"]]
         elif opts.get("uri") is not None:
-            path = workspace_path(ls, opts["uri"], RUN_TESTS)
-            nodeids = [os.path.relpath(path, ls.root).replace(os.sep, "/")]
+            nodeids = tests_for_file(ls, workspace_path(ls, opts["uri"], RUN_TESTS))
         return run_summary(await ls.runs.tests(nodeids))
 
     @server.command(RERUN_FAILED)
