@@ -21,7 +21,7 @@ class LocalRepairer:
     def candidates(
         self, function_source: str, focus_lines: Iterable[int], first_line: int
     ) -> Iterator[str]:
-        """Whole replacement defs, ranked and deduplicated by normalised AST.
+        """Whole replacement defs, ranked and deduplicated (equal compiled code counts as equal).
 
         function_source is the def as it stands in the module (indentation included) and
         first_line its line in the module; focus_lines are module lines (the failing frames'

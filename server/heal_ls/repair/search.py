@@ -81,7 +81,8 @@ def _code_key(code: types.CodeType) -> tuple:
     )
     shape = (code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags)
     names = (code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars, code.co_name)
-    return code.co_code, consts, names, shape
+    handlers = getattr(code, "co_exceptiontable", b"")  # 3.11+: bytecode offsets, no lines
+    return code.co_code, handlers, consts, names, shape
 
 
 def _inside_a_function(tree: ast.Module) -> ast.Module:
