@@ -23,6 +23,7 @@ import textwrap
 import time
 from pathlib import Path
 
+from heal_ls.testing import warm as warm_module
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.warm import WarmRunner
 
@@ -78,6 +79,7 @@ async def timed(make_run) -> tuple[float, float]:
 async def measure_focused_rerun(rounds: int) -> dict[str, list[tuple[float, float]]]:
     root = Path(tempfile.mkdtemp(prefix="heal-perf-")) / "proj"
     build_project(root)
+    warm_module.LEARNED_DIR = str(root.parent / "learned")  # start as a first session would
     warm = WarmRunner(sys.executable, str(root))
 
     async def plain():
@@ -108,8 +110,11 @@ async def measure_focused_rerun(rounds: int) -> dict[str, list[tuple[float, floa
         variants[CACHED] = cold_cached
     variants["warm runner"] = warmed
     try:
-        for _ in range(2):  # start the server and let it learn what to preload
-            await warmed()
+        startup = [await timed(warmed) for _ in range(2)]  # start, then learn what to preload
+        print(
+            f"warm runner start-up: first run {startup[0][0]:.2f} s (server start, nothing"
+            f" preloaded yet), second {startup[1][0]:.2f} s (preloads learned from the first)\n"
+        )
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
         for _ in range(rounds):  # interleaved, so load changes hit every variant alike
             for name, run in variants.items():
