@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from heal_ls.lsp.documents import current_text, path_to_uri
+from heal_ls.lsp.documents import current_text, path_to_uri, split_lines
 from heal_ls.models import Suspect
 
 
@@ -50,19 +50,17 @@ def retarget(current: str, before: str, after: str, suspect: Suspect) -> str:
         ) from None
 
 
-def end_position(ls, lines: list[str]) -> types.Position:
+def end_position(codec, lines: list[str]) -> types.Position:
     """The position just past the last character (after a final newline: the next line)."""
     if not lines or lines[-1].endswith(("\n", "\r")):
         return types.Position(len(lines), 0)
     last = lines[-1]
-    return ls.workspace.position_codec.position_to_client_units(
-        lines, types.Position(len(lines) - 1, len(last))
-    )
+    return codec.position_to_client_units(lines, types.Position(len(lines) - 1, len(last)))
 
 
-def minimal_edit(ls, old: str, new: str) -> types.TextEdit:
+def minimal_edit(codec, old: str, new: str) -> types.TextEdit:
     """One TextEdit replacing only the lines that differ (common prefix/suffix kept)."""
-    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    a, b = split_lines(old), split_lines(new)
     prefix = 0
     while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
         prefix += 1
@@ -70,7 +68,7 @@ def minimal_edit(ls, old: str, new: str) -> types.TextEdit:
     while suffix < min(len(a), len(b)) - prefix and a[-1 - suffix] == b[-1 - suffix]:
         suffix += 1
     end_index = len(a) - suffix
-    end = end_position(ls, a) if end_index == len(a) else types.Position(end_index, 0)
+    end = end_position(codec, a) if end_index == len(a) else types.Position(end_index, 0)
     return types.TextEdit(
         range=types.Range(types.Position(prefix, 0), end),
         new_text="".join(b[prefix : len(b) - suffix]),
@@ -88,7 +86,7 @@ async def apply_fix(ls, suspect: Suspect, before: str, after: str, tries: int = 
         target = retarget(current, before, after, suspect)
         edit = types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
-            edits=[minimal_edit(ls, current, target)],
+            edits=[minimal_edit(ls.workspace.position_codec, current, target)],
         )
         params = types.ApplyWorkspaceEditParams(
             edit=types.WorkspaceEdit(document_changes=[edit]),

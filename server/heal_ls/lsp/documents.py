@@ -4,9 +4,18 @@ overlay, and positions in the client's encoding (UTF-16 unless the client chose 
 from __future__ import annotations
 
 import os
+import re
 
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
+
+LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their endings, split only where LSP and Python's tokenizer split: \r\n, \r,
+    \n (str.splitlines also splits on form feeds and U+2028, which would shift every line)."""
+    return LINE.findall(text)
 
 
 def uri_to_path(uri: str) -> str | None:
@@ -77,4 +86,4 @@ def line_range(ls, lines: list[str], line: int) -> types.Range:
 
 def lines_of(ls, path: str) -> list[str]:
     text, _ = current_text(ls, path)
-    return text.splitlines(keepends=True) if text else []
+    return split_lines(text) if text else []
