@@ -9,6 +9,7 @@ Result: {status, message, applied, qualname}.
 from __future__ import annotations
 
 import asyncio
+import time
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -43,10 +44,17 @@ def current_suspect(ls, known: Known, text: str):
     return suspect_for(suspect.path, node, suspect.reason, suspect.score)
 
 
-def progress_reporter(progress: Progress):
+def progress_reporter(progress: Progress, min_interval: float = 0.1):
+    """HealEvents as progress reports, at most ~10 a second except for the main steps."""
+    last = [0.0]
+
     def on_event(event) -> None:
         if event.kind == "chunk":
             return  # too many to show; "asking" already said we are waiting for the model
+        now = time.monotonic()
+        if event.kind in ("candidate", "rejected") and now - last[0] < min_interval:
+            return
+        last[0] = now
         step = f"attempt {event.attempt}/{event.total}: " if event.attempt and event.total else ""
         progress.report(f"{step}{event.message}"[:200])
 
