@@ -47,7 +47,7 @@ async def run_pytest(
     )
     try:
         if warm is not None:
-            return await _run_warm(inv, warm, run_timeout)
+            return await _run_warm(inv, warm, run_timeout, sandbox)
         return await _run_spawned(inv, run_timeout, sandbox)
     finally:
         inv.cleanup()
@@ -72,11 +72,13 @@ async def _run_spawned(inv: PytestInvocation, run_timeout: float, sandbox: bool)
     )
 
 
-async def _run_warm(inv: PytestInvocation, warm: Any, run_timeout: float) -> RunResult:
+async def _run_warm(
+    inv: PytestInvocation, warm: Any, run_timeout: float, sandbox: bool
+) -> RunResult:
     started = time.monotonic()
     timed_out = False
     try:
-        returncode, output = await warm.run(inv, run_timeout)
-    except (asyncio.TimeoutError, TimeoutError):
-        returncode, output, timed_out = -9, "", True
+        returncode, output = await warm.run(inv, run_timeout, sandbox=sandbox)
+    except (asyncio.TimeoutError, TimeoutError) as exc:  # keep what the run printed before
+        returncode, output, timed_out = -9, getattr(exc, "output", ""), True
     return collect_result(inv, returncode, output, time.monotonic() - started, timed_out)
