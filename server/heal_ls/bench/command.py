@@ -24,15 +24,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--suite", default="examples", choices=["examples", "quixbugs"])
     parser.add_argument("--quixbugs-dir", metavar="DIR", help="a jkoppel/QuixBugs checkout")
     parser.add_argument(
-        "--provider", default="local", choices=["auto", "anthropic", "openai", "local"]
+        "--provider",
+        default="local",
+        choices=["auto", "anthropic", "openai", "local"],
+        help="who proposes fixes (default: local, so runs are repeatable and free)",
     )
     parser.add_argument("--model", help="model name for anthropic/openai")
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint")
     parser.add_argument("--only", nargs="+", metavar="NAME", default=[], help="just these bugs")
     parser.add_argument("--python", metavar="PY", help="interpreter for test runs")
-    parser.add_argument("--test-timeout", type=float, default=3.0, metavar="S")
-    parser.add_argument("--budget-count", type=int, default=300, metavar="N")
-    parser.add_argument("--budget-seconds", type=float, default=60.0, metavar="S")
+    parser.add_argument(
+        "--test-timeout", type=float, default=3.0, metavar="S", help="per test (default: 3)"
+    )
+    parser.add_argument(
+        "--budget-count", type=int, default=300, metavar="N", help="local candidates per bug"
+    )
+    parser.add_argument(
+        "--budget-seconds", type=float, default=60.0, metavar="S", help="local search per bug"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument(
         "--ranks", action="store_true", help="only show where each reference fix ranks (no runs)"
