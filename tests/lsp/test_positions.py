@@ -4,6 +4,7 @@ and module-level crashes (a diagnostic, no heal action)."""
 from pathlib import Path
 
 import pytest
+from conftest import eventually
 from lsprotocol import types as t
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
@@ -86,3 +87,25 @@ async def test_a_module_level_crash_has_a_diagnostic_and_no_heal_action(vscode_c
     uri = editor.open("tools/boom.py")
     titles = [a.title for a in await actions_at(vscode_client, uri, 2)]
     assert titles == ["Re-run script"]
+
+
+SYNTAX_PROJECT = {
+    "pytest.ini": "[pytest]\npythonpath = .\n",
+    "mod.py": "def f(:\n    return 1\n",
+    "tests/test_mod.py": "from mod import f\n\n\ndef test_f():\n    assert f() == 1\n",
+}
+
+
+@pytest.mark.parametrize("project", ["syntax"])
+async def test_a_collection_error_clears_when_the_fixed_file_is_saved(vscode_client, project):
+    editor = vscode_client.editor
+    write_project(editor.root, SYNTAX_PROJECT)
+    await editor.command("heal.runTests")
+    [error] = editor.diagnostics("mod.py")
+    assert error.code == "SyntaxError" and "no heal action" in error.message
+    assert error.message.startswith("collecting tests/test_mod.py failed")
+    uri = editor.open("mod.py")
+    editor.type_text(uri, "def f():\n    return 1\n")
+    editor.save(uri)
+    await eventually(lambda: editor.diagnostics("mod.py") == [], timeout=60, what="cleared")
+    assert editor.diagnostics("tests/test_mod.py") == []

@@ -55,3 +55,15 @@ def test_tests_touching_a_file_come_from_coverage():
     assert state.tests_touching("/w/tests/t.py") == ["t.py::ok"]
     assert state.tests_touching("/w/tests/test_a.py") == ["t.py::a"]
     assert state.failing_tests() == ["t.py::a"]
+
+
+def test_a_collection_error_is_rerun_and_cleared_through_its_file():
+    state = WorkspaceState()
+    broken = Known(
+        Failure(id="collect:tests/t.py", exc_type="SyntaxError", message="x"), None, False
+    )
+    assert broken.label() == "collecting tests/t.py"
+    state.apply_run(run_with(), {broken.id: broken}, None)
+    assert state.failing_tests() == ["tests/t.py"]
+    state.apply_run(run_with(Outcome("tests/t.py::a", "passed")), {}, ["tests/t.py"])
+    assert state.known == {}

@@ -26,6 +26,8 @@ class Known:
 
     def label(self) -> str:
         """The short name used in messages: the test function, or the script file name."""
+        if self.id.startswith("collect:"):
+            return "collecting " + self.id.removeprefix("collect:")
         if self.failure.test:
             return self.failure.test.split("::")[-1]
         if self.failure.script:
@@ -49,7 +51,11 @@ class Known:
 
 
 def _covers(scope: list[str], failure_id: str) -> bool:
-    """A nodeid scope covers a test id when equal or a prefix (file or class of the test)."""
+    """A nodeid scope covers a test id when equal or a prefix (file or class of the test); a
+    collection error of a file is covered by any scope inside that file."""
+    if failure_id.startswith("collect:"):
+        path = failure_id.removeprefix("collect:")
+        return any(s == path or s.startswith(path + "::") for s in scope)
     return any(failure_id == s or failure_id.startswith(s + "::") for s in scope)
 
 
@@ -82,7 +88,11 @@ class WorkspaceState:
         self.generation += 1
 
     def failing_tests(self) -> list[str]:
-        return [k.failure.test for k in self.known.values() if k.failure.test]
+        """Nodeids to re-run for the current failures (a test file for a collection error)."""
+        known = self.known.values()
+        tests = [k.failure.test for k in known if k.failure.test]
+        files = [k.id.removeprefix("collect:") for k in known if k.id.startswith("collect:")]
+        return tests + files
 
     def tests_touching(self, path: str) -> list[str]:
         """Tests that exercised a function in `path`, or that live in `path`."""
