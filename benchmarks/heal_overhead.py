@@ -1,7 +1,7 @@
 """Heal overhead outside model time, and K=3 vs K=1 candidates, measured side by side.
 
-Uses an instant fake model (tests/fakemodel.py) that answers the right fix, so every second
-measured is heal-ls's own: prompt, parse, splice, checks and verification runs.
+Uses an instant fake model (tests/fakemodel.py) that answers a right fix (each answer a distinct
+variant), so every second measured is heal-ls's own: prompt, parse, splice, checks, verification.
 
     python benchmarks/heal_overhead.py [--rounds N]
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import shutil
 import statistics
@@ -46,7 +47,16 @@ async def measure(rounds: int) -> dict[str, list[float]]:
     shutil.copytree(REPO / "examples" / EXAMPLE, root)
     fix = example_fixes()[EXAMPLE]
     times: dict[str, list[float]] = {"cold K=1": [], "warm K=1": [], "warm K=3": []}
-    with FakeModelServer(functions={fix.qualname: fix.fixed_function(root)}) as server:
+    fixed = fix.fixed_function(root)
+    counter = itertools.count(1)
+
+    def distinct_fix(_body) -> str:
+        """Each answer differs in its AST (an extra string statement), so none is deduplicated
+        and K=3 really verifies three candidates side by side."""
+        head, _, rest = fixed.partition(":\n")
+        return f"```python\n{head}:\n    'variant {next(counter)}'\n{rest}```"
+
+    with FakeModelServer(responder=distinct_fix) as server:
         os.environ.update(OPENAI_BASE_URL=server.openai_url, OPENAI_API_KEY="bench-not-a-key")
         run = await run_pytest(str(root))
         failure = run.failures[0]

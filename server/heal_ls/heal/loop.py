@@ -62,6 +62,9 @@ class HealContext:
     best: str | None = None  # the last well-formed candidate that did not pass
     total: int = 0  # how many attempts the current search step may make (for progress)
     warm_runner: object | None = None
+    # Equal candidates (normalised) share one verification; runs are bounded by the cores.
+    checks: dict[str, asyncio.Future] = field(default_factory=dict)
+    slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(os.cpu_count() or 1))
 
     def focus_lines(self) -> list[int]:
         s = self.suspect
@@ -92,8 +95,9 @@ async def heal_failure(
     ctx = _context(root, failure, suspect, config, run, overlay or {}, on_event, also_failing)
     try:
         result = await _search(ctx)
-    except asyncio.CancelledError:
-        raise
+    finally:  # shared verifications outlive their waiters: stop them with the heal
+        for check in ctx.checks.values():
+            check.cancel()
     result.seconds = round(time.monotonic() - started, 3)
     ctx.emit(HealEvent("done", f"{result.status}: {result.reason or ''}".strip(": ")))
     return result
@@ -191,7 +195,10 @@ async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: 
         ctx.emit(HealEvent("rejected", str(exc), candidate.attempt, ctx.total, candidate.proposer))
         return None
     candidate.source = new_function
-    outcome = await verify(ctx, module_text, candidate)
+    key = normalised(new_function)
+    if key not in ctx.checks:
+        ctx.checks[key] = asyncio.ensure_future(verify(ctx, module_text, candidate))
+    outcome = await asyncio.shield(ctx.checks[key])
     ctx.attempts.append(
         Attempt(candidate, "verified" if outcome.passed else "failed", outcome.summary)
     )
@@ -202,6 +209,11 @@ async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: 
 
 
 async def verify(ctx: HealContext, module_text: str, candidate: Candidate) -> VerifyOutcome:
+    async with ctx.slots:
+        return await _verify(ctx, module_text, candidate)
+
+
+async def _verify(ctx: HealContext, module_text: str, candidate: Candidate) -> VerifyOutcome:
     count = len(ctx.failures) + len(ctx.regressions)
     step = (candidate.attempt, ctx.total, candidate.proposer)
     ctx.emit(HealEvent("verify_start", f"verifying {count} test(s)", *step))

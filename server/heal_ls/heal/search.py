@@ -18,6 +18,8 @@ from heal_ls.heal.loop import (
     repeats_failed,
     try_candidate,
 )
+from heal_ls.heal.prompt import build_prompt
+from heal_ls.llm.base import ConfigError, ProviderError
 from heal_ls.models import Candidate, HealResult
 
 
@@ -127,14 +129,20 @@ async def model_rounds(ctx: HealContext) -> HealResult | None:
     provider = provider_for(ctx.config)
     if provider == "local":
         return None
-    from heal_ls.heal.prompt import build_prompt
     from heal_ls.llm import make_proposer
-    from heal_ls.llm.base import ConfigError, ProviderError
 
     try:
         proposer = make_proposer(provider, ctx.config.model, ctx.config.base_url)
     except ConfigError as exc:
         return finish(ctx, "failed", reason=str(exc))
+    try:
+        return await _rounds(ctx, proposer)
+    finally:
+        if hasattr(proposer, "aclose"):
+            await proposer.aclose()
+
+
+async def _rounds(ctx: HealContext, proposer) -> HealResult | None:
     total = ctx.total = ctx.config.max_attempts
     for attempt in range(1, total + 1):
         failure = ctx.failures[0]

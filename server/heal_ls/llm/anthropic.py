@@ -23,7 +23,6 @@ class AnthropicProposer(SdkProposer):
     max_tokens = 4096  # a corrected function, with room for a short explanation
 
     def _client(self) -> sdk.AsyncAnthropic:
-        # One client per call: no connection pool outlives the event loop that made it.
         return sdk.AsyncAnthropic(
             api_key=self.api_key,
             base_url=self.explicit_url or self.default_url,
@@ -38,16 +37,16 @@ class AnthropicProposer(SdkProposer):
             "system": prompt.system,
             "messages": [{"role": "user", "content": prompt.user}],
         }
-        async with self._client() as client:
-            if on_chunk is None:
-                message = await client.messages.create(**request)
-            else:
-                async with client.messages.stream(**request) as stream:
-                    async for text in stream.text_stream:
-                        on_chunk(text)
-                    message = await stream.get_final_message()
-                if message.stop_reason is None:  # no message_delta: cut off mid-answer
-                    raise IncompleteStream()
+        client = self.client()
+        if on_chunk is None:
+            message = await client.messages.create(**request)
+        else:
+            async with client.messages.stream(**request) as stream:
+                async for text in stream.text_stream:
+                    on_chunk(text)
+                message = await stream.get_final_message()
+            if message.stop_reason is None:  # no message_delta: cut off mid-answer
+                raise IncompleteStream()
         text = "".join(b.text for b in message.content if getattr(b, "type", "") == "text")
         usage = message.usage
         return Proposal(text, usage.input_tokens or 0, usage.output_tokens or 0)

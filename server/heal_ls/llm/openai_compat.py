@@ -37,19 +37,19 @@ class OpenAIProposer(SdkProposer):
             {"role": "system", "content": prompt.system},
             {"role": "user", "content": prompt.user},
         ]
-        async with self._client() as client:
-            if on_chunk is None:
-                done = await client.chat.completions.create(model=self.model, messages=messages)
-                usage = done.usage
-                text = (done.choices[0].message.content or "") if done.choices else ""
-                return Proposal(text, *_tokens(usage))
-            try:
-                return await self._stream(client, messages, on_chunk)
-            except sdk.BadRequestError as exc:
-                if not self.stream_usage or "stream_options" not in str(exc):
-                    raise
-                self.stream_usage = False  # an older compatible server: stream without usage
-                return await self._stream(client, messages, on_chunk)
+        client = self.client()
+        if on_chunk is None:
+            done = await client.chat.completions.create(model=self.model, messages=messages)
+            usage = done.usage
+            text = (done.choices[0].message.content or "") if done.choices else ""
+            return Proposal(text, *_tokens(usage))
+        try:
+            return await self._stream(client, messages, on_chunk)
+        except sdk.BadRequestError as exc:
+            if not self.stream_usage or "stream_options" not in str(exc):
+                raise
+            self.stream_usage = False  # an older compatible server: stream without usage
+            return await self._stream(client, messages, on_chunk)
 
     async def _stream(self, client, messages, on_chunk: Callable[[str], None]) -> Proposal:
         extra = {"stream_options": {"include_usage": True}} if self.stream_usage else {}

@@ -43,6 +43,7 @@ class SdkProposer:
         self.answer_timeout = answer_timeout or max(4 * timeout, 60.0)
         self.retry = retry or RetryPolicy()
         self.stream = stream  # None: stream exactly when someone listens to chunks
+        self._clients: dict[asyncio.AbstractEventLoop, object] = {}
 
     def __repr__(self) -> str:  # never show the key
         return f"{type(self).__name__}(model={self.model!r}, base_url={self.base_url!r})"
@@ -72,6 +73,23 @@ class SdkProposer:
 
     async def _once(self, prompt, on_chunk: Callable[[str], None] | None) -> Proposal:
         raise NotImplementedError
+
+    def _client(self):
+        raise NotImplementedError
+
+    def client(self):
+        """One SDK client per event loop, shared by this proposer's calls: making a client
+        (its HTTP pool and TLS context) costs more CPU than a whole answer from a local model."""
+        loop = asyncio.get_running_loop()
+        if loop not in self._clients:
+            self._clients = {loop: self._client()}  # a pool never outlives its loop's use
+        return self._clients[loop]
+
+    async def aclose(self) -> None:
+        clients, self._clients = self._clients, {}
+        for loop, client in clients.items():
+            if loop is asyncio.get_running_loop():
+                await client.close()
 
     def _to_error(self, exc: BaseException) -> CallError | None:
         err = call_error_from(exc, self.sdk, secrets=[self.api_key])
