@@ -67,6 +67,8 @@ async def test_code_actions_on_the_def_even_without_a_diagnostic(client):
     assert titles == ["AI heal Inventory.remove", "Debug failing test", "Re-run test"]
     assert all(a.kind == t.CodeActionKind.QuickFix for a in actions)
     assert not await code_actions(client, uri, line=4)  # __init__: nothing failing there
+    failures = await client.protocol.send_request_async("heal/failures", {})
+    assert failures.failures[0].healable is True
 
 
 async def test_heal_applies_a_versioned_edit_and_the_rerun_clears_the_diagnostic(client):

@@ -72,13 +72,16 @@ async def test_syntax_errors_unknown_documents_and_bad_arguments(vscode_client):
     )
     actions = await vscode_client.text_document_code_action_async(params)
     assert [a.title for a in actions][0] == "AI heal Inventory.remove"  # from the run's lines
-    result = await editor.command("heal.healFunction", {"failure": NODEID})
-    assert result["status"] == "failed" and "cannot heal now" in result["message"]
+    for target in ({"failure": NODEID}, {"uri": uri, "qualname": "Inventory.remove"}):
+        result = await editor.command("heal.healFunction", target)
+        assert result["status"] == "failed" and "cannot heal now" in result["message"]
 
     params.text_document = t.TextDocumentIdentifier(uri=editor.uri("nowhere.py"))
     assert not await vscode_client.text_document_code_action_async(params)
     with pytest.raises(Exception, match="pass"):
         await editor.command("heal.debugTest", {"test": 3, "extra": True})
+    with pytest.raises(Exception, match="no known failure"):
+        await editor.command("heal.healFunction", {"uri": uri, "qualname": "Inventory.add"})
     with pytest.raises(Exception, match="must be a file uri"):
         await editor.command("heal.runTests", {"uri": 42})
     await still_serving(vscode_client)
