@@ -8,7 +8,7 @@ from lsprotocol import types
 
 from heal_ls.lsp import status
 from heal_ls.lsp.config import pull_configuration
-from heal_ls.lsp.log import guarded, logger
+from heal_ls.lsp.log import guarded, logger, spawn
 
 
 def register(server) -> None:
@@ -19,12 +19,13 @@ def register(server) -> None:
         status.notify(ls)
         if ls.settings.runOnStartup:
             logger.info("runOnStartup: running the tests")
-            ls.runs.in_background(None)
+            # its own task, not the background slot: a save must not cancel the full run
+            ls.startup_run = spawn(ls.runs.tests(None), "startup run")
 
     @server.feature(types.SHUTDOWN)
     @guarded
     async def on_shutdown(ls, params=None):
-        for task in (ls.heal_task, ls.runs.background):
+        for task in (ls.heal_task, ls.runs.background, getattr(ls, "startup_run", None)):
             if task is not None and not task.done():
                 task.cancel()
         for process in getattr(ls, "debug_processes", []):
