@@ -77,6 +77,13 @@ def test_flow():
     middle = median(data)
     result = mean([middle])
     assert result == 2.5
+
+
+def test_state():
+    inv = Inventory()
+    inv.load('{"pear": 2}')
+    inv.remove("pear")
+    assert inv.items == {"pear": 1}
 """
 
 
@@ -315,6 +322,17 @@ def test_values_checked_on_the_line_lead_back_to_the_calls_that_made_them(ws):
     )
     reason = "computes a value checked on the failing line tests/test_core.py:27"
     assert summary(locate(failure, str(ws))) == [("mean", reason), ("median", reason)]
+
+
+def test_methods_called_on_the_checked_object_come_before_its_constructor(ws):
+    failure = Failure(
+        id="tests/test_core.py::test_state",
+        exc_type="AssertionError",
+        message="assert {} == {'pear': 1}",
+        frames=[test_frame(ws, 'assert inv.items == {"pear": 1}', "test_state")],
+    )
+    names = [qualname for qualname, _ in summary(locate(failure, str(ws)))]
+    assert names == ["Inventory.remove", "Inventory.load", "Inventory.__init__"]
 
 
 def test_a_crash_in_a_file_that_no_longer_parses_is_not_healable(ws):

@@ -1,6 +1,7 @@
 """Values checked on a failing test line, traced back to the calls in the test that made them.
 
 result = compute(order)        # <- `compute` is suspect too
+cart.add(item)                 # <- so is a method called on what the line checks, first
 assert result.total == 30      # the failing line calls nothing of ours
 """
 
@@ -20,7 +21,7 @@ def names_feeding_line(tree: ast.Module, line: int) -> list[str]:
         return []
     wanted = _reads(statement_parts(tree.body, line))
     assignments = sorted(_assignments(function, line), key=lambda a: -a[0])  # nearest first
-    found: list[str] = []
+    found: list[str] = _methods_called_on(function, line, wanted)
     seen = set(wanted)
     for _ in range(MAX_HOPS):
         following: set[str] = set()
@@ -33,6 +34,21 @@ def names_feeding_line(tree: ast.Module, line: int) -> list[str]:
         if not wanted:
             break
     return list(dict.fromkeys(found))
+
+
+def _methods_called_on(function: ast.AST, line: int, names: set[str]) -> list[str]:
+    """Methods called on the checked objects before `line` (`inv.remove(...)`), nearest first:
+    they changed the state the line checks, so they are likelier culprits than constructors."""
+    calls = [
+        (node.lineno, node.func.attr)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in names
+        and node.lineno < line
+    ]
+    return [name for _, name in sorted(calls, reverse=True)]
 
 
 def _enclosing_function(body: list, line: int) -> ast.AST | None:
