@@ -39,15 +39,10 @@ local function heal_command(command, arguments, on_done)
     end)
 end
 
-local function report(result)
-  if result and result.status then
-    vim.notify(("heal: %s: %s"):format(result.status, result.message or ""), vim.log.levels.INFO)
-  end
-end
-
 -- :HealFailingTest [nodeid]: heal the suspect of that test, of the only failure, or pick one.
+-- The server reports the outcome itself (window/showMessage).
 vim.api.nvim_create_user_command("HealFailingTest", function(opts)
-  heal_command("heal.healFailingTest", opts.args ~= "" and { { test = opts.args } } or {}, report)
+  heal_command("heal.healFailingTest", opts.args ~= "" and { { test = opts.args } } or {})
 end, { nargs = "?", desc = "heal-ls: heal the function behind a failing test" })
 
 vim.api.nvim_create_user_command("HealRunTests", function(opts)
