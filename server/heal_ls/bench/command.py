@@ -46,9 +46,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ranks", action="store_true", help="only show where each reference fix ranks (no runs)"
     )
+    parser.add_argument(
+        "--perf", action="store_true", help="run the speed benchmarks (benchmarks/perf.py)"
+    )
+    parser.add_argument("--perf-rounds", type=int, default=10, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument("--perf-warm-only", action="store_true", help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.perf:
+        return _perf(args.perf_rounds, args.perf_warm_only)
     try:
         cases = load_suite(args.suite, quixbugs_dir=args.quixbugs_dir, only=args.only)
     except SuiteError as exc:
@@ -67,6 +74,23 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(totals_line(summary(rows)))
     return 0 if rows and all(r["fixed"] for r in rows) else 1
+
+
+def _perf(rounds: int, warm_only: bool) -> int:
+    """The speed benchmarks live beside the sources (they need tests/fakemodel.py)."""
+    import runpy
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[3] / "benchmarks" / "perf.py"
+    if not script.is_file():
+        print("heal-ls bench --perf: needs a source checkout (benchmarks/perf.py)", file=sys.stderr)
+        return 2
+    sys.argv = [str(script), "--rounds", str(rounds)] + (["--only-warm"] if warm_only else [])
+    try:
+        runpy.run_path(str(script), run_name="__main__")
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
 
 
 async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[dict]:
