@@ -36,6 +36,7 @@ EXTHOST_CHECKS = [
     "status item shows the failing count",
     "code actions there list AI heal",
     "running AI heal changes the document to the fixed function",
+    "diagnostics and the failing count clear once the fix is in",
     "heal failing test from the palette with one failure",
     "set API key stores the secret and restarts the server",
 ]
@@ -119,7 +120,10 @@ def exthost_output(vscode_tools, fake_model, tmp_path_factory) -> str:
         )
         run = vscode_tools.run_node(HERE / "run_exthost.js", driver_env, timeout=360)
     output = run.stdout + run.stderr
-    (CACHE / "exthost-last.log").write_text(output + "\n--- server log ---\n" + log.read_text())
+    heal_logs = "".join(p.read_text() for p in (data / "user" / "logs").rglob("Heal.log"))
+    (CACHE / "exthost-last.log").write_text(
+        f"{output}\n--- VS Code server ---\n{log.read_text()}\n--- Heal output channel ---\n{heal_logs}"
+    )
     sys.stdout.write(output)
     return output
 

@@ -32,7 +32,9 @@ function removeRange(doc) {
   return [start, end - 1];
 }
 
-const isFixed = (doc) => doc.getText().includes(FIXED.trim().split('\n').slice(-2).join('\n'));
+// Compare line by line without indentation: the answer is dedented, the method is not.
+const squash = (text) => text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).join('\n');
+const isFixed = (text) => squash(text).includes(squash(FIXED));
 
 async function runTestsUntilFailing(api, uri) {
   await vscode.commands.executeCommand('heal-ls.runTests');
@@ -88,23 +90,27 @@ step('running AI heal changes the document to the fixed function', async () => {
   if (action.command) {
     await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments || []));
   }
-  await until('the fixed function in the document', () => isFixed(state.doc), 90000);
+  await until('the fixed function in the document', () => isFixed(state.doc.getText()), 90000);
   assert.ok(await state.doc.save(), 'saved');
-  assert.ok(isFixed({ getText: () => fs.readFileSync(FILE, 'utf8') }), 'fixed on disk');
+  assert.ok(isFixed(fs.readFileSync(FILE, 'utf8')), 'fixed on disk');
+});
+
+step('diagnostics and the failing count clear once the fix is in', async () => {
+  await until('no heal diagnostics', () => healDiagnostics(state.uri).length === 0, 60000);
+  await until('"Heal" without a failing count', () => !state.api.status.text.includes('failing'), 20000);
 });
 
 step('heal failing test from the palette with one failure', async () => {
   // Put the bug back, save, and let a test run find it again.
-  const buggy = state.doc.getText().replace(FIXED.trim().split('\n').slice(-2).join('\n'),
-    '        if self.items[name] <= 1:\n            del self.items[name]');
+  const buggy = state.doc.getText().replace('if self.items[name] == 0:', 'if self.items[name] <= 1:');
   const edit = new vscode.WorkspaceEdit();
   edit.replace(state.uri, new vscode.Range(0, 0, state.doc.lineCount, 0), buggy);
   assert.ok(await vscode.workspace.applyEdit(edit));
-  assert.ok(!isFixed(state.doc), 'bug restored');
+  assert.ok(!isFixed(state.doc.getText()), 'bug restored');
   assert.ok(await state.doc.save());
   await runTestsUntilFailing(state.api, state.uri);
   await vscode.commands.executeCommand('heal-ls.healFailingTest');
-  await until('the fixed function in the document', () => isFixed(state.doc), 90000);
+  await until('the fixed function in the document', () => isFixed(state.doc.getText()), 90000);
   assert.ok(await state.doc.save());
 });
 
