@@ -37,13 +37,18 @@ def function_span(text_index, line: int, qualname: str | None) -> tuple[int, int
 
 
 def build_index(ls, path: str, text: str, version) -> DocIndex:
+    """Snapshot the failures here, on the loop; parse (maybe in a thread) in `index_spans`."""
+    knowns, generation = list(ls.state.known.values()), ls.state.generation
+    return DocIndex(version, generation, index_spans(knowns, path, text))
+
+
+def index_spans(knowns: list[Known], path: str, text: str) -> list[Span]:
     from heal_ls.locate import index_source
 
-    knowns = list(ls.state.known.values())
     try:
         text_index = index_source(text)
-    except (SyntaxError, ValueError):
-        text_index = None  # mid-edit: fall back to the lines the run reported
+    except Exception:  # mid-edit (syntax error) or odd text: use the lines the run reported
+        text_index = None
     spans = []
     for known in knowns:
         suspect, failure = known.suspect, known.failure
@@ -60,7 +65,7 @@ def build_index(ls, path: str, text: str, version) -> DocIndex:
             if text_index is not None:
                 span = function_span(text_index, failure.test_line, None) or span
             spans.append(Span(*span, known))
-    return DocIndex(version, ls.state.generation, spans)
+    return spans
 
 
 class Indexes:
@@ -100,8 +105,9 @@ class Indexes:
             doc = self.ls.workspace.text_documents.get(uri)
             if doc is not None:  # parse in a thread: the loop keeps answering requests
                 path, source, version = uri_to_path(uri), doc.source, doc.version
-                index = await asyncio.to_thread(build_index, self.ls, path, source, version)
-                self.by_uri[uri] = index
+                knowns, generation = list(self.ls.state.known.values()), self.ls.state.generation
+                spans = await asyncio.to_thread(index_spans, knowns, path, source)
+                self.by_uri[uri] = DocIndex(version, generation, spans)
 
         self.pending[uri] = spawn(rebuild(), f"index {uri}")
 
