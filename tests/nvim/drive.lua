@@ -33,6 +33,19 @@ end
 local diag = heal_diagnostics()[1]
 out(("diagnostic: line %d: %s"):format(diag.lnum + 1, diag.message))
 
+if os.getenv("HEAL_MODE") == "debug" then
+  local notes = {}
+  vim.notify = function(msg) table.insert(notes, msg) end
+  vim.api.nvim_win_set_cursor(0, { diag.lnum + 1, diag.col })
+  vim.lsp.buf.code_action({ apply = true, filter = function(a) return a.title == "Debug failing test" end })
+  if not vim.wait(60000, function() return #notes > 0 end, 100) then return fail("no debug answer") end
+  out("debug: " .. notes[1])
+  for _, client in ipairs(vim.lsp.get_clients()) do client:stop() end
+  vim.wait(3000, function() return #vim.lsp.get_clients() == 0 end, 50)
+  out("OK")
+  return vim.cmd("qall!")
+end
+
 local function buffer_text() return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n") end
 local before = buffer_text()
 if os.getenv("HEAL_MODE") == "command" then

@@ -39,6 +39,26 @@ local function heal_command(command, arguments, on_done)
     end)
 end
 
+-- "Debug failing test" (a code action) runs here, not on the server: ask the server to start
+-- the test under debugpy, then attach with nvim-dap when it is installed.
+vim.lsp.commands["heal.debugTest"] = function(command, ctx)
+  local client = assert(vim.lsp.get_client_by_id(ctx.client_id))
+  client:request("workspace/executeCommand", command, function(err, where)
+    if err or not where then
+      vim.notify("heal.debugTest: " .. (err and err.message or "no answer"), vim.log.levels.ERROR)
+      return
+    end
+    local ok, dap = pcall(require, "dap")
+    if ok then
+      dap.run({ type = "python", request = "attach", name = "Debug " .. where.test,
+        connect = { host = where.host, port = where.port }, justMyCode = false })
+    else
+      vim.notify(("heal: debugpy waits on %s:%d for %s (attach a DAP client)")
+        :format(where.host, where.port, where.test), vim.log.levels.INFO)
+    end
+  end, ctx.bufnr)
+end
+
 -- :HealFailingTest [nodeid]: heal the suspect of that test, of the only failure, or pick one.
 -- The server reports the outcome itself (window/showMessage).
 vim.api.nvim_create_user_command("HealFailingTest", function(opts)

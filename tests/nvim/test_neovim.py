@@ -58,3 +58,10 @@ def test_heal_failing_test_command(example_copy):
     output = drive(workspace, "weather/temperature.py", "command")
     assert "diagnostic:" in output and "test_boiling_in_fahrenheit failed" in output
     assert "* 9 / 5 + 32" in buffer_of(output)
+
+
+def test_debug_failing_test_action_reports_where_debugpy_waits(example_copy):
+    workspace = example_copy("inventory")
+    output = drive(workspace, "shop/inventory.py", "debug")
+    assert "debug: heal: debugpy waits on 127.0.0.1:" in output
+    assert "tests/test_inventory.py::test_remove_all" in output
