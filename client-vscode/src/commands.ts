@@ -40,6 +40,7 @@ async function serverCommand(
   args: unknown[],
   title: string,
 ): Promise<unknown> {
+  await server.ready(); // a command run while the server starts waits for it
   const client = server.client;
   if (!client?.isRunning()) {
     void vscode.window.showErrorMessage('Heal: the server is not running (Heal: Show Logs).');
@@ -52,6 +53,7 @@ async function serverCommand(
 }
 
 async function listFailures(server: HealServer): Promise<FailureInfo[]> {
+  await server.ready();
   const result = await server.client?.sendRequest<{ failures: FailureInfo[] }>('heal/failures', {});
   return result?.failures ?? [];
 }

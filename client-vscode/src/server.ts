@@ -75,6 +75,11 @@ export class HealServer implements vscode.Disposable {
     });
   }
 
+  /** Resolves once any start, stop or restart in progress has finished. */
+  async ready(): Promise<void> {
+    await this.queue;
+  }
+
   start(): Promise<void> {
     return this.enqueue(() => this.startNow());
   }

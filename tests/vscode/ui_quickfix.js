@@ -15,9 +15,10 @@ async function runPaletteCommand(page, title) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ timeout: 10000 });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first()
-    .waitFor({ timeout: 10000 });
-  await page.keyboard.press('Enter');
+  // Click the row whose label is exactly the title: Enter would take the top fuzzy match.
+  const row = page.locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title}$`) }) });
+  await row.first().click({ timeout: 10000 });
 }
 
 async function openFile(page) {
