@@ -1,6 +1,7 @@
 // Fills bundled/libs with heal-ls and its dependencies (pip install -t), so the extension works
 // with a plain Python: server.ts puts bundled/libs on the server's PYTHONPATH.
 // Wheels with native code (libcst) match the Python that runs this script: set PYTHON to choose it.
+// BUNDLE_TARGET overrides the target folder (tests use a temporary one).
 import { spawnSync } from 'child_process';
 import { rmSync } from 'fs';
 import { dirname, join } from 'path';
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'url';
 
 const extensionDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(extensionDir, '..');
-const target = join(extensionDir, 'bundled', 'libs');
+const target = process.env.BUNDLE_TARGET || join(extensionDir, 'bundled', 'libs');
 const python = process.env.PYTHON || 'python3';
 
 rmSync(target, { recursive: true, force: true });

@@ -102,6 +102,9 @@ export class HealServer implements vscode.Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0];
     this.interpreter = await resolveInterpreter(folder?.uri);
     const env = serverEnvironment(this.context.extensionPath, await keyEnvironment(this.context.secrets));
+    if (env.PYTHONPATH) {
+      this.output.info(`PYTHONPATH: ${env.PYTHONPATH}`);
+    }
     const names = serverSettingNames(this.context.extension);
     const serverOptions: ServerOptions = async () => this.spawn(env, folder?.uri.fsPath);
     const clientOptions: LanguageClientOptions = {

@@ -58,6 +58,19 @@ def test_package_vsix_offline(vscode_tools, tmp_path):
     assert not [n for n in names if "/node_modules/" in n or n.startswith("extension/src/")]
 
 
+def test_bundled_libs_run_without_the_venv(vscode_tools, tmp_path):
+    """`npm run bundle-python` makes heal-ls importable from bundled/libs alone (site disabled)."""
+    libs = tmp_path / "libs"
+    env = vscode_tools.env(BUNDLE_TARGET=str(libs), PYTHON=sys.executable)
+    bundle = vscode_tools.run(["npm", "run", "bundle-python"], env, timeout=600, cwd=EXT_DIR)
+    assert bundle.returncode == 0, bundle.stdout[-3000:] + bundle.stderr[-3000:]
+    probe = "import heal_ls, heal_ls.lsp.server, libcst, pygls; print(heal_ls.__file__)"
+    argv = [sys.executable, "-S", "-c", probe]
+    run = vscode_tools.run(argv, {"PYTHONPATH": str(libs), "PATH": "/usr/bin:/bin"}, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == str(libs / "heal_ls" / "__init__.py")
+
+
 def test_settings_contributed_with_defaults():
     properties = json.loads((EXT_DIR / "package.json").read_text())["contributes"]["configuration"][
         "properties"
