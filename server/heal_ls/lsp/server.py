@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import sys
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -86,6 +87,18 @@ def parse_host_port(text: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
+def protocol_streams():
+    """(stdin, stdout) for the protocol alone: fds 0/1 are then pointed at /dev/null and stderr,
+    so a stray print or a child process can neither corrupt nor steal protocol bytes."""
+    lsp_in = os.fdopen(os.dup(0), "rb")
+    lsp_out = os.fdopen(os.dup(1), "wb")
+    with open(os.devnull, "rb") as null:
+        os.dup2(null.fileno(), 0)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return lsp_in, lsp_out
+
+
 def run(args: argparse.Namespace) -> int:
     server = create_server()
     log_path = setup_logging(server, getattr(args, "log_file", None))
@@ -96,5 +109,5 @@ def run(args: argparse.Namespace) -> int:
         host, port = parse_host_port(args.tcp)
         server.start_tcp(host, port)
     else:
-        server.start_io()
+        server.start_io(*protocol_streams())
     return 0
