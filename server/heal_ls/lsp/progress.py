@@ -2,7 +2,9 @@
 
 `Progress(ls, title, task)` creates a token with window/workDoneProgress/create when the client
 supports it (the work goes on without progress when it refuses), and a
-window/workDoneProgress/cancel for that token cancels `task`: the heal or the test run.
+window/workDoneProgress/cancel for that token cancels `task` (the heal or the test run; set it
+later with `watch`) and sets `cancelled_by_user`. Cancel an inner task, never the request's own:
+pygls sends no response for a request task cancelled behind its back.
 """
 
 from __future__ import annotations
@@ -27,6 +29,16 @@ class Progress:
         self.task = task
         self.cancellable = cancellable
         self.token: str | None = None
+        self.cancelled_by_user = False
+
+    def watch(self, task: asyncio.Task) -> None:
+        self.task = task
+
+    def cancel(self) -> None:
+        if self.task is not None and not self.task.done():
+            logger.info("cancelled by the user: %s", self.title)
+            self.cancelled_by_user = True
+            self.task.cancel()
 
     async def __aenter__(self) -> Progress:
         if client_supports_progress(self.ls):
@@ -37,8 +49,7 @@ class Progress:
             except Exception as exc:  # the client refused or is slow: go on without progress
                 logger.debug("no progress for %r: %s", self.title, exc)
         if self.token is not None:
-            if self.task is not None:
-                self.ls.progress_tasks[self.token] = self.task
+            self.ls.progress_tasks[self.token] = self
             self.ls.work_done_progress.begin(
                 self.token,
                 types.WorkDoneProgressBegin(title=self.title, cancellable=self.cancellable),
@@ -58,14 +69,14 @@ class Progress:
         self.ls.work_done_progress.tokens.pop(self.token, None)
         if not connected(self.ls):
             return
-        done = "cancelled" if exc_type is asyncio.CancelledError else "done"
+        cancelled = exc_type is asyncio.CancelledError or self.cancelled_by_user
+        done = "cancelled" if cancelled else "done"
         self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=done))
 
 
 def register(server) -> None:
     @server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
     def on_cancel(ls, params: types.WorkDoneProgressCancelParams):
-        task = ls.progress_tasks.get(params.token)
-        if task is not None and not task.done():
-            logger.info("cancelled by the user: %s", params.token)
-            task.cancel()
+        progress = ls.progress_tasks.get(params.token)
+        if progress is not None:
+            progress.cancel()

@@ -96,10 +96,18 @@ class Runs:
             self.running = True
             status.notify(self.ls)
             try:
-                async with Progress(self.ls, title, asyncio.current_task()) as progress:
+                async with Progress(self.ls, title) as progress:
                     overlay = unsaved_overlay(self.ls, self.ls.root)
                     progress.report("running" + (f" {len(scope)} test(s)" if scope else ""))
-                    run = await start(overlay)
+                    work = asyncio.ensure_future(start(overlay))
+                    progress.watch(work)  # a cancel stops the run (and kills its processes)
+                    try:
+                        run = await work
+                    except asyncio.CancelledError:
+                        if not progress.cancelled_by_user:
+                            raise  # cancelled from above: a newer run or shutdown
+                        self.ls.show("heal: run cancelled")
+                        return None
                     self._merge(run, scope, script)
                     return run
             finally:
