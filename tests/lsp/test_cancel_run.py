@@ -35,3 +35,22 @@ async def test_cancelling_a_run_stops_it(vscode_client, project, settings):
     assert (await editor.command("heal.runTests", {"test": "tests/test_search.py::test_empty"}))[
         "passed"
     ] == 1
+
+
+@pytest.mark.parametrize("project", ["hang"])
+@pytest.mark.parametrize("settings", [{"provider": "local", "testTimeout": 120}])
+async def test_a_cancel_request_stops_the_run_too(vscode_client, project, settings):
+    params = t.ExecuteCommandParams(command="heal.runTests", arguments=[])
+    request = asyncio.ensure_future(
+        vscode_client.protocol.send_request_async(t.WORKSPACE_EXECUTE_COMMAND, params, "run-1")
+    )
+    [token] = await eventually(
+        lambda: [k for k, v in vscode_client.progress_reports.items() if v], what="progress"
+    )
+    await asyncio.sleep(1.0)
+    vscode_client.protocol.notify(t.CANCEL_REQUEST, t.CancelParams(id="run-1"))
+    with pytest.raises(Exception, match="cancel"):
+        await asyncio.wait_for(request, 30)
+    report = vscode_client.progress_reports[token]
+    await eventually(lambda: report[-1].kind == "end", timeout=30, what="the run to stop")
+    assert report[-1].message == "cancelled"

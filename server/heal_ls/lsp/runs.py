@@ -44,6 +44,7 @@ class Runs:
         self.background: asyncio.Task | None = None
         self.running = False
         self.last_run: RunResult | None = None  # the last full run: its coverage guards heals
+        self.explicit = None  # the Progress of the command-started run in flight (to cancel it)
 
     async def tests(self, nodeids=None, *, title="heal: running tests", overlay=None):
         """Run pytest (all tests, or `nodeids`), publish, return the RunResult.
@@ -101,6 +102,8 @@ class Runs:
                     progress.report("running" + (f" {len(scope)} test(s)" if scope else ""))
                     work = asyncio.ensure_future(start(overlay))
                     progress.watch(work)  # a cancel stops the run (and kills its processes)
+                    if asyncio.current_task() is not self.background:
+                        self.explicit = progress
                     try:
                         run = await work
                     except asyncio.CancelledError:
@@ -111,6 +114,7 @@ class Runs:
                     self._merge(run, scope, script)
                     return run
             finally:
+                self.explicit = None
                 self.running = False
                 status.notify(self.ls)
 

@@ -15,6 +15,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from heal_ls import __version__
+from heal_ls.lsp.cancel import HealProtocol
 from heal_ls.lsp.config import Settings
 from heal_ls.lsp.documents import uri_to_path
 from heal_ls.lsp.log import connected, logger, setup_logging
@@ -35,7 +36,7 @@ FEATURES = (
 
 class HealLanguageServer(LanguageServer):
     def __init__(self):
-        super().__init__("heal-ls", __version__)
+        super().__init__("heal-ls", __version__, protocol_cls=HealProtocol)
         from heal_ls.lsp.runs import Runs
 
         self.root: str = os.getcwd()
