@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { State } from 'vscode-languageclient/node';
 import { registerCommands } from './commands';
-import { handleApplyEdit } from './preview';
+import * as preview from './preview';
 import { isKeySecret } from './secrets';
 import { HealServer } from './server';
 import { SECTION } from './settings';
@@ -12,13 +12,15 @@ import { HealStatus, StatusItem } from './status';
 export interface HealApi {
   server: HealServer;
   status: StatusItem;
+  /** Fixes waiting in the refactor preview (heal.previewFixes). */
+  pendingPreviews(): number;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<HealApi> {
   const output = vscode.window.createOutputChannel('Heal', { log: true });
   const status = new StatusItem();
   const server = new HealServer(context, output, (client) => {
-    handleApplyEdit(client);
+    preview.handleApplyEdit(client, output);
     client.onNotification('heal/status', (params: HealStatus) => status.update(params));
     client.onDidChangeState((event) => {
       if (event.newState === State.Stopped) {
@@ -35,7 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<HealAp
       .showErrorMessage(`Heal: the server did not start with ${server.interpreter}.`, 'Show Logs')
       .then((choice) => choice && output.show());
   });
-  return { server, status };
+  return { server, status, pendingPreviews: () => preview.pendingPreviews };
 }
 
 export function deactivate(): Promise<void> | undefined {

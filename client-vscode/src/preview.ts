@@ -10,9 +10,16 @@ import {
 } from 'vscode-languageclient/node';
 import { previewFixes } from './settings';
 
-export function handleApplyEdit(client: LanguageClient): void {
+/** How many fixes are shown in the refactor preview right now, waiting for Apply or Discard. */
+export let pendingPreviews = 0;
+
+export function handleApplyEdit(client: LanguageClient, output: vscode.LogOutputChannel): void {
   // Registered before start, so it replaces the client's default handler.
-  client.onRequest(ApplyWorkspaceEditRequest.type, (params) => applyEdit(client, params));
+  client.onRequest(ApplyWorkspaceEditRequest.type, async (params) => {
+    const result = await applyEdit(client, params);
+    output.info(`applyEdit ${params.label ?? ''}: ${result.applied ? 'applied' : result.failureReason}`);
+    return result;
+  });
 }
 
 async function applyEdit(
@@ -23,12 +30,18 @@ async function applyEdit(
   if (stale) {
     return { applied: false, failureReason: `${stale} changed since the fix was computed` };
   }
-  let edit = await client.protocol2CodeConverter.asWorkspaceEdit(params.edit);
-  if (previewFixes()) {
-    edit = needingConfirmation(edit, params.label ?? 'Heal fix');
+  const edit = await client.protocol2CodeConverter.asWorkspaceEdit(params.edit);
+  if (!previewFixes()) {
+    return { applied: await vscode.workspace.applyEdit(edit) };
   }
-  const applied = await vscode.workspace.applyEdit(edit);
-  return applied ? { applied } : { applied, failureReason: 'not applied (declined or failed)' };
+  pendingPreviews += 1;
+  try {
+    const confirmed = needingConfirmation(edit, params.label ?? 'Heal fix');
+    const applied = await vscode.workspace.applyEdit(confirmed);
+    return applied ? { applied } : { applied, failureReason: 'discarded in the preview' };
+  } finally {
+    pendingPreviews -= 1;
+  }
 }
 
 /** The path of an open document whose version differs from the one the edit was made for. */

@@ -38,6 +38,7 @@ EXTHOST_CHECKS = [
     "running AI heal changes the document to the fixed function",
     "diagnostics and the failing count clear once the fix is in",
     "heal failing test from the palette with one failure",
+    "preview fixes: the fix waits in the refactor preview; discard keeps the code",
     "set API key stores the secret and restarts the server",
 ]
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-CACHE = REPO / ".cache" / "vscode"
+CACHE = Path(os.environ.get("HEAL_VSCODE_CACHE") or REPO / ".cache" / "vscode")
 EXT_DIR = REPO / "client-vscode"
 HERE = Path(__file__).resolve().parent
 

@@ -20,6 +20,12 @@ async function until(what, predicate, timeoutMs = 60000) {
   }
 }
 
+function withTimeout(promise, ms, what) {
+  const timeout = new Promise((_, reject) =>
+    setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms));
+  return Promise.race([promise, timeout]);
+}
+
 const healDiagnostics = (uri) =>
   vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'heal');
 
@@ -39,6 +45,16 @@ const isFixed = (text) => squash(text).includes(squash(FIXED));
 async function runTestsUntilFailing(api, uri) {
   await vscode.commands.executeCommand('heal-ls.runTests');
   return until('a heal diagnostic', () => healDiagnostics(uri)[0]);
+}
+
+/** Put the bug back and save, so a test run finds it again. */
+async function restoreBug() {
+  const buggy = state.doc.getText().replace('if self.items[name] == 0:', 'if self.items[name] <= 1:');
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(state.uri, new vscode.Range(0, 0, state.doc.lineCount, 0), buggy);
+  assert.ok(await vscode.workspace.applyEdit(edit));
+  assert.ok(!isFixed(state.doc.getText()), 'bug restored');
+  assert.ok(await state.doc.save());
 }
 
 const steps = [];
@@ -101,17 +117,33 @@ step('diagnostics and the failing count clear once the fix is in', async () => {
 });
 
 step('heal failing test from the palette with one failure', async () => {
-  // Put the bug back, save, and let a test run find it again.
-  const buggy = state.doc.getText().replace('if self.items[name] == 0:', 'if self.items[name] <= 1:');
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(state.uri, new vscode.Range(0, 0, state.doc.lineCount, 0), buggy);
-  assert.ok(await vscode.workspace.applyEdit(edit));
-  assert.ok(!isFixed(state.doc.getText()), 'bug restored');
-  assert.ok(await state.doc.save());
+  await restoreBug();
   await runTestsUntilFailing(state.api, state.uri);
-  await vscode.commands.executeCommand('heal-ls.healFailingTest');
-  await until('the fixed function in the document', () => isFixed(state.doc.getText()), 90000);
+  await withTimeout(vscode.commands.executeCommand('heal-ls.healFailingTest'), 90000, 'the heal');
+  await until('the fixed function in the document', () => isFixed(state.doc.getText()), 30000);
   assert.ok(await state.doc.save());
+});
+
+step('preview fixes: the fix waits in the refactor preview; discard keeps the code', async () => {
+  const config = vscode.workspace.getConfiguration('heal');
+  await config.update('previewFixes', true, vscode.ConfigurationTarget.Workspace);
+  const inPreview = () => until('a fix in the preview', () => state.api.pendingPreviews() > 0, 45000);
+  const previewGone = () => until('the preview closed', () => state.api.pendingPreviews() === 0, 10000);
+  try {
+    await restoreBug();
+    await runTestsUntilFailing(state.api, state.uri);
+    // Not awaited: the server's answer after a declined edit is the server's business.
+    vscode.commands.executeCommand('heal-ls.healFailingTest').then(undefined, () => undefined);
+    await inPreview();
+    await sleep(300);
+    assert.ok(!isFixed(state.doc.getText()), 'nothing changes while the preview is open');
+    await vscode.commands.executeCommand('refactorPreview.discard');
+    await previewGone();
+    await sleep(500);
+    assert.ok(!isFixed(state.doc.getText()), 'discard keeps the code');
+  } finally {
+    await config.update('previewFixes', undefined, vscode.ConfigurationTarget.Workspace);
+  }
 });
 
 step('set API key stores the secret and restarts the server', async () => {
