@@ -231,3 +231,24 @@ def test_fix_heals_a_crashing_script(example_copy):
     assert result["status"] == "verified" and result["applied"]
     assert result["test"].endswith("tools/report.py")
     assert heal_ls("check", str(root), "--script", "tools/report.py").returncode == 0
+
+
+def test_local_budget_is_respected_and_nothing_is_written(example_copy):
+    root = example_copy("inventory")
+    target = root / FIXES["inventory"].path
+    before = target.read_bytes()
+    proc = heal_ls(
+        "fix",
+        str(root),
+        "--provider",
+        "local",
+        "--local-budget",
+        "1",
+        "--apply",
+        "--json",
+        "--no-cache",
+    )
+    result = json.loads(proc.stdout)["results"][0]
+    assert proc.returncode == 1
+    assert result["status"] == "unverified" and result["attempts"] == 1
+    assert target.read_bytes() == before

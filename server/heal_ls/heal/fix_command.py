@@ -26,6 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-attempts", type=int, default=3, metavar="N")
     parser.add_argument("--candidates", type=int, default=1, metavar="K")
     parser.add_argument("--test-timeout", type=float, default=10.0, metavar="S")
+    parser.add_argument(
+        "--local-budget", type=int, default=300, metavar="N", help="local candidates to try"
+    )
+    parser.add_argument(
+        "--local-seconds", type=float, default=60.0, metavar="S", help="local search time limit"
+    )
     parser.add_argument("--apply", action="store_true", help="write verified fixes")
     parser.add_argument("--force", action="store_true", help="apply even over uncommitted changes")
     parser.add_argument(
@@ -47,6 +53,8 @@ def config_from(args: argparse.Namespace) -> HealConfig:
         candidates=args.candidates,
         python=args.python,
         test_timeout=args.test_timeout,
+        local_budget_count=args.local_budget,
+        local_budget_seconds=args.local_seconds,
         allow_test_edits=args.allow_test_edits,
         use_cache=not args.no_cache,
     )
