@@ -190,3 +190,28 @@ async def test_an_edit_refused_as_stale_is_redone_on_the_new_text(vscode_client,
     assert applied.edit.document_changes[0].text_document.version == 2
     text = editor.text(uri)
     assert "<= 0:" in text and text.endswith("# typed at the last moment\n")
+
+
+async def test_a_fix_the_editor_declines_returns_refused_with_its_reason(
+    vscode_client,
+    fake_model,  # noqa: F811
+):
+    editor = vscode_client.editor
+    uri = editor.open(MODULE)
+    await failing(editor)
+    fake_model.push(FIXED)
+    asked = []
+
+    def decline(params):  # the user discards the refactor preview
+        asked.append(params)
+        return t.ApplyWorkspaceEditResult(applied=False, failure_reason="discarded in the preview")
+
+    editor.apply_edit = decline
+    result = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=60)
+    assert result["status"] == "refused" and result["applied"] is False, result
+    assert "discarded in the preview" in result["message"]
+    assert len(asked) == 1, "a declined fix is not offered again"
+    assert "<= 1:" in editor.text(uri)
+    assert any("discarded in the preview" in m.message for m in vscode_client.messages)
+    # the server keeps serving: the tests still run and the failure is still known
+    await failing(editor)

@@ -76,7 +76,10 @@ def minimal_edit(codec, old: str, new: str) -> types.TextEdit:
 
 
 async def apply_fix(ls, suspect: Suspect, before: str, after: str, tries: int = 2) -> Applied:
-    """Apply the fix to the buffer of `suspect.path`; raise Refused with the reason if not."""
+    """Apply the fix to the buffer of `suspect.path`; raise Refused with the reason if not.
+
+    An edit refused because the buffer changed meanwhile is redone on the new text once.
+    """
     uri = path_to_uri(suspect.path)
     reason = "no answer"
     for _ in range(tries):
@@ -96,4 +99,6 @@ async def apply_fix(ls, suspect: Suspect, before: str, after: str, tries: int = 
         if result.applied:
             return Applied(target, version)
         reason = result.failure_reason or "the editor declined the edit"
+        if current_text(ls, suspect.path) == (current, version):
+            break  # declined, not stale (the user discarded the preview): never ask again
     raise Refused(f"the editor did not apply the fix: {reason}")
