@@ -2,6 +2,7 @@
 // vscode-languageclient registers by itself.
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
+import { attachDebugger, isDebugTarget } from './debug';
 import { isKeyProvider, KeyProvider, PROVIDERS, storeKey } from './secrets';
 import { HealServer } from './server';
 
@@ -19,9 +20,8 @@ type TestArg = string | { test?: string } | undefined;
 export function registerCommands(context: vscode.ExtensionContext, server: HealServer): void {
   const commands: Record<string, (...args: never[]) => unknown> = {
     'heal-ls.healFailingTest': (arg: TestArg) => healFailingTest(server, arg),
-    'heal-ls.runTests': () => serverCommand(server, 'heal.runTests', [], 'Running tests'),
-    'heal-ls.rerunFailed': () =>
-      serverCommand(server, 'heal.rerunFailed', [], 'Re-running failed tests'),
+    'heal-ls.runTests': () => serverCommand(server, 'heal.runTests', []),
+    'heal-ls.rerunFailed': () => serverCommand(server, 'heal.rerunFailed', []),
     'heal-ls.runScript': (uri?: vscode.Uri) => runScript(server, uri),
     'heal-ls.debugTest': (arg: TestArg) => debugTest(server, arg),
     'heal-ls.setApiKey': (arg?: { provider?: string; key?: string }) => setApiKey(context, arg),
@@ -33,12 +33,16 @@ export function registerCommands(context: vscode.ExtensionContext, server: HealS
   }
 }
 
-/** Run a server command with a cancellable progress notification; undefined when cancelled. */
+/**
+ * Run a server command. The heal and run commands report their own cancellable work-done
+ * progress from the server (its cancel stops the real work), so they get no `title`; the
+ * others get a client-side progress notification whose cancel cancels the request.
+ */
 async function serverCommand(
   server: HealServer,
   command: string,
   args: unknown[],
-  title: string,
+  title?: string,
 ): Promise<unknown> {
   await server.ready(); // a command run while the server starts waits for it
   const client = server.client;
@@ -46,9 +50,13 @@ async function serverCommand(
     void vscode.window.showErrorMessage('Heal: the server is not running (Heal: Show Logs).');
     return undefined;
   }
+  const params = { command, arguments: args };
+  if (title === undefined) {
+    return client.sendRequest(ExecuteCommandRequest.type, params);
+  }
   const options = { location: vscode.ProgressLocation.Notification, title, cancellable: true };
   return vscode.window.withProgress(options, (_progress, token) =>
-    client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token),
+    client.sendRequest(ExecuteCommandRequest.type, params, token),
   );
 }
 
@@ -92,7 +100,7 @@ async function healFailingTest(server: HealServer, arg: TestArg): Promise<unknow
   }
   const test = failure.test ?? failure.id;
   const target = failure.suspect?.qualname ?? test;
-  const result = await serverCommand(server, 'heal.healFailingTest', [{ test }], `Healing ${target}`);
+  const result = await serverCommand(server, 'heal.healFailingTest', [{ test }]);
   reportHeal(target, result);
   return result;
 }
@@ -112,8 +120,7 @@ function runScript(server: HealServer, uri?: vscode.Uri): Promise<unknown> | und
     void vscode.window.showInformationMessage('Heal: open a Python script to run it.');
     return undefined;
   }
-  const name = vscode.workspace.asRelativePath(target);
-  return serverCommand(server, 'heal.runScript', [{ uri: target.toString() }], `Running ${name}`);
+  return serverCommand(server, 'heal.runScript', [{ uri: target.toString() }]);
 }
 
 async function debugTest(server: HealServer, arg: TestArg): Promise<boolean> {
@@ -122,25 +129,8 @@ async function debugTest(server: HealServer, arg: TestArg): Promise<boolean> {
     return false;
   }
   const test = failure.test ?? failure.id;
-  const where = (await serverCommand(server, 'heal.debugTest', [{ test }], `Starting ${test}`)) as
-    | { host: string; port: number }
-    | undefined;
-  if (!where) {
-    return false;
-  }
-  if (!vscode.extensions.getExtension('ms-python.debugpy')) {
-    void vscode.window.showWarningMessage(
-      `Heal: install the Python Debugger extension to attach; debugpy waits on ${where.host}:${where.port}.`,
-    );
-    return false;
-  }
-  return vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], {
-    type: 'debugpy',
-    request: 'attach',
-    name: `Debug ${test}`,
-    connect: { host: where.host, port: where.port },
-    justMyCode: false,
-  });
+  const where = await serverCommand(server, 'heal.debugTest', [{ test }], `Starting ${test}`);
+  return isDebugTarget(where) ? attachDebugger(where, test) : false;
 }
 
 /** Ask for a provider and a key (or take them as an argument); an empty key deletes it. */

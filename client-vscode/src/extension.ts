@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { State } from 'vscode-languageclient/node';
 import { registerCommands } from './commands';
+import * as debug from './debug';
 import * as preview from './preview';
 import { isKeySecret } from './secrets';
 import { HealServer } from './server';
@@ -14,6 +15,8 @@ export interface HealApi {
   status: StatusItem;
   /** Fixes waiting in the refactor preview (heal.previewFixes). */
   pendingPreviews(): number;
+  /** The last debugpy attach configuration the extension asked VS Code to start. */
+  lastAttach(): vscode.DebugConfiguration | undefined;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<HealApi> {
@@ -37,7 +40,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<HealAp
       .showErrorMessage(`Heal: the server did not start with ${server.interpreter}.`, 'Show Logs')
       .then((choice) => choice && output.show());
   });
-  return { server, status, pendingPreviews: () => preview.pendingPreviews };
+  return {
+    server,
+    status,
+    pendingPreviews: () => preview.pendingPreviews,
+    lastAttach: () => debug.lastAttach,
+  };
 }
 
 export function deactivate(): Promise<void> | undefined {

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import { attachAfterDebugTest } from './debug';
 import { keyEnvironment } from './secrets';
 import { interpreterSetting, SECTION, serverSettingNames, serverSettings } from './settings';
 
@@ -113,6 +114,7 @@ export class HealServer implements vscode.Disposable {
       initializationOptions: () => ({ [SECTION]: serverSettings(names, folder?.uri) }),
       synchronize: { configurationSection: SECTION },
       middleware: {
+        executeCommand: attachAfterDebugTest,
         workspace: {
           // Answer workspace/configuration for "heal" with exactly the server's settings.
           configuration: async (params, token, next) => {

@@ -39,6 +39,7 @@ EXTHOST_CHECKS = [
     "diagnostics and the failing count clear once the fix is in",
     "heal failing test from the palette with one failure",
     "preview fixes: the fix waits in the refactor preview; discard keeps the code",
+    "debug failing test code action starts debugpy and attaches to it",
     "set API key stores the secret and restarts the server",
 ]
 

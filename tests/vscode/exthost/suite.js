@@ -5,6 +5,7 @@
 const vscode = require('vscode');
 const assert = require('assert');
 const fs = require('fs');
+const net = require('net');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const FILE = `${process.env.WS}/shop/inventory.py`;
@@ -132,18 +133,44 @@ step('preview fixes: the fix waits in the refactor preview; discard keeps the co
   try {
     await restoreBug();
     await runTestsUntilFailing(state.api, state.uri);
-    // Not awaited: the server's answer after a declined edit is the server's business.
-    vscode.commands.executeCommand('heal-ls.healFailingTest').then(undefined, () => undefined);
+    const healed = withTimeout(vscode.commands.executeCommand('heal-ls.healFailingTest'), 90000, 'the heal');
     await inPreview();
     await sleep(300);
     assert.ok(!isFixed(state.doc.getText()), 'nothing changes while the preview is open');
     await vscode.commands.executeCommand('refactorPreview.discard');
     await previewGone();
-    await sleep(500);
+    // the heal answers once the edit is declined, with the reason, and offers no second preview
+    const result = await withTimeout(healed, 10000, 'the heal after discard');
+    assert.strictEqual(result && result.status, 'refused', JSON.stringify(result));
+    assert.ok(result.message.includes('discarded in the preview'), result.message);
+    assert.strictEqual(state.api.pendingPreviews(), 0, 'no second preview');
     assert.ok(!isFixed(state.doc.getText()), 'discard keeps the code');
   } finally {
     await config.update('previewFixes', undefined, vscode.ConfigurationTarget.Workspace);
   }
+});
+
+step('debug failing test code action starts debugpy and attaches to it', async () => {
+  const diag = await until('a heal diagnostic', () => healDiagnostics(state.uri)[0], 30000);
+  const actions = await vscode.commands.executeCommand('vscode.executeCodeActionProvider',
+    state.uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+  const debugAction = actions.find((a) => a.title.startsWith('Debug failing test'));
+  assert.ok(debugAction && debugAction.command, `Debug failing test among ${actions.map((a) => a.title)}`);
+  const { command, arguments: args } = debugAction.command;
+  assert.strictEqual(command, 'heal.debugTest');
+  const where = await withTimeout(vscode.commands.executeCommand(command, ...(args || [])),
+    30000, 'heal.debugTest');
+  assert.ok(where && where.port > 0, JSON.stringify(where));
+  const attach = state.api.lastAttach();
+  assert.ok(attach, 'the middleware asked for an attach session');
+  assert.deepStrictEqual(
+    { type: attach.type, request: attach.request, connect: attach.connect, justMyCode: attach.justMyCode },
+    { type: 'debugpy', request: 'attach', connect: { host: where.host, port: where.port }, justMyCode: false });
+  assert.ok(attach.name.includes(where.test), attach.name);
+  await withTimeout(new Promise((resolve, reject) => {
+    const socket = net.connect(where.port, where.host, () => { socket.destroy(); resolve(); });
+    socket.on('error', reject);
+  }), 5000, `a connection to debugpy on ${where.host}:${where.port}`);
 });
 
 step('set API key stores the secret and restarts the server', async () => {
