@@ -11,14 +11,26 @@ const log = (m) => console.log(`${Date.now() - t0}ms ${m}`);
 const shot = (page, name) => page.screenshot({ path: `${SHOTS}/${name}.png` });
 
 async function runPaletteCommand(page, title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10000 });
-  await input.fill(`>${title}`);
-  // Click the row whose label is exactly the title: Enter would take the top fuzzy match.
-  const row = page.locator('.quick-input-list .monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title}$`) }) });
-  await row.first().click({ timeout: 10000 });
+  // Under load the extension's commands can reach the palette late: reopen it until they do.
+  const deadline = Date.now() + 90000;
+  for (;;) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 10000 });
+    await input.fill(`>${title}`);
+    // Click the row whose label is exactly the title: Enter would take the top fuzzy match.
+    const row = page.locator('.quick-input-list .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title}$`) }) });
+    try {
+      await row.first().click({ timeout: 10000 });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      log(`palette has no "${title}" yet; retrying`);
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(2000);
+    }
+  }
 }
 
 async function openFile(page) {
