@@ -54,3 +54,14 @@ def test_garbage_is_an_empty_section():
     for raw in (None, [], "heal", 3, {"heal": 3}):
         settings, problems = parse_settings(raw)
         assert settings == Settings() and problems == []
+
+
+def test_local_budgets_reach_the_heal_config():
+    from heal_ls.lsp.config import heal_config
+
+    settings, problems = parse_settings({"heal": {"localBudget": 25, "localSeconds": 7}})
+    assert problems == []
+    config = heal_config(settings)
+    assert (config.local_budget_count, config.local_budget_seconds) == (25, 7.0)
+    _, problems = parse_settings({"heal": {"localBudget": 0}})
+    assert problems == ["heal.localBudget: invalid value 0, using 300"]

@@ -86,6 +86,8 @@ def test_settings_contributed_with_defaults():
         "heal.python": "",
         "heal.pytestArgs": [],
         "heal.testTimeout": 10,
+        "heal.localBudget": 300,
+        "heal.localSeconds": 60,
         "heal.autoVerifyOnSave": True,
         "heal.runOnStartup": False,
         "heal.previewFixes": False,

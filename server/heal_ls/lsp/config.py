@@ -23,6 +23,8 @@ class Settings:
     python: str | None = None
     pytestArgs: list[str] = field(default_factory=list)  # noqa: N815
     testTimeout: float = 10.0  # noqa: N815
+    localBudget: int = 300  # noqa: N815
+    localSeconds: float = 60.0  # noqa: N815
     autoVerifyOnSave: bool = True  # noqa: N815
     runOnStartup: bool = False  # noqa: N815
 
@@ -51,6 +53,8 @@ VALIDATORS = {
     "python": _optional_str,
     "pytestArgs": lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v),
     "testTimeout": _positive_number,
+    "localBudget": _int_between(1, 100_000),
+    "localSeconds": _positive_number,
     "autoVerifyOnSave": lambda v: isinstance(v, bool),
     "runOnStartup": lambda v: isinstance(v, bool),
 }
@@ -76,7 +80,7 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
         if value == "" and f.name in ("model", "baseUrl", "python"):
             value = None  # an emptied text box means "not set"
         if VALIDATORS[f.name](value):
-            setattr(settings, f.name, float(value) if f.name == "testTimeout" else value)
+            setattr(settings, f.name, float(value) if f.type == "float" else value)
         else:
             default = getattr(Settings(), f.name)
             problems.append(f"heal.{f.name}: invalid value {value!r}, using {default!r}")
@@ -96,6 +100,8 @@ def heal_config(settings: Settings):
         python=settings.python,
         pytest_args=tuple(settings.pytestArgs),
         test_timeout=settings.testTimeout,
+        local_budget_count=settings.localBudget,
+        local_budget_seconds=settings.localSeconds,
     )
 
 
