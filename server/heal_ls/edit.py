@@ -12,14 +12,13 @@ from __future__ import annotations
 import ast
 import difflib
 import functools
-import io
 import re
 import tokenize
 import warnings
-from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from heal_ls.heal.answer import describe_syntax_error, node_source, parse_block, parse_python
+from heal_ls.indent import leading_space, reindent
 from heal_ls.models import Suspect
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -118,7 +117,7 @@ def _region(text: str, node) -> _Region:
     starts = _line_starts(text)
     first = _first_line(node)
     line = _line(text, starts, first)
-    base = line[: len(line) - len(line.lstrip(" \t\f"))]
+    base = leading_space(line)
     end_line = _line(text, starts, node.end_lineno)
     end = starts[node.end_lineno - 1] + _char_col(end_line, node.end_col_offset)
     def_line = _line(text, starts, node.lineno)
@@ -170,10 +169,12 @@ def _new_node_text(text: str, region: _Region, node) -> str:
     kept = ""
     if region.node.decorator_list and not node.decorator_list:
         kept = text[region.start : region.def_start]
-    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
     if kept:
-        source = "\n".join(source.split("\n")[node.lineno - first :])
-    lines = reindent(source, region.base.replace("\f", ""), region.unit)
+        source = "\n".join(source.split("\n")[node.lineno - _first_line(node) :])
+    try:
+        lines = reindent(source, region.base.replace("\f", ""), region.unit)
+    except (tokenize.TokenError, SyntaxError) as err:
+        raise SpliceError(f"the function cannot be tokenized: {err}") from err
     lines[0] = lines[0].lstrip(" \t")
     return kept + region.newline.join(lines)
 
@@ -208,63 +209,10 @@ def _compiles(text: str, path: str) -> bool:
     return True
 
 
-def reindent(source: str, base: str, unit: str) -> list[str]:
-    """Re-indent a def written at column 0 to `base`, one `unit` per block level.
-
-    Statement lines get base + unit * depth (their depth comes from the tokenizer, so the answer's
-    own indent width does not matter). Continuation lines and lines inside multi-line strings keep
-    their offset relative to their statement; comment lines follow the statement below them.
-    """
-    lines = source.rstrip().split("\n")
-    kinds = _row_kinds(source)
-    old = {row: _lead(lines[row - 1]) for row, kind in kinds.items() if kind != "comment"}
-    new = {row: base + unit * kind for row, kind in kinds.items() if kind != "comment"}
-    rows = sorted(old)
-    out, owner = [], 0
-    for row, line in enumerate(lines, start=1):
-        kind = kinds.get(row)
-        if kind == "comment":
-            after = rows[bisect_right(rows, row)] if bisect_right(rows, row) < len(rows) else owner
-            ref = after if after and _lead(line) == old[after] else owner
-        else:
-            ref = owner = row if kind is not None else owner
-        if line and ref and line.startswith(old[ref]):
-            line = new[ref] + line[len(old[ref]) :]
-        out.append(line)
-    return out
-
-
-def _row_kinds(source: str) -> dict[int, int | str]:
-    """Rows that start a statement -> block depth; comment-only rows -> "comment"."""
-    kinds: dict[int, int | str] = {}
-    depth, after_newline = 0, True
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-            kind = tok.type
-            if kind in (tokenize.INDENT, tokenize.DEDENT):
-                depth += 1 if kind == tokenize.INDENT else -1
-            elif kind == tokenize.NEWLINE:
-                after_newline = True
-            elif kind == tokenize.COMMENT:
-                if after_newline:
-                    kinds.setdefault(tok.start[0], "comment")
-            elif kind not in (tokenize.NL, tokenize.ENDMARKER):
-                if after_newline:
-                    kinds[tok.start[0]] = depth
-                after_newline = False
-    except (tokenize.TokenError, SyntaxError) as err:
-        raise SpliceError(f"the function cannot be tokenized: {err}") from err
-    return kinds
-
-
-def _lead(line: str) -> str:
-    return line[: len(line) - len(line.lstrip(" \t\f"))]
-
-
 def _indent_unit(text: str, starts: list[int], node, base: str) -> str:
     """The function's own indent step, read from its first body line; tabs or 4 spaces if unknown."""
     body_line = _line(text, starts, node.body[0].lineno)
-    lead = body_line[: len(body_line) - len(body_line.lstrip(" \t\f"))].replace("\f", "")
+    lead = leading_space(body_line).replace("\f", "")
     plain_base = base.replace("\f", "")
     if node.body[0].lineno > node.lineno and lead.startswith(plain_base) and lead != plain_base:
         return lead[len(plain_base) :]
