@@ -1,6 +1,6 @@
 // Fills bundled/libs with heal-ls and its dependencies (pip install -t), so the extension works
 // with a plain Python: server.ts puts bundled/libs on the server's PYTHONPATH.
-// Wheels with native code (libcst) match the Python that runs this script: set PYTHON to choose it.
+// Wheels with native code (pydantic-core, jiter) match the Python that runs this script: set PYTHON.
 // BUNDLE_TARGET overrides the target folder (tests use a temporary one).
 import { spawnSync } from 'child_process';
 import { rmSync } from 'fs';
