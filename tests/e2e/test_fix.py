@@ -252,3 +252,15 @@ def test_local_budget_is_respected_and_nothing_is_written(example_copy):
     assert proc.returncode == 1
     assert result["status"] == "unverified" and result["attempts"] == 1
     assert target.read_bytes() == before
+
+
+def test_collection_error_in_a_broken_module_is_skipped_with_its_reason(example_copy):
+    root = example_copy("stats")
+    (root / "figures" / "extra.py").write_text("def broken(:\n    pass\n")
+    test_file = root / "tests" / "test_stats.py"
+    test_file.write_text("from figures.extra import broken\n" + test_file.read_text())
+    proc = heal_ls("fix", str(root), "--provider", "local", "--json", "--no-cache")
+    assert proc.returncode == 1, proc.stderr
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["test"] == "collect:tests/test_stats.py"
+    assert result["status"] == "skipped" and "does not parse" in result["reason"]

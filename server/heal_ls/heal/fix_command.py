@@ -154,8 +154,8 @@ def _apply(result: HealResult, *, force: bool) -> bool:
 def _row(root: str, target: HealTarget, result: HealResult, applied: bool) -> dict:
     suspect = result.suspect or target.suspect
     return {
-        "test": target.failures[0].test or target.failures[0].script,
-        "tests": [f.test or f.script for f in target.failures],
+        "test": _failure_name(target.failures[0]),
+        "tests": [_failure_name(f) for f in target.failures],
         "suspect": (
             f"{os.path.relpath(suspect.path, root).replace(os.sep, '/')}::{suspect.qualname}"
             if suspect
@@ -169,6 +169,11 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool) -> di
         "tokens": result.tokens,
         "seconds": result.seconds,
     }
+
+
+def _failure_name(failure) -> str:
+    """The test id, the script, or for a collection error its id (collect:<path>)."""
+    return failure.test or failure.script or failure.id
 
 
 def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
