@@ -16,7 +16,7 @@ from heal_ls.models import RunResult
 from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation
 from heal_ls.testing.process import run_process
 from heal_ls.testing.report import collect_result
-from heal_ls.testing.sandbox import make_sandbox
+from heal_ls.testing.sandbox import sandboxed
 
 DUMP = getattr(signal, "SIGUSR1", None)  # the plugin dumps all stacks on it (faulthandler)
 
@@ -54,19 +54,14 @@ async def run_pytest(
 
 
 async def _run_spawned(inv: PytestInvocation, run_timeout: float, sandbox: bool) -> RunResult:
-    cmd, env, preexec, box = inv.command, inv.env, None, None
-    if sandbox:
-        box = make_sandbox(cmd, env)
-        cmd, env, preexec = box.cmd, box.env, box.preexec(run_timeout)
-    try:
-        outcome = await run_process(
-            cmd, env=env, cwd=inv.cwd, timeout=run_timeout, preexec_fn=preexec, dump_signal=DUMP
-        )
-    except OSError as exc:  # no such interpreter, not executable, bad cwd
-        return RunResult(root=inv.root, error=f"cannot run {inv.python}: {exc.strerror or exc}")
-    finally:
-        if box is not None:
-            box.cleanup()
+    with sandboxed(inv.command, inv.env, run_timeout, sandbox) as (cmd, env, preexec):
+        try:
+            outcome = await run_process(
+                cmd, env=env, cwd=inv.cwd, timeout=run_timeout, preexec_fn=preexec, dump_signal=DUMP
+            )
+        except OSError as exc:  # no such interpreter, not executable, bad cwd
+            error = f"cannot run {inv.python}: {exc.strerror or exc}"
+            return RunResult(root=inv.root, error=error)
     return collect_result(
         inv, outcome.returncode, outcome.output, outcome.seconds, outcome.timed_out
     )

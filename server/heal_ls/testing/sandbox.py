@@ -6,6 +6,7 @@ it does not, the run goes ahead with the other limits and `Sandbox.network_isola
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -71,3 +72,16 @@ def make_sandbox(cmd: list[str], env: dict[str, str]) -> Sandbox:
     env["PIP_NO_INDEX"] = "1"  # belt and braces: no package downloads from a candidate
     prefix = unshare_prefix()
     return Sandbox(cmd=[*prefix, *cmd], env=env, home=home, network_isolated=bool(prefix))
+
+
+@contextlib.contextmanager
+def sandboxed(cmd: list[str], env: dict[str, str], cpu_seconds: float, enabled: bool):
+    """(cmd, env, preexec_fn) to spawn with: sandboxed when enabled, its HOME removed after."""
+    if not enabled:
+        yield cmd, env, None
+        return
+    box = make_sandbox(cmd, env)
+    try:
+        yield box.cmd, box.env, box.preexec(cpu_seconds)
+    finally:
+        box.cleanup()

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.invocation import DROPPED_ENV, PLUGIN_DIR
 from heal_ls.testing.process import run_process
-from heal_ls.testing.sandbox import make_sandbox
+from heal_ls.testing.sandbox import sandboxed
 from heal_ls.testing.traceback_text import failure_from_text, parse_faulthandler
 
 BOOT = os.path.join(PLUGIN_DIR, "heal_overlay.py")
@@ -39,19 +39,13 @@ async def run_script(
     with tempfile.TemporaryDirectory(prefix="heal-ls-script-") as workdir:
         cmd = [python or sys.executable, BOOT, script, *args]
         env = _script_env(workdir, overlay, timeout)
-        preexec, box = None, None
-        if sandbox:
-            box = make_sandbox(cmd, env)
-            cmd, env, preexec = box.cmd, box.env, box.preexec(timeout)
-        try:
-            outcome = await run_process(
-                cmd, env=env, cwd=root, timeout=timeout + KILL_MARGIN, preexec_fn=preexec
-            )
-        except OSError as exc:
-            return RunResult(root=root, error=f"cannot run {cmd[0]}: {exc.strerror or exc}")
-        finally:
-            if box is not None:
-                box.cleanup()
+        with sandboxed(cmd, env, timeout, sandbox) as (cmd, env, preexec):
+            try:
+                outcome = await run_process(
+                    cmd, env=env, cwd=root, timeout=timeout + KILL_MARGIN, preexec_fn=preexec
+                )
+            except OSError as exc:
+                return RunResult(root=root, error=f"cannot run {cmd[0]}: {exc.strerror or exc}")
     return script_result(root, script, outcome.returncode, outcome.output, outcome.seconds)
 
 
