@@ -21,39 +21,28 @@ RUN_SCRIPT = "heal.runScript"
 
 def actions_for(known: Known, diagnostics: list[types.Diagnostic], many: bool):
     failure, suffix = known.failure, f" ({known.label()})" if many else ""
-    quickfix = types.CodeActionKind.QuickFix
     if known.healable and known.suspect is not None:
         arg = {"failure": known.id}
-        yield types.CodeAction(
-            title=f"AI heal {known.suspect.qualname}{suffix}",
-            kind=quickfix,
-            diagnostics=diagnostics or None,
-            is_preferred=True,
-            command=types.Command(title="AI heal", command=HEAL_FUNCTION, arguments=[arg]),
-        )
+        title = f"AI heal {known.suspect.qualname}{suffix}"
+        yield _quickfix(title, "AI heal", HEAL_FUNCTION, arg, diagnostics, preferred=True)
     if failure.test:
         arg = {"test": failure.test}
-        yield types.CodeAction(
-            title=f"Debug failing test{suffix}",
-            kind=quickfix,
-            diagnostics=diagnostics or None,
-            command=types.Command(title="Debug failing test", command=DEBUG_TEST, arguments=[arg]),
-        )
-        yield types.CodeAction(
-            title=f"Re-run test{suffix}",
-            kind=quickfix,
-            diagnostics=diagnostics or None,
-            command=types.Command(title="Re-run test", command=RUN_TESTS, arguments=[arg]),
-        )
+        title = f"Debug failing test{suffix}"
+        yield _quickfix(title, "Debug failing test", DEBUG_TEST, arg, diagnostics)
+        yield _quickfix(f"Re-run test{suffix}", "Re-run test", RUN_TESTS, arg, diagnostics)
     elif failure.script:
-        yield types.CodeAction(
-            title="Re-run script",
-            kind=quickfix,
-            diagnostics=diagnostics or None,
-            command=types.Command(
-                title="Re-run script", command=RUN_SCRIPT, arguments=[{"script": failure.script}]
-            ),
-        )
+        arg = {"script": failure.script}
+        yield _quickfix("Re-run script", "Re-run script", RUN_SCRIPT, arg, diagnostics)
+
+
+def _quickfix(title, button, command, arg, diagnostics, preferred=None) -> types.CodeAction:
+    return types.CodeAction(
+        title=title,
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=diagnostics or None,
+        is_preferred=preferred,
+        command=types.Command(title=button, command=command, arguments=[arg]),
+    )
 
 
 def failure_ids_in_context(ls, context: types.CodeActionContext) -> dict[str, list]:
