@@ -79,3 +79,12 @@ async def test_run_tests_for_a_file(vscode_client):
     module = await editor.command("heal.runTests", {"uri": editor.uri("shop/inventory.py")})
     assert module["passed"] + module["failed"] == 4  # the tests that exercised the module
     assert editor.diagnostics("shop/inventory.py")
+
+
+async def test_the_warm_runner_is_started_when_the_workspace_opens(client):
+    await eventually(
+        lambda: [m for m in client.log_messages if m.message.startswith("warm runner ")],
+        what="the warm runner start",
+        timeout=120,
+    )
+    assert any(m.message == "warm runner ready" for m in client.log_messages)

@@ -21,11 +21,14 @@ def register(server) -> None:
             logger.info("runOnStartup: running the tests")
             # its own task, not the background slot: a save must not cancel the full run
             ls.startup_run = spawn(ls.runs.tests(None), "startup run")
+        else:
+            ls.prewarm = spawn(ls.runs.prewarm(), "warm runner start")
 
     @server.feature(types.SHUTDOWN)
     @guarded
     async def on_shutdown(ls, params=None):
-        for task in (ls.heal_task, ls.runs.background, getattr(ls, "startup_run", None)):
+        started = (getattr(ls, "startup_run", None), getattr(ls, "prewarm", None))
+        for task in (ls.heal_task, ls.runs.background, *started):
             if task is not None and not task.done():
                 task.cancel()
         for process in getattr(ls, "debug_processes", []):

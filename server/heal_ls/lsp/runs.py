@@ -79,6 +79,27 @@ class Runs:
             logger.info("no warm runner: %s", exc)
             return None
 
+    async def prewarm(self) -> None:
+        """Start the workspace's warm runner when it opens (a collect-only run teaches it what
+        to preload), so the first save or heal is already fast. Never raises."""
+        runner = self.warm_runner()
+        if runner is None:
+            return
+        from heal_ls.testing.runner import build_pytest_invocation
+
+        settings = self.ls.settings
+        inv = build_pytest_invocation(
+            self.ls.root,
+            python=settings.python,
+            pytest_args=("--collect-only", *settings.pytestArgs),
+            trace=False,
+        )
+        try:
+            ready = await runner.prewarm(inv)
+        finally:
+            inv.cleanup()
+        logger.info("warm runner %s", "ready" if ready else "unavailable: test runs stay cold")
+
     async def script(self, script: str, *, title="heal: running script", overlay=None):
         from heal_ls.testing.script import run_script
 
