@@ -159,6 +159,27 @@ CASES = [
         2,
     ),
     (
+        "lost-accumulation",
+        "def total(xs):\n    t = 0\n    for x in xs:\n        t = x\n    return t\n",
+        "def total(xs):\n    t = 0\n    for x in xs:\n        t += x\n    return t\n",
+        [4],
+        3,
+    ),
+    (
+        "opposite-method",
+        "def shout(s):\n    return s.lower() + '!'\n",
+        "def shout(s):\n    return s.upper() + '!'\n",
+        [2],
+        3,
+    ),
+    (
+        "int-float",
+        "def parse_amount(text):\n    return int(text.strip())\n",
+        "def parse_amount(text):\n    return float(text.strip())\n",
+        [2],
+        3,
+    ),
+    (
         "true-false",
         src("""
         def contains(xs, y):

@@ -72,6 +72,19 @@ def arith_swaps(snip: Snippet) -> Iterator[Mutation]:
                 yield from _choices("augassign", snip.user_line(node), span, options, 1.4)
 
 
+def accumulations(snip: Snippet) -> Iterator[Mutation]:
+    """`total = value` -> `total += value` when `total` was bound before: a lost accumulation."""
+    assigns = [n for n in snip.nodes() if isinstance(n, ast.Assign) and len(n.targets) == 1]
+    bound: set[str] = set()
+    for node in sorted(assigns, key=lambda n: (n.lineno, n.col_offset)):  # source order
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id in bound:
+            span = between(snip, snip.span(target)[1], snip.span(node.value)[0])
+            if span:
+                yield from _choices("accumulate", snip.user_line(node), span, ["+=", "-="], 2.0)
+        bound |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
 def binop_operands(snip: Snippet) -> Iterator[Mutation]:
     """`a - b` -> `b - a`, and `1 + f(x)` -> `f(x)` / `1` (an operand too many)."""
     for node in snip.nodes():
@@ -129,4 +142,11 @@ def negate_conditions(snip: Snippet) -> Iterator[Mutation]:
             yield Mutation("negate", (Edit(start, end, new),), snip.user_line(test), 2.0)
 
 
-GENERATORS = [compare_swaps, arith_swaps, boolean_swaps, negate_conditions, binop_operands]
+GENERATORS = [
+    compare_swaps,
+    arith_swaps,
+    accumulations,
+    boolean_swaps,
+    negate_conditions,
+    binop_operands,
+]

@@ -7,7 +7,29 @@ from collections.abc import Iterator
 
 from heal_ls.repair.snippet import Edit, Mutation, Snippet, plus
 
-SWAP_CALLS = {"any": "all", "all": "any", "min": "max", "max": "min"}
+# Methods easily confused with their opposite (`code.lower()` meant `code.upper()`).
+OPPOSITE_METHODS = {
+    "lower": "upper",
+    "upper": "lower",
+    "startswith": "endswith",
+    "endswith": "startswith",
+    "lstrip": "rstrip",
+    "rstrip": "lstrip",
+    "append": "extend",
+    "extend": "append",
+    "keys": "values",
+    "values": "keys",
+    "find": "rfind",
+    "rfind": "find",
+}
+SWAP_CALLS = {
+    "any": "all",
+    "all": "any",
+    "min": "max",
+    "max": "min",
+    "int": "float",
+    "float": "int",
+}
 
 
 def _replace(kind: str, snip: Snippet, node: ast.AST, text: str, cost: float) -> Mutation:
@@ -82,7 +104,7 @@ def _called(node: ast.Call) -> str | None:
 
 
 def calls(snip: Snippet) -> Iterator[Mutation]:
-    """any <-> all, min <-> max, swapped arguments, and `f(x)` -> `x`."""
+    """any <-> all, min <-> max, int <-> float, swapped arguments, and `f(x)` -> `x`."""
     for node in snip.nodes():
         if not isinstance(node, ast.Call):
             continue
@@ -167,8 +189,12 @@ def attributes(snip: Snippet) -> Iterator[Mutation]:
     for node in attrs:
         same_use = [a.attr for a in attrs if (id(a) in called) == (id(node) in called)]
         end = snip.span(node)[1]
+        opposite = OPPOSITE_METHODS.get(node.attr) if id(node) in called else None
+        if opposite:
+            edit = Edit(end - len(node.attr), end, opposite)
+            yield Mutation("opposite-method", (edit,), snip.user_line(node), 1.6)
         for other in dict.fromkeys(same_use):
-            if other != node.attr:
+            if other not in (node.attr, opposite):
                 edit = Edit(end - len(node.attr), end, other)
                 yield Mutation("attribute", (edit,), snip.user_line(node), 3.2)
 
