@@ -22,9 +22,10 @@ install_chromium() {
   [ -x /usr/bin/chromium ] && [ -e /usr/include/krb5.h -o -e /usr/include/gssapi/gssapi.h ] && return
   log "installing chromium and libkrb5-dev with apt"
   local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive  # CI has no terminal to answer a prompt
   if ! $sudo apt-get install -y -q chromium libkrb5-dev >/dev/null 2>&1; then
     $sudo apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium libkrb5-dev >/dev/null
+    $sudo apt-get install -y -q chromium libkrb5-dev >/dev/null
   fi
 }
 
