@@ -4,7 +4,7 @@ import os
 import stat
 import subprocess
 
-from heal_ls.heal.apply import encode_like, has_uncommitted_changes, write_atomic
+from heal_ls.heal.apply import has_uncommitted_changes, write_atomic
 
 
 def test_write_atomic_keeps_latin1_encoding_and_mode(tmp_path):
@@ -18,9 +18,11 @@ def test_write_atomic_keeps_latin1_encoding_and_mode(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["m.py"]  # no temp file left behind
 
 
-def test_encode_like_keeps_bom_and_crlf():
-    original = "\ufeffx = 1\r\n".encode("utf-8")
-    assert encode_like("x = 2\r\n", original) == b"\xef\xbb\xbfx = 2\r\n"
+def test_write_atomic_keeps_bom_and_crlf(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_bytes("\ufeffx = 1\r\n".encode())
+    write_atomic(str(path), "x = 2\r\n")  # read_source's text: the BOM is not part of it
+    assert path.read_bytes() == b"\xef\xbb\xbfx = 2\r\n"
 
 
 def _git(cwd, *args):

@@ -5,14 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
-import tokenize
-from io import BytesIO
 
-
-def encode_like(text: str, original: bytes) -> bytes:
-    """Encode `text` the way the original file was encoded (PEP 263 cookie, BOM kept)."""
-    encoding, _ = tokenize.detect_encoding(BytesIO(original).readline)
-    return text.encode(encoding)
+from heal_ls.source import encode_source
 
 
 def has_uncommitted_changes(path: str) -> bool:
@@ -36,7 +30,7 @@ def write_atomic(path: str, text: str) -> None:
     """Replace the file's content in one rename, keeping its encoding and permission bits."""
     with open(path, "rb") as handle:
         original = handle.read()
-    data = encode_like(text, original)
+    data = encode_source(text, original)
     mode = os.stat(path).st_mode & 0o7777
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".heal-", suffix=".py.tmp", dir=folder)
