@@ -1,0 +1,67 @@
+"""Guard discovery: the traced run of the tests around a suspect, on the original code, cached."""
+
+import asyncio
+
+from heal_ls.testing.coverage_run import coverage_run, select_test_files
+
+
+def _project(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "rules.py").write_text(
+        "def match(parts):\n    return 'push' in parts\n\n\ndef other():\n    return 1\n"
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_rules.py").write_text(
+        "from pkg.rules import match\n\n"
+        "def test_new():\n    assert match(['pull'])\n\n"
+        "def test_push():\n    assert match(['push'])\n\n"
+        "def test_unrelated():\n    assert 1 + 1 == 2\n"
+    )
+    (tmp_path / "tests" / "test_elsewhere.py").write_text(
+        "from pkg import rules\n\n"
+        "def test_empty():\n    assert not rules.match([])\n\n"
+        "def test_broken():\n    assert rules.other() == 2\n"
+    )
+    (tmp_path / "tests" / "test_unrelated_module.py").write_text(
+        "import json\n\ndef test_json():\n    assert json.loads('1') == 1\n"
+    )
+    return tmp_path
+
+
+def test_selects_failing_modules_and_importers(tmp_path):
+    root = _project(tmp_path)
+    files = select_test_files(str(root), [str(root / "pkg" / "rules.py")], [])
+    assert files == ["tests/test_elsewhere.py", "tests/test_rules.py"]
+    only_failing = select_test_files(str(root), [], ["tests/test_rules.py::test_new"])
+    assert only_failing == ["tests/test_rules.py"]
+
+
+def test_guards_are_passing_tests_that_ran_the_function_and_the_run_is_cached(tmp_path):
+    root = _project(tmp_path)
+    rules = str(root / "pkg" / "rules.py")
+
+    def discover():
+        return asyncio.run(
+            coverage_run(
+                str(root), suspect_paths=[rules], failing=["tests/test_rules.py::test_new"]
+            )
+        )
+
+    run = discover()
+    assert run.error is None and not run.cached
+    nodeids = {t.nodeid for t in run.tests}
+    assert "tests/test_rules.py::test_new" not in nodeids  # the failing test is deselected
+    guards = {t.nodeid for t in run.covering(f"{rules}:1")}
+    assert guards == {"tests/test_rules.py::test_push", "tests/test_elsewhere.py::test_empty"}
+    assert [t.nodeid for t in run.not_passing()] == ["tests/test_elsewhere.py::test_broken"]
+    assert all(t.duration > 0 for t in run.tests)
+
+    again = discover()
+    assert again.cached and {t.nodeid for t in again.covering(f"{rules}:1")} == guards
+
+    (root / "pkg" / "rules.py").write_text(
+        "def match(parts):\n    return 'push' in parts\n\n\ndef other():\n    return 2\n"
+    )
+    changed = discover()
+    assert not changed.cached and changed.not_passing() == []
