@@ -92,6 +92,7 @@ class RunResult:
     tests: list[TestOutcome] = field(default_factory=list)
     timed_out: bool = False  # the run as a whole hit its timeout
     error: str | None = None  # the runner itself could not run (no pytest, bad interpreter...)
+    interrupted: str | None = None  # why the session stopped early (KeyboardInterrupt...): no pass
 
 
 @dataclass

@@ -178,6 +178,7 @@ def test_apply_refuses_uncommitted_changes_without_force(example_copy):
     result = json.loads(proc.stdout)["results"][0]
     assert result["status"] == "verified" and result["applied"] is False
     assert "uncommitted" in result["reason"]
+    assert proc.returncode == 1  # --apply that applied nothing is not a success
     assert target.read_bytes() == before
 
 

@@ -79,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
         for line in human_lines(result, located, root, traceback=not args.short):
             print(line)
         print(summary_line(result), file=sys.stderr)
+    if result.interrupted:  # like pytest: an interrupted session is exit 2, never a pass
+        print(f"heal-ls check: {result.interrupted}", file=sys.stderr)
+        return 2
     return 1 if result.failures or result.timed_out else 0
 
 

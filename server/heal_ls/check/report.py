@@ -116,6 +116,7 @@ def to_json(result: RunResult, located: list[tuple[Failure, Located]], root: str
         "skipped": result.skipped,
         "seconds": round(result.seconds, 3),
         "timed_out": result.timed_out,
+        "interrupted": result.interrupted,
         "failures": [_failure_json(failure, where, root) for failure, where in located],
     }
 

@@ -83,8 +83,9 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig) -> int:
         python=args.python,
         test_timeout=args.test_timeout,
     )
-    if run_result.error:
-        print(f"heal-ls fix: {run_result.error}", file=sys.stderr)
+    problem = run_result.error or run_result.interrupted
+    if problem:
+        print(f"heal-ls fix: {problem}", file=sys.stderr)
         return 2
     targets = group_targets(located)
     if args.show_prompt:
@@ -101,7 +102,8 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig) -> int:
     _report(rows, as_json=args.json, applying=args.apply)
     if not targets:
         return 0
-    return 0 if all(r["status"] == "verified" for r in rows) else 1
+    healed = all(r["status"] == "verified" and (r["applied"] or not args.apply) for r in rows)
+    return 0 if healed else 1  # --apply that wrote nothing is not a success
 
 
 async def _heal_target(root, target: HealTarget, run_result, config, updated, quiet) -> HealResult:

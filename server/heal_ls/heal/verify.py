@@ -48,6 +48,8 @@ def summarise(run: RunResult, root: str, failing: list[str]) -> VerifyOutcome:
     """Decide whether a verification run passed, and say why not."""
     if run.error:
         return VerifyOutcome(False, f"the tests could not run: {run.error}", run)
+    if run.interrupted:
+        return VerifyOutcome(False, f"{run.interrupted} (an interrupted run never passes)", run)
     if run.timed_out:
         return VerifyOutcome(False, "the test run timed out (the candidate may loop forever)", run)
     if run.failures:

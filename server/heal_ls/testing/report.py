@@ -42,7 +42,7 @@ def collect_result(
 ) -> RunResult:
     result = RunResult(root=inv.root, seconds=round(seconds, 3), timed_out=timed_out)
     rows = read_report(inv.report_path)
-    started, finished, hung = None, set(), {}
+    started, finished, hung, exitstatus = None, set(), {}, None
     for row in rows:
         kind = row.get("kind")
         if kind == "start":
@@ -52,13 +52,19 @@ def collect_result(
         elif kind == "test":
             finished.add(row["nodeid"])
             _add_test(result, row)
+            if row.get("interrupted"):
+                result.interrupted = f"the run was interrupted during {row['nodeid']}"
         elif kind == "collect_error":
             result.errors += 1
             result.failures.append(Failure.from_dict(row["failure"]))
+        elif kind == "session":
+            exitstatus = row.get("exitstatus")
     if started is not None and started not in finished:
         _add_unfinished(result, inv, started, hung.get(started), returncode, output)
     if not rows:
         _explain_empty(result, inv, returncode, output)
+    else:
+        _check_session(result, exitstatus, returncode, output)
     _map_paths(result, inv.root)
     return result
 
@@ -111,9 +117,28 @@ def _explain_empty(result: RunResult, inv, returncode: int, output: str) -> None
         failure.id = f"collect:{_relpath(failure, inv.root)}"
         result.errors += 1
         result.failures.append(failure)
-    lines = [line for line in output.strip().splitlines() if line.strip()]
     reason = PYTEST_ERROR_CODES.get(returncode, f"exit code {returncode}")
-    result.error = f"pytest failed to run ({reason}): {lines[-1] if lines else 'no output'}"
+    result.error = f"pytest failed to run ({reason}): {_pytest_reason(output)}"
+
+
+def _check_session(result: RunResult, exitstatus, returncode: int, output: str) -> None:
+    """An interrupted session is never a pass; a usage error (unknown test id) is an error."""
+    if exitstatus in (3, 4):
+        reason = PYTEST_ERROR_CODES[exitstatus]
+        result.error = f"pytest failed to run ({reason}): {_pytest_reason(output)}"
+    elif result.interrupted:
+        return
+    elif exitstatus == 2 and not result.errors:  # 2 with collection errors: reported as such
+        result.interrupted = "pytest reported the session as interrupted"
+    elif exitstatus is None and returncode < 0 and not result.timed_out:
+        result.interrupted = f"the test process was ended by signal {-returncode}"
+
+
+def _pytest_reason(output: str) -> str:
+    """pytest's own words: its `ERROR: ...` line, else the last line it printed."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("ERROR:")]
+    return (errors or lines or ["no output"])[-1]
 
 
 def _relpath(failure: Failure, root: str) -> str:

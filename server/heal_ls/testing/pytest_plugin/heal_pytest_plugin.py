@@ -12,7 +12,9 @@ import time, so a warm process that imported this module earlier still sees each
 
 Report lines, in order: {"kind": "start", "nodeid"} before each test; {"kind": "timeout",
 "nodeid", "failure"} when a test hangs; {"kind": "test", ...} after it; {"kind":
-"collect_error", "failure"}; finally {"kind": "session", "exitstatus"}.
+"collect_error", "failure"}; finally {"kind": "session", "exitstatus"}. A test during which the
+session was interrupted (KeyboardInterrupt, SIGINT, pytest.exit) is "failed" with
+"interrupted": true.
 """
 
 import faulthandler
@@ -101,7 +103,9 @@ class HealReporter:
             self.tracer.reset()
         if self.watchdog:
             self.watchdog.arm(self.timeout, rec)
-        yield
+        outcome = yield
+        if outcome.excinfo is not None:  # KeyboardInterrupt, pytest.exit(): never a pass
+            self._interrupted(item, rec, outcome.excinfo)
         if self.tracer:
             rec["covered"] = self.tracer.collected()
         if self.watchdog:
@@ -145,6 +149,12 @@ class HealReporter:
                 rec["failure"] = parts.failure_from_exception(
                     call.excinfo.value, item, self.paths, call.excinfo.tb
                 )
+
+    def _interrupted(self, item, rec, excinfo):
+        if rec["failure"] is None:
+            _, exc, tb = excinfo
+            rec["failure"] = parts.failure_from_exception(exc, item, self.paths, tb)
+        rec.update(outcome="failed", interrupted=True)
 
     def _finish(self, rec):
         self.record = None

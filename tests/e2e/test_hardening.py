@@ -1,0 +1,83 @@
+"""Faults that must end in one clear line and lose nothing: interrupted runs, unknown test ids,
+symlinked modules, relative interpreters, caps and timeouts (CLI end to end, fake model)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from textwrap import dedent
+
+import pytest
+from fakemodel import FakeModelServer
+
+pytestmark = pytest.mark.e2e
+
+
+def heal_ls(*args, env=None, cwd=None, timeout=180):
+    full_env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", **(env or {})}
+    cmd = [sys.executable, "-m", "heal_ls", *map(str, args)]
+    return subprocess.run(
+        cmd, capture_output=True, text=True, timeout=timeout, env=full_env, cwd=cwd
+    )
+
+
+def openai_env(server: FakeModelServer) -> dict:
+    return {"OPENAI_BASE_URL": server.openai_url, "OPENAI_API_KEY": "test-key-not-real"}
+
+
+def write(root, files):
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dedent(text))
+
+
+INTERRUPTS = {
+    "keyboard_interrupt": "raise KeyboardInterrupt",
+    "sigint": "import os, signal; os.kill(os.getpid(), signal.SIGINT)",
+    "pytest_exit": "import pytest; pytest.exit('stop here')",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(INTERRUPTS))
+def test_check_never_passes_an_interrupted_run(kind, tmp_path):
+    body = INTERRUPTS[kind]
+    write(
+        tmp_path,
+        {
+            "pytest.ini": "[pytest]\n",
+            "tests/test_a.py": f"def test_ok():\n    pass\n\ndef test_stop():\n    {body}\n",
+        },
+    )
+    proc = heal_ls("check", tmp_path, "--json")
+    assert proc.returncode == 2, proc.stdout + proc.stderr  # plain pytest exits 2 as well
+    assert "tests/test_a.py::test_stop" in proc.stderr
+    assert json.loads(proc.stdout)["interrupted"]
+
+
+@pytest.mark.parametrize("nodeid", ["tests/test_nope.py::test_x", "tests/test_a.py::test_nope"])
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_an_unknown_test_id_is_a_usage_error(command, nodeid, tmp_path):
+    write(tmp_path, {"pytest.ini": "[pytest]\n", "tests/test_a.py": "def test_ok():\n    pass\n"})
+    extra = ["--provider", "local"] if command == "fix" else []
+    proc = heal_ls(command, tmp_path, "--test", nodeid, *extra)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "usage error" in proc.stderr and "not found" in proc.stderr  # pytest's own reason
+
+
+def test_a_candidate_that_interrupts_the_run_is_never_verified(example_copy):
+    root = example_copy("inventory")
+    target = root / "shop" / "inventory.py"
+    before = target.read_bytes()
+    answer = "def remove(self, name, count=1):\n    raise KeyboardInterrupt\n"
+    with FakeModelServer(functions={"Inventory.remove": answer}) as server:
+        proc = heal_ls(
+            "fix", root, "--provider", "openai", "--apply", "--json", "--no-cache",
+            "--max-attempts", "1", env=openai_env(server),
+        )  # fmt: skip
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["status"] != "verified", result
+    assert proc.returncode == 1
+    assert target.read_bytes() == before
