@@ -51,6 +51,8 @@ class Failure:
     test_line: int | None = None  # 1-based line of the failing line inside the test (or its def)
     # Workspace functions that ran during the test, as "abs_path:first_line" keys.
     covered: list[str] = field(default_factory=list)
+    # Workspace functions that called the mock a failed mock assertion checks (same keys).
+    mock_callers: list[str] = field(default_factory=list)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Failure:

@@ -19,6 +19,7 @@ import sys
 
 from heal_ls.check.report import human_lines, summary_line, to_json
 from heal_ls.locate import Located, is_test_file, locate
+from heal_ls.locate.contrast import needs_contrast, with_contrast
 from heal_ls.models import Failure, RunResult
 
 ROOT_MARKERS = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py", ".git")
@@ -51,7 +52,11 @@ async def check_project(
         run = await run_pytest(
             root, nodeids=tests, python=python, test_timeout=test_timeout, run_timeout=run_timeout
         )
-    return run, [(failure, locate(failure, root, run)) for failure in run.failures]
+    located = [(failure, locate(failure, root, run)) for failure in run.failures]
+    if tests and needs_contrast(run):  # a full run already holds every passing test there is
+        contrast = await with_contrast(run, located, python=python, test_timeout=test_timeout)
+        located = [(failure, locate(failure, root, contrast)) for failure in run.failures]
+    return run, located
 
 
 def run(args: argparse.Namespace) -> int:

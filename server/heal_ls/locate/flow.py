@@ -21,6 +21,9 @@ def names_feeding_line(tree: ast.Module, line: int) -> list[str]:
         return []
     wanted = _reads(statement_parts(tree.body, line))
     assignments = sorted(_assignments(function, line), key=lambda a: -a[0])  # nearest first
+    for setup in _setups(tree.body, function):  # unittest setUp, pytest setup_method: after
+        end = (setup.end_lineno or setup.lineno) + 1
+        assignments += sorted(_assignments(setup, end), key=lambda a: -a[0])
     found: list[str] = _methods_called_on(function, line, wanted)
     seen = set(wanted)
     for _ in range(MAX_HOPS):
@@ -49,6 +52,20 @@ def _methods_called_on(function: ast.AST, line: int, names: set[str]) -> list[st
         and node.lineno < line
     ]
     return [name for _, name in sorted(calls, reverse=True)]
+
+
+SETUP_NAMES = ("setUp", "setup_method", "setup", "asyncSetUp")
+
+
+def _setups(body: list, function: ast.AST) -> list[ast.AST]:
+    """The set-up methods of the class that holds `function` (a test method)."""
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, ast.ClassDef) and function in node.body:
+            return [
+                m for m in node.body
+                if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name in SETUP_NAMES
+            ]  # fmt: skip
+    return []
 
 
 def _enclosing_function(body: list, line: int) -> ast.AST | None:
@@ -84,13 +101,34 @@ def _assignments(function: ast.AST, line: int):
 
 
 def _stores(targets: list[ast.AST]) -> set[str]:
-    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    """Names bound: `x`, `self.x` (not `self`), `x` for `x[k] = ...`, unpacked tuples."""
+    names: set[str] = set()
+    for target in targets:
+        if isinstance(target, ast.Name):
+            names.add(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            names |= _stores(target.elts)
+        elif isinstance(target, (ast.Starred, ast.Subscript)):
+            names |= _stores([target.value])
+        elif _dotted(target):
+            names.add(_dotted(target) or "")
+    return names
 
 
 def _reads(parts: list[ast.AST]) -> set[str]:
+    """Local names and `self.attr`-style reads (`self.res = ...` feeds `self.res["id"]`)."""
     names = set()
     for part in parts:
         for node in ast.walk(part):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 names.add(node.id)
-    return names
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                names.add(_dotted(node) or "")
+    return names - {""}
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """`self.res` for an attribute of a plain name, else None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None

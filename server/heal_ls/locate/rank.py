@@ -10,13 +10,20 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from heal_ls.locate.calls import imported_functions, matches, names_on_line
 from heal_ls.locate.flow import names_feeding_line
 from heal_ls.locate.index import FunctionNode, ModuleIndex, index_file, index_source
 from heal_ls.locate.paths import is_test_file, is_workspace_file, relative_path
-from heal_ls.locate.spectrum import ochiai_scores, split_key
+from heal_ls.locate.spectrum import (
+    DSTAR_CAP,
+    dstar_scores,
+    failing_only,
+    ochiai_scores,
+    split_key,
+)
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 
 
@@ -55,11 +62,15 @@ def locate(
     ranker = _Ranker(root, overlay or {})
     frames = [f for f in failure.frames if is_workspace_file(f.path, root)]
     code = [f for f in frames if not is_test_file(f.path, root)]
+    ranker.signature_callee(failure, frames)
     if code and frames[-1] is code[-1]:
         reason = ranker.from_crash(failure, code)
+        if reason is not None and ranker.suspects:
+            reason = None  # a wrongly called def is still a function to heal
     else:
         ranker.call_path(code, 0.95)
         reason = ranker.from_test(failure, frames, run)
+    ranker.enclosing_defs()
     suspects = sorted(ranker.suspects.values(), key=lambda s: -s.score)
     if not suspects:
         return Located([], False, reason or "no function of the workspace is involved")
@@ -81,9 +92,13 @@ class _Ranker:
         return index_file(path)
 
     def add(self, path: str, node: FunctionNode, reason: str, score: float, line=None):
-        key = (os.path.normcase(os.path.abspath(path)), node.start_line)
-        if key not in self.suspects:  # the first (strongest) reason wins
+        key = self.key(path, node)
+        known = self.suspects.get(key)
+        if known is None or score > known.score:  # the strongest reason wins
             self.suspects[key] = suspect_for(path, node, reason, score, line)
+
+    def key(self, path: str, node: FunctionNode) -> tuple[str, int]:
+        return os.path.normcase(os.path.abspath(path)), node.start_line
 
     def function_of(self, frame: Frame) -> FunctionNode | None:
         index = self.index(frame.path)
@@ -97,6 +112,49 @@ class _Ranker:
         self.add(innermost.path, node, _raised_reason(failure, innermost), 1.0, innermost.line)
         self.call_path(code[:-1], 0.9)
         return None
+
+    def signature_callee(self, failure: Failure, frames: list[Frame]):
+        """`TypeError: Recorder.__init__() got an unexpected keyword argument 'x'`: the def the
+        message names is the one whose signature must change; it outranks the calling line."""
+        named = signature_error_callee(failure)
+        if named is None or not frames:
+            return
+        caller = frames[-1]
+        index = self.index(caller.path)
+        line_names = names_on_line(index.tree, caller.line) if index and index.tree else []
+        pool = self.signature_pool(failure, caller, index)
+        found = [(p, n) for p, n in pool if n.qualname == named or n.qualname.endswith("." + named)]
+        if "." not in named:  # Python < 3.10 names only `__init__`: the call line tells whose
+            found = [(p, n) for p, n in found if any(matches(x, n) for x in line_names)] or found
+        if found:
+            path, node = found[0]
+            where = f"{relative_path(caller.path, self.root)}:{caller.line}"
+            reason = f"called at {where} with arguments its signature refuses ({failure.message})"
+            self.add(path, node, reason, 1.05)
+
+    def signature_pool(self, failure: Failure, caller: Frame, index: ModuleIndex | None):
+        pool = [(caller.path, node) for node in (index.functions if index else [])]
+        files = {split_key(k)[0] for k in failure.covered if split_key(k)}
+        for path in sorted(files):
+            found = self.index(path)
+            pool += [(path, node) for node in (found.functions if found else [])]
+        if index is not None and index.tree is not None:
+            pool += imported_functions(index.tree, caller.path, self.root)
+        return pool
+
+    def enclosing_defs(self):
+        """A suspect nested function brings its enclosing def in right after it."""
+        for suspect in sorted(self.suspects.values(), key=lambda s: -s.score):
+            if ".<locals>." not in suspect.qualname:
+                continue
+            index = self.index(suspect.path)
+            outer = suspect.qualname.rsplit(".<locals>.", 1)[0]
+            node = index.find(outer, suspect.start_line) if index else None
+            if node is None:
+                continue
+            known = self.suspects.get(self.key(suspect.path, node))
+            reason = f"encloses the suspect {suspect.qualname.rsplit('.', 1)[-1]}"
+            self.add(suspect.path, node, known.reason if known else reason, suspect.score - 0.001)
 
     def call_path(self, frames: list[Frame], score: float):
         """Callers, innermost first, each a little less suspect than the one it called."""
@@ -116,13 +174,27 @@ class _Ranker:
         scores = ochiai_scores(failure, run)
         on_line, feeding = self.test_line_suspects(test_path, test_line, covered)
         where = f"{relative_path(test_path, self.root)}:{test_line}" if test_path else "the test"
+        # Functions only failing tests ran, when passing tests ran the test's own calls: the
+        # bug is deeper than the called function (`parse_filter` -> `_match_clause`).
+        contrast = contrasted(failure, run, [*on_line, *feeding])
+        for path, node in self.mock_callers(failure):
+            score = scores.get(f"{path}:{node.start_line}", 0.0)
+            self.add(path, node, "called the mock the failing assertion checks", 0.85 + 0.1 * score)
         for path, node in on_line:
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             self.add(path, node, f"called on the failing line {where}", 0.8 + 0.1 * bonus)
-        for path, node in feeding:
+        if contrast:
+            only = failing_only(failure, run)
+            dstar = dstar_scores(failure, run)
+            deeper = [(p, n) for p, n in covered if f"{p}:{n.start_line}" in only]
+            for path, node in sorted(deeper, key=lambda c: -dstar[f"{c[0]}:{c[1].start_line}"]):
+                score = dstar[f"{path}:{node.start_line}"]
+                reason = f"ran only in failing tests (DStar {score:.1f}), below calls passing tests share"
+                self.add(path, node, reason, 0.9 + 0.001 * score / DSTAR_CAP)
+        for rank, (path, node) in enumerate(feeding):  # data-flow order: nearest value first
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             reason = f"computes a value checked on the failing line {where}"
-            self.add(path, node, reason, 0.6 + 0.1 * bonus)
+            self.add(path, node, reason, 0.6 + 0.1 * bonus - 0.001 * rank)
         for path, node in covered:
             score = scores.get(f"{path}:{node.start_line}", 0.0)
             reason = f"ran during the failing test (Ochiai {score:.2f})"
@@ -131,9 +203,12 @@ class _Ranker:
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"
 
-    def covered_functions(self, failure: Failure) -> list[tuple[str, FunctionNode]]:
+    def mock_callers(self, failure: Failure) -> list[tuple[str, FunctionNode]]:
+        return self.covered_functions(failure, failure.mock_callers)
+
+    def covered_functions(self, failure: Failure, keys=None) -> list[tuple[str, FunctionNode]]:
         found = []
-        for key in failure.covered:
+        for key in failure.covered if keys is None else keys:
             parsed = split_key(key)
             if parsed is None or is_test_file(parsed[0], self.root):
                 continue
@@ -160,6 +235,29 @@ class _Ranker:
 
 def _resolve(names: list[str], pool: list[tuple[str, FunctionNode]]):
     return [(path, node) for name in names for path, node in pool if matches(name, node)]
+
+
+_SIGNATURE_ERROR = re.compile(
+    r"^(?P<name>[\w.<>]+)\(\) (?:got an unexpected keyword argument|got multiple values for"
+    r"|missing \d+ required (?:positional|keyword-only) argument|takes (?:from )?\d+ "
+    r"(?:to \d+ )?positional argument|takes no arguments|got some positional-only arguments)"
+)
+
+
+def signature_error_callee(failure: Failure) -> str | None:
+    """The qualname a TypeError about call arguments names, else None."""
+    if failure.exc_type != "TypeError":
+        return None
+    found = _SIGNATURE_ERROR.match(failure.message.strip())
+    return found.group("name") if found else None
+
+
+def contrasted(failure: Failure, run: RunResult | None, called) -> bool:
+    """Did some passing test run one of the functions the failing test calls itself?"""
+    if run is None:
+        return False
+    keys = {f"{path}:{node.start_line}" for path, node in called}
+    return any(keys.intersection(t.covered) for t in run.tests if t.outcome == "passed")
 
 
 def _test_location(failure: Failure, frames: list[Frame]) -> tuple[str | None, int | None]:

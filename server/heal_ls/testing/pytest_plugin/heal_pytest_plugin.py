@@ -112,9 +112,11 @@ class HealReporter:
             self.watchdog.disarm()
         self._finish(rec)
 
-    # Tracing only while test and fixture code runs, not pytest's own machinery around it.
+    # Tracing only while test and fixture code runs, not pytest's own collection around it.
+    # The call phase of every item kind (pytest functions, unittest TestCase methods with their
+    # setUp/tearDown, doctests): pytest_pyfunc_call is never called for the last two.
     @pytest.hookimpl(hookwrapper=True)
-    def pytest_pyfunc_call(self, pyfuncitem):
+    def pytest_runtest_call(self, item):
         if self.tracer:
             self.tracer.start()
         yield
@@ -149,6 +151,8 @@ class HealReporter:
                 rec["failure"] = parts.failure_from_exception(
                     call.excinfo.value, item, self.paths, call.excinfo.tb
                 )
+                if self.tracer:
+                    rec["failure"]["mock_callers"] = self.tracer.mock_callers(call.excinfo.tb)
 
     def _interrupted(self, item, rec, excinfo):
         if rec["failure"] is None:

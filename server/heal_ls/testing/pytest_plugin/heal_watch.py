@@ -9,6 +9,9 @@ import sys
 import threading
 import time
 
+MOCK_FILE = os.path.join("unittest", "mock.py")
+MOCK_CALL_NAMES = ("_increment_mock_call", "_mock_call")  # 3.8+, and 3.7's only one
+
 
 class CallTracer:
     """Records workspace functions (outside test files) that run, as "abs_path:first_line".
@@ -17,15 +20,20 @@ class CallTracer:
     object is judged once (cached), so the per-call cost is one dict lookup and one set add.
     """
 
+    MOCK_CALL = object()  # the key of unittest.mock's call bookkeeping: record who called it
+
     def __init__(self, paths):
         self.paths = paths
         self.keys = {}
         self.hits = set()
+        self.mock_calls = {}  # id(mock) -> {workspace caller key: None}, in call order
         self.active = False
         self.depth = 0
 
     def _key(self, code):
         name, filename = code.co_name, code.co_filename
+        if name in MOCK_CALL_NAMES and filename.endswith(MOCK_FILE):
+            return self.MOCK_CALL
         if name.startswith("<") or not self.paths.is_workspace(filename):
             return None
         if self.paths.is_test_file(filename):
@@ -39,10 +47,40 @@ class CallTracer:
         except KeyError:
             key = self.keys[code] = self._key(code)
         if key is not None:
-            self.hits.add(key)
+            if key is self.MOCK_CALL:
+                self._record_mock_call(frame)
+            else:
+                self.hits.add(key)
+
+    def _record_mock_call(self, frame):
+        """Which workspace function (outside tests) called this mock: the first such frame out."""
+        mock = frame.f_locals.get("self")
+        caller = frame.f_back
+        while caller is not None:
+            filename = caller.f_code.co_filename
+            if not filename.endswith(MOCK_FILE) and self.paths.is_workspace(filename):
+                if not self.paths.is_test_file(filename):
+                    key = self._key(caller.f_code)
+                    if key is not None:
+                        self.mock_calls.setdefault(id(mock), {})[key] = None
+                return
+            caller = caller.f_back
+
+    def mock_callers(self, tb):
+        """Keys of the workspace functions that called the mock a failed mock assertion checked
+        (the `self` of a unittest.mock frame in `tb`), in call order; [] for other failures."""
+        while tb is not None:
+            frame = tb.tb_frame
+            if frame.f_code.co_filename.endswith(MOCK_FILE):
+                found = self.mock_calls.get(id(frame.f_locals.get("self")))
+                if found:
+                    return list(found)
+            tb = tb.tb_next
+        return []
 
     def reset(self):
         self.hits = set()
+        self.mock_calls = {}
 
     def start(self):
         """Begin (or nest) tracing; fixtures can set up inside other traced code."""
