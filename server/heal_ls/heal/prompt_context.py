@@ -9,6 +9,7 @@ import re
 
 from heal_ls.locate import index_source
 from heal_ls.models import Failure
+from heal_ls.pysource.parse import qualified_defs
 from heal_ls.source import read_source
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -81,18 +82,8 @@ def related_lines(module_text: str, qualname: str) -> tuple[list[str], list[str]
 
 
 def _defs_by_qualname(tree: ast.Module) -> dict[str, Def]:
-    found: dict[str, Def] = {}
-
-    def walk(body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, Def):
-                found[prefix + node.name] = node
-                walk(node.body, f"{prefix}{node.name}.<locals>.")
-            elif isinstance(node, ast.ClassDef):
-                walk(node.body, f"{prefix}{node.name}.")
-
-    walk(tree.body, "")
-    return found
+    """Every def by qualname; of two defs with one name (if/else branches) the last one wins."""
+    return dict(qualified_defs(tree))
 
 
 def _called_names(target: ast.AST, owner: str) -> list[str]:
