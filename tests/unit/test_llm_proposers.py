@@ -211,9 +211,9 @@ async def test_dropped_stream_is_reported_not_half_returned(fake_model, kind):
         await make(kind, fake_model).propose(PROMPT, on_chunk=lambda _: None)
 
 
-async def test_trickling_answer_hits_the_answer_timeout(fake_model):
+async def test_trickling_answer_hits_the_request_timeout(fake_model):
     fake_model.push("z" * 40, chunk_size=1, chunk_delay=0.05)
-    proposer = make("openai", fake_model, timeout=1.0, answer_timeout=0.4)
-    with pytest.raises(ProviderError, match=r"^openai: the answer from .* took longer than 0.4s$"):
+    proposer = make("openai", fake_model, timeout=1.0, request_timeout=0.4)
+    with pytest.raises(ProviderError, match=r"^openai: the answer from .* took longer than 0.4s"):
         await proposer.propose(PROMPT, on_chunk=lambda _: None)
     assert len(fake_model.requests) == 1

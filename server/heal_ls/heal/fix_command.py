@@ -27,6 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--candidates", type=int, default=1, metavar="K")
     parser.add_argument("--test-timeout", type=float, default=10.0, metavar="S")
     parser.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds per model call, retries included (default: 60)",
+    )
+    parser.add_argument(
         "--local-budget", type=int, default=300, metavar="N", help="local candidates to try"
     )
     parser.add_argument(
@@ -45,6 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def config_from(args: argparse.Namespace) -> HealConfig:
     if args.max_attempts < 1 or args.candidates < 1:
         raise SystemExit("heal-ls fix: --max-attempts and --candidates must be at least 1")
+    if args.timeout <= 0 or args.test_timeout <= 0:
+        raise SystemExit("heal-ls fix: timeouts must be positive")
     return HealConfig(
         provider=args.provider,
         model=args.model,
@@ -53,6 +62,7 @@ def config_from(args: argparse.Namespace) -> HealConfig:
         candidates=args.candidates,
         python=args.python,
         test_timeout=args.test_timeout,
+        request_timeout=args.timeout,
         local_budget_count=args.local_budget,
         local_budget_seconds=args.local_seconds,
         allow_test_edits=args.allow_test_edits,

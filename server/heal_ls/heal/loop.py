@@ -27,6 +27,7 @@ class HealConfig:
     python: str | None = None
     pytest_args: tuple[str, ...] = ()
     test_timeout: float = 10.0
+    request_timeout: float = 60.0  # seconds per model call (one heal step), retries included
     local_budget_count: int = 300
     local_budget_seconds: float = 60.0
     local_first_count: int = 40  # in auto mode with a key: a cheap local try before the model

@@ -132,7 +132,12 @@ async def model_rounds(ctx: HealContext) -> HealResult | None:
     from heal_ls.llm import make_proposer
 
     try:
-        proposer = make_proposer(provider, ctx.config.model, ctx.config.base_url)
+        proposer = make_proposer(
+            provider,
+            ctx.config.model,
+            ctx.config.base_url,
+            request_timeout=ctx.config.request_timeout,
+        )
     except ConfigError as exc:
         return finish(ctx, "failed", reason=str(exc))
     try:

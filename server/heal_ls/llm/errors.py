@@ -21,10 +21,18 @@ class IncompleteStream(Exception):
     """The stream ended without the provider's end marker: the answer may be cut short."""
 
 
+class AnswerTooLarge(Exception):
+    """The answer passed the size cap; reading stopped there."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"larger than {limit} characters")
+        self.limit = limit
+
+
 @dataclass
 class CallError:
     # "status" | "timeout" (a read) | "connect" | "broken" (mid-stream) | "api" (an error event)
-    # | "slow" (the whole answer took too long)
+    # | "slow" (the whole step took too long) | "large" (the answer passed the size cap)
     kind: str
     status: int | None = None
     retry_after: float | None = None  # seconds, from the retry-after header
@@ -41,6 +49,8 @@ class CallError:
 
 def call_error_from(exc: BaseException, sdk: ModuleType, secrets=()) -> CallError | None:
     """The CallError for an exception raised by `sdk` (anthropic or openai), else None."""
+    if isinstance(exc, AnswerTooLarge):
+        return CallError("large", detail=f"was {exc}; stopped reading it")
     if isinstance(exc, IncompleteStream):
         return CallError("broken", detail="the stream ended before the answer was complete")
     if isinstance(exc, sdk.APIStatusError) and exc.status_code < 400:  # an error event, 200 OK
@@ -74,6 +84,10 @@ def describe(
     if err.kind == "connect":
         return f"{provider}: cannot connect to {base_url}{detail}{tried}"
     if err.kind == "slow":
+        return (
+            f"{provider}: the answer from {base_url} {err.detail} (--timeout / heal.requestTimeout)"
+        )
+    if err.kind == "large":
         return f"{provider}: the answer from {base_url} {err.detail}"
     if err.kind == "broken":
         return f"{provider}: connection to {base_url} lost while streaming{detail}{tried}"

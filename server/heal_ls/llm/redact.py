@@ -39,6 +39,13 @@ _ENV_STYLE = re.compile(
     re.MULTILINE,
 )
 _PLACEHOLDER = re.compile(r"\*\*\*SECRET_\d+\*\*\*")
+# Credentials inside a URL: scheme://user:password@host or scheme://token@host.
+_URL_CREDENTIALS = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.\-]*://)(?P<userinfo>[^\s/?#@]+)@")
+
+
+def redact_url_credentials(text: str) -> str:
+    """`https://user:pass@host/v1` -> `https://***@host/v1`, wherever URLs appear in text."""
+    return _URL_CREDENTIALS.sub(lambda m: f"{m['scheme']}{MASK}@", text)
 
 
 def mask_secrets(text: str, table: dict[str, str] | None = None) -> str:
@@ -57,6 +64,7 @@ def mask_secrets(text: str, table: dict[str, str] | None = None) -> str:
         table[placeholder] = value
         return placeholder
 
+    text = _URL_CREDENTIALS.sub(lambda m: f"{m['scheme']}{hide(m['userinfo'])}@", text)
     text = _KEYS.sub(lambda m: hide(m[0]), text)
     text = _ASSIGNED.sub(lambda m: f"{m['name']}{m['q']}{hide(m['value'])}{m['q']}", text)
     return _ENV_STYLE.sub(lambda m: f"{m['name']}{hide(m['value'])}", text)
@@ -75,4 +83,4 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     for secret in secrets:
         if secret and len(secret) >= 4:
             text = text.replace(secret, MASK)
-    return mask_secrets(text)
+    return mask_secrets(redact_url_credentials(text))

@@ -7,16 +7,16 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from lsprotocol import types
-from pygls.protocol import LanguageServerProtocol
 
 from heal_ls.lsp.log import logger
+from heal_ls.lsp.sync import DocumentSyncProtocol
 
 HEALS = ("heal.healFunction", "heal.healFailingTest")
 RUNS = ("heal.runTests", "heal.rerunFailed", "heal.runScript")
 REMEMBERED = 200  # recent executeCommand ids; a cancel refers to a recent request
 
 
-class HealProtocol(LanguageServerProtocol):
+class HealProtocol(DocumentSyncProtocol):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.command_ids: OrderedDict = OrderedDict()

@@ -43,6 +43,20 @@ def workspace_path(ls, value, command: str, what="uri") -> str:
     return path
 
 
+def node_id(ls, value, command: str) -> str:
+    """A pytest node id from a client: never an option (`-...`), its file inside the workspace.
+    Options belong in the `pytestArgs` setting, the one place the user chooses them."""
+    if not isinstance(value, str) or not value.strip():
+        raise JsonRpcInvalidParams(f"{command}: pass {{'test': nodeid}}, got {value!r}")
+    file_part = value.split("::", 1)[0]
+    if value.startswith("-") or any(c in value for c in "\0\r\n") or not file_part:
+        raise JsonRpcInvalidParams(f"{command}: not a test id: {value!r}")
+    path = os.path.join(ls.root, file_part)
+    if not inside(ls.root, path):
+        raise JsonRpcInvalidParams(f"{command}: {value!r} is outside the workspace {ls.root}")
+    return value
+
+
 def tests_for_file(ls, path: str) -> list[str] | None:
     """A test file's own tests; for another module, the tests known to exercise it (else all)."""
     from heal_ls.locate import is_test_file
@@ -71,8 +85,8 @@ def register(server) -> None:
     async def run_tests(ls, *args):
         opts = options(args, RUN_TESTS)
         nodeids = None
-        if isinstance(opts.get("test"), str):
-            nodeids = [opts["test"]]
+        if "test" in opts:
+            nodeids = [node_id(ls, opts["test"], RUN_TESTS)]
         elif opts.get("uri") is not None:
             nodeids = tests_for_file(ls, workspace_path(ls, opts["uri"], RUN_TESTS))
         return run_summary(await ls.runs.tests(nodeids))

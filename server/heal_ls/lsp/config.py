@@ -23,6 +23,7 @@ class Settings:
     python: str | None = None
     pytestArgs: list[str] = field(default_factory=list)  # noqa: N815
     testTimeout: float = 10.0  # noqa: N815
+    requestTimeout: float = 60.0  # noqa: N815
     localBudget: int = 300  # noqa: N815
     localSeconds: float = 60.0  # noqa: N815
     autoVerifyOnSave: bool = True  # noqa: N815
@@ -53,6 +54,7 @@ VALIDATORS = {
     "python": _optional_str,
     "pytestArgs": lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v),
     "testTimeout": _positive_number,
+    "requestTimeout": _positive_number,
     "localBudget": _int_between(1, 100_000),
     "localSeconds": _positive_number,
     "autoVerifyOnSave": lambda v: isinstance(v, bool),
@@ -100,6 +102,7 @@ def heal_config(settings: Settings):
         python=settings.python,
         pytest_args=tuple(settings.pytestArgs),
         test_timeout=settings.testTimeout,
+        request_timeout=settings.requestTimeout,
         local_budget_count=settings.localBudget,
         local_budget_seconds=settings.localSeconds,
     )

@@ -16,7 +16,7 @@ import time
 
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 
-from heal_ls.lsp.commands import options
+from heal_ls.lsp.commands import node_id, options
 from heal_ls.lsp.log import guarded, logger, spawn
 
 DEBUG_TEST = "heal.debugTest"
@@ -112,9 +112,7 @@ def register(server) -> None:
     @guarded
     async def debug_test(ls, *args):
         opts = options(args, DEBUG_TEST)
-        nodeid = opts.get("test")
-        if "test" in opts and (not isinstance(nodeid, str) or not nodeid):
-            raise JsonRpcInvalidParams(f"{DEBUG_TEST}: pass {{'test': nodeid}}, got {nodeid!r}")
+        nodeid = node_id(ls, opts["test"], DEBUG_TEST) if "test" in opts else None
         if nodeid is None:  # no argument: the only failing test
             known = [k for k in ls.state.known.values() if k.failure.test]
             if len(known) != 1:

@@ -7,11 +7,11 @@ line in the editor) instead of taking the server down; background tasks go throu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import inspect
 import logging
 import os
-import tempfile
 
 from lsprotocol import types
 
@@ -22,6 +22,19 @@ def connected(ls) -> bool:
     """False once the client asked us to shut down: nothing more may be sent."""
     protocol = ls.protocol
     return getattr(protocol, "writer", None) is not None and not getattr(protocol, "_shutdown", 0)
+
+
+class RedactFilter(logging.Filter):
+    """Credentials in URLs (https://user:pass@host) never reach the log file or the client."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from heal_ls.llm.redact import redact_url_credentials
+
+        message = record.getMessage()
+        clean = redact_url_credentials(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        return True
 
 
 class ClientLogHandler(logging.Handler):
@@ -48,15 +61,41 @@ class ClientLogHandler(logging.Handler):
             pass
 
 
+KEPT_LOGS = 20  # older server logs are removed when a new server starts
+
+
+def log_dir() -> str:
+    """The user's own state folder (never the shared temp dir): logs may hold code and paths."""
+    from platformdirs import user_state_dir
+
+    return os.environ.get("HEAL_LS_LOG_DIR") or os.path.join(
+        user_state_dir("heal-ls", appauthor=False), "logs"
+    )
+
+
 def default_log_path() -> str:
-    return os.path.join(tempfile.gettempdir(), f"heal-ls-{os.getpid()}.log")
+    folder = log_dir()
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)
+    old = sorted(
+        (e for e in os.scandir(folder) if e.name.startswith("heal-ls-") and e.is_file()),
+        key=lambda e: e.stat().st_mtime,
+    )
+    for entry in old[: max(0, len(old) - KEPT_LOGS + 1)]:
+        with contextlib.suppress(OSError):
+            os.unlink(entry.path)
+    return os.path.join(folder, f"heal-ls-{os.getpid()}.log")
 
 
 def setup_logging(server, log_file: str | None) -> str:
-    """Log to `log_file` (default: a file in the temp dir) and to the client; return the path."""
+    """Log to `log_file` (default: a file in the user's state dir, owner-only) and to the
+    client; return the path."""
     path = log_file or default_log_path()
     logger.setLevel(logging.DEBUG)
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+    os.chmod(path, 0o600)
     file_handler = logging.FileHandler(path, encoding="utf-8")
+    file_handler.addFilter(RedactFilter())
     file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logger.addHandler(file_handler)
     logger.addHandler(ClientLogHandler(server))

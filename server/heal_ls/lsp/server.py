@@ -7,9 +7,11 @@ The server object holds the shared state; each feature lives in its own module w
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib
 import os
 import sys
+from threading import Event
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -57,6 +59,29 @@ class HealLanguageServer(LanguageServer):
         path = uri_to_path(uri) if uri else params.root_path
         if path and os.path.isdir(path):
             self.root = os.path.abspath(path)
+
+    def start_io(self, stdin=None, stdout=None) -> None:
+        """pygls's stdio loop, with our frame reader (lsp/wire.py) in place of its own."""
+        from pygls.io_ import StdoutWriter
+
+        from heal_ls.lsp import wire
+
+        self._stop_event = Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        reader = wire.FrameReader(stdin or sys.stdin.buffer, self.thread_pool)
+        try:
+            asyncio.run(wire.serve(reader, self.protocol, self._stop_event))
+        except BrokenPipeError:
+            logger.error("the connection to the client is lost; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    def report_server_error(self, error: Exception, source) -> None:
+        """Out-of-band errors (protocol noise, a notification that failed) are logged for the
+        output channel, never popped up: pygls's default shows "Error in server: ..." to the user."""
+        logger.error("server error (%s): %s: %s", source.__name__, type(error).__name__, error)
 
     def show(self, message: str, kind=types.MessageType.Info) -> None:
         """A one-line message for the user, also logged."""

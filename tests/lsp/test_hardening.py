@@ -1,0 +1,82 @@
+"""A hostile or confused client through pytest-lsp: options smuggled in as test ids, document
+versions going backwards, notifications about documents that were never opened."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types as t
+
+pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
+
+MODULE = "shop/inventory.py"
+NODEID = "tests/test_inventory.py::test_remove_all"
+
+
+async def still_serving(client) -> None:
+    assert (await client.protocol.send_request_async("heal/failures", {})) is not None
+
+
+def popups(client) -> list[str]:
+    return [m.message for m in client.messages if m.type == t.MessageType.Error]
+
+
+@pytest.mark.parametrize(
+    "test_id",
+    ["--junitxml={out}", "-p{out}", "../outside/test_x.py::test_y", "{out}::test_y", ""],
+)
+async def test_only_node_ids_inside_the_workspace_are_accepted(vscode_client, test_id, tmp_path):
+    out = tmp_path / "written-by-pytest.xml"
+    test_id = test_id.format(out=out)
+    editor = vscode_client.editor
+    for command in ("heal.runTests", "heal.debugTest"):
+        with pytest.raises(Exception, match="test id|outside the workspace|pass"):
+            await editor.command(command, {"test": test_id})
+    assert not out.exists()
+    await still_serving(vscode_client)
+
+
+async def test_a_change_older_than_the_document_is_ignored(vscode_client):
+    editor = vscode_client.editor
+    uri = editor.open(MODULE)
+    good = editor.text(uri)
+
+    def change(version: int, text: str) -> None:
+        vscode_client.text_document_did_change(
+            t.DidChangeTextDocumentParams(
+                text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[t.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+
+    change(5, good)
+    change(3, good.replace("def remove(self", "def remove(self,,"))  # stale, and broken
+    editor.docs[uri].version = 5
+    await editor.command("heal.runTests")
+    result = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=120)
+    assert result["status"] == "verified", result  # the server kept v5, not the broken v3
+    assert editor.applied and editor.refused == []
+    pinned = editor.applied[0].edit.document_changes[0].text_document.version
+    assert pinned == 5
+
+
+async def test_notifications_for_unopened_documents_are_ignored(vscode_client):
+    uri = vscode_client.editor.uri("shop/never_opened.py")
+    odd = t.Range(t.Position(1000, 5), t.Position(2, 0))
+    vscode_client.text_document_did_change(
+        t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[t.TextDocumentContentChangePartial(range=odd, text="x")],
+        )
+    )
+    ident = t.TextDocumentIdentifier(uri=uri)
+    vscode_client.text_document_did_save(t.DidSaveTextDocumentParams(text_document=ident))
+    vscode_client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=ident))
+    opened = vscode_client.editor.open(MODULE)
+    vscode_client.text_document_did_change(  # an open document, a change that cannot apply
+        t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=opened, version=2),
+            content_changes=[t.TextDocumentContentChangePartial(range=odd, text="x")],
+        )
+    )
+    await still_serving(vscode_client)
+    assert popups(vscode_client) == []
