@@ -21,7 +21,21 @@ from heal_ls.bench.table import summary, table_lines, totals_line
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--suite", default="examples", choices=["examples", "quixbugs"])
+    parser.add_argument("--suite", default="examples", choices=["examples", "quixbugs", "localise"])
+    parser.add_argument(
+        "--per-package",
+        type=int,
+        default=12,
+        metavar="N",
+        help="localise: injected bugs per real package (default: 12)",
+    )
+    parser.add_argument(
+        "--timing-rounds",
+        type=int,
+        default=3,
+        metavar="N",
+        help="localise: rounds of check-vs-pytest timing per package (0: skip)",
+    )
     parser.add_argument("--quixbugs-dir", metavar="DIR", help="a jkoppel/QuixBugs checkout")
     parser.add_argument(
         "--provider",
@@ -56,6 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.perf:
         return _perf(args.perf_rounds, args.perf_warm_only)
+    if args.suite == "localise":
+        return _localise(args)
     try:
         cases = load_suite(args.suite, quixbugs_dir=args.quixbugs_dir, only=args.only)
     except SuiteError as exc:
@@ -74,6 +90,32 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(totals_line(summary(rows)))
     return 0 if rows and all(r["fixed"] for r in rows) else 1
+
+
+def _localise(args: argparse.Namespace) -> int:
+    from heal_ls.bench import localise
+
+    say = (lambda line: print(line, file=sys.stderr, flush=True)) if args.json else print
+    try:
+        rows, timings = asyncio.run(
+            localise.run_localise(
+                per_package=args.per_package,
+                only=args.only,
+                test_timeout=args.test_timeout,
+                timing_rounds=args.timing_rounds,
+                out=say,
+            )
+        )
+    except localise.FetchError as exc:
+        print(f"heal-ls bench: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        document = {"rows": rows, "timings": timings, "summary": localise.summarise(rows)}
+        print(json.dumps(document, indent=2))
+    else:
+        print("\n".join(localise.table(rows, timings)))
+        print(localise.kinds_line(rows))
+    return 0 if rows else 1
 
 
 def _perf(rounds: int, warm_only: bool) -> int:

@@ -25,10 +25,28 @@ def names_on_line(tree: ast.Module, line: int) -> list[str]:
 
 
 def call_names(parts: list[ast.AST]) -> list[str]:
-    """The names called in these nodes, in source order (outer calls before their arguments)."""
-    calls = [n.func for p in parts for n in ast.walk(p) if isinstance(n, ast.Call)]
-    names = [_name_of(func) for func in sorted(calls, key=_position)]
-    return [n for n in names if n]
+    """The names called in these nodes, in source order (outer calls before their arguments),
+    with the dunders that syntax calls (`cache[k]` -> __getitem__, `del c[k]`, `k in c`)."""
+    found = []
+    for part in parts:
+        for node in ast.walk(part):
+            if isinstance(node, ast.Call):
+                found.append((_position(node), _name_of(node.func)))
+            found += [(_position(node), name) for name in _implicit_dunders(node)]
+    return [name for _, name in sorted(found, key=lambda f: f[0]) if name]
+
+
+_SUBSCRIPT_DUNDERS = {ast.Load: "__getitem__", ast.Store: "__setitem__", ast.Del: "__delitem__"}
+
+
+def _implicit_dunders(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Subscript):
+        return [_SUBSCRIPT_DUNDERS.get(type(node.ctx), "__getitem__")]
+    if isinstance(node, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn)) for o in node.ops):
+        return ["__contains__"]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+        return ["__len__"]
+    return []
 
 
 def statement_parts(body: list, line: int) -> list[ast.AST]:

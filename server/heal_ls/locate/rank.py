@@ -64,7 +64,7 @@ def locate(
     code = [f for f in frames if not is_test_file(f.path, root)]
     ranker.signature_callee(failure, frames)
     if code and frames[-1] is code[-1]:
-        reason = ranker.from_crash(failure, code)
+        reason = ranker.from_crash(failure, code, run)
         if reason is not None and ranker.suspects:
             reason = None  # a wrongly called def is still a function to heal
     else:
@@ -104,14 +104,32 @@ class _Ranker:
         index = self.index(frame.path)
         return index.function_for_frame(frame.line, frame.function) if index else None
 
-    def from_crash(self, failure: Failure, code: list[Frame]) -> str | None:
+    def from_crash(self, failure: Failure, code: list[Frame], run: RunResult | None) -> str | None:
         innermost = code[-1]
         node = self.function_of(innermost)
         if node is None or innermost.function == "<module>":
             return _module_level_reason(innermost, self.root, self.index(innermost.path))
         self.add(innermost.path, node, _raised_reason(failure, innermost), 1.0, innermost.line)
         self.call_path(code[:-1], 0.9)
+        covered = self.covered_functions(failure)
+        scores = ochiai_scores(failure, run)
+        index = self.index(innermost.path)
+        if covered and index is not None and index.tree is not None:
+            # `size = self.getsizeof(v)` then `if size > limit` raised: the callee made the value
+            feeding = _resolve(names_feeding_line(index.tree, innermost.line), covered)
+            where = f"{relative_path(innermost.path, self.root)}:{innermost.line}"
+            for rank, (path, node) in enumerate(feeding):
+                reason = f"computes a value used where it was raised ({where})"
+                self.add(path, node, reason, 0.85 - 0.001 * rank)
+        self.add_covered(covered, scores)
         return None
+
+    def add_covered(self, covered: list[tuple[str, FunctionNode]], scores: dict[str, float]):
+        """Every function the failing test ran, by Ochiai; a nested def before its encloser."""
+        for path, node in covered:
+            score = scores.get(f"{path}:{node.start_line}", 0.0)
+            reason = f"ran during the failing test (Ochiai {score:.2f})"
+            self.add(path, node, reason, 0.5 * score + 0.0001 * node.qualname.count("<locals>"))
 
     def signature_callee(self, failure: Failure, frames: list[Frame]):
         """`TypeError: Recorder.__init__() got an unexpected keyword argument 'x'`: the def the
@@ -195,10 +213,7 @@ class _Ranker:
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             reason = f"computes a value checked on the failing line {where}"
             self.add(path, node, reason, 0.6 + 0.1 * bonus - 0.001 * rank)
-        for path, node in covered:
-            score = scores.get(f"{path}:{node.start_line}", 0.0)
-            reason = f"ran during the failing test (Ochiai {score:.2f})"
-            self.add(path, node, reason, 0.5 * score)
+        self.add_covered(covered, scores)
         if not covered and not on_line and not feeding:
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"
