@@ -277,6 +277,10 @@ def contrasted(failure: Failure, run: RunResult | None, called) -> bool:
 
 def _test_location(failure: Failure, frames: list[Frame]) -> tuple[str | None, int | None]:
     if failure.test_path and failure.test_line:
+        own = os.path.realpath(failure.test_path)
+        if frames and all(os.path.realpath(f.path) != own for f in frames):
+            # The test method is inherited from a mixin in another file (tests/__init__.py)
+            return frames[-1].path, frames[-1].line
         return failure.test_path, failure.test_line
     if frames:  # the innermost workspace frame is in a test file here
         return frames[-1].path, frames[-1].line
