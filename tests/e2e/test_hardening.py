@@ -81,3 +81,42 @@ def test_a_candidate_that_interrupts_the_run_is_never_verified(example_copy):
     assert result["status"] != "verified", result
     assert proc.returncode == 1
     assert target.read_bytes() == before
+
+
+@pytest.mark.parametrize("where", ["inside", "outside"])
+def test_a_symlinked_module_is_healed_and_written_through_the_link(where, tmp_path):
+    root = tmp_path / "proj"
+    real = (root / "impl" if where == "inside" else tmp_path / "elsewhere") / "real_calc.py"
+    write(
+        tmp_path,
+        {
+            f"{real.relative_to(tmp_path)}": "def add(a, b):\n    return a - b\n",
+            "proj/pytest.ini": "[pytest]\n",
+            "proj/pkg/__init__.py": "",
+            "proj/tests/test_calc.py": "from pkg.calc import add\n\n"
+            "def test_add():\n    assert add(2, 3) == 5\n",
+        },
+    )
+    link = root / "pkg" / "calc.py"
+    link.symlink_to(os.path.relpath(real, link.parent))
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "start"]):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root)
+    proc = heal_ls("fix", root, "--provider", "local", "--apply", "--json", "--no-cache")
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["status"] == "verified" and result["applied"], proc.stdout + proc.stderr
+    assert proc.returncode == 0
+    assert link.is_symlink() and real.read_text() == "def add(a, b):\n    return a + b\n"
+    assert heal_ls("check", root).returncode == 0
+
+
+def test_a_relative_python_is_taken_from_the_current_folder(tmp_path):
+    write(
+        tmp_path,
+        {"proj/pytest.ini": "[pytest]\n", "proj/tests/test_a.py": "def test_ok():\n    pass\n"},
+    )
+    venv = tmp_path / "env" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "python").symlink_to(sys.executable)
+    proc = heal_ls("check", "proj", "--python", "env/bin/python", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "1 passed" in proc.stderr

@@ -18,6 +18,7 @@ import tempfile
 
 from heal_ls.bench.suites import BenchCase, SuiteError, load_suite
 from heal_ls.bench.table import summary, table_lines, totals_line
+from heal_ls.testing.invocation import interpreter
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="model name for anthropic/openai")
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint")
     parser.add_argument("--only", nargs="+", metavar="NAME", default=[], help="just these bugs")
-    parser.add_argument("--python", metavar="PY", help="interpreter for test runs")
+    parser.add_argument(
+        "--python", type=interpreter, metavar="PY", help="interpreter for test runs"
+    )
     parser.add_argument(
         "--test-timeout", type=float, default=3.0, metavar="S", help="per test (default: 3)"
     )

@@ -21,6 +21,7 @@ from heal_ls.check.report import human_lines, summary_line, to_json
 from heal_ls.locate import Located, is_test_file, locate
 from heal_ls.locate.contrast import needs_contrast, with_contrast
 from heal_ls.models import Failure, RunResult
+from heal_ls.testing.invocation import interpreter
 
 ROOT_MARKERS = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py", ".git")
 
@@ -30,7 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--test", action="append", metavar="NODEID", help="run only this test")
     what.add_argument("--script", metavar="FILE", help="run `python FILE` instead of pytest")
-    parser.add_argument("--python", metavar="PY", help="interpreter (default: this one)")
+    parser.add_argument(
+        "--python", type=interpreter, metavar="PY", help="interpreter (default: this one)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--short", action="store_true", help="one line per failure, no traceback")
     parser.add_argument("--test-timeout", type=float, default=10.0, metavar="S")

@@ -10,7 +10,13 @@ from heal_ls.source import encode_source
 
 
 def has_uncommitted_changes(path: str) -> bool:
-    """True when the file differs from git's HEAD or is untracked (False outside a work tree)."""
+    """True when the file (or, for a symlink, its target) differs from git's HEAD or is
+    untracked (False outside a work tree)."""
+    real = os.path.realpath(path)
+    return _git_dirty(path) or (real != os.path.abspath(path) and _git_dirty(real))
+
+
+def _git_dirty(path: str) -> bool:
     folder = os.path.dirname(path) or "."
     try:
         out = subprocess.run(
@@ -27,7 +33,9 @@ def has_uncommitted_changes(path: str) -> bool:
 
 
 def write_atomic(path: str, text: str) -> None:
-    """Replace the file's content in one rename, keeping its encoding and permission bits."""
+    """Replace the file's content in one rename, keeping its encoding and permission bits.
+    A symlinked module is written through the link: the target changes, the link stays."""
+    path = os.path.realpath(path)
     with open(path, "rb") as handle:
         original = handle.read()
     data = encode_source(text, original)

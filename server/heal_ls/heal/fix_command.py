@@ -11,13 +11,16 @@ import sys
 from heal_ls.heal.loop import HealConfig, HealEvent, heal_failure
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect
 from heal_ls.models import HealResult
+from heal_ls.testing.invocation import interpreter
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", nargs="?", default=".", help="project root (default: .)")
     parser.add_argument("--test", action="append", default=[], metavar="NODEID")
     parser.add_argument("--script", metavar="FILE", help="heal a crashing script instead of tests")
-    parser.add_argument("--python", metavar="PY", help="interpreter for test runs")
+    parser.add_argument(
+        "--python", type=interpreter, metavar="PY", help="interpreter for test runs"
+    )
     parser.add_argument(
         "--provider", default="auto", choices=["auto", "anthropic", "openai", "local"]
     )

@@ -42,6 +42,13 @@ class PytestInvocation:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+def interpreter(value: str) -> str:
+    """A --python value as typed: a path is taken from the current folder (the tests run in the
+    project root, where a relative path would mean something else); a bare name stays a name,
+    looked up on PATH."""
+    return os.path.abspath(value) if os.sep in value or "/" in value else value
+
+
 def build_pytest_invocation(
     root,
     *,

@@ -22,10 +22,9 @@ import types
 
 
 def load_overlay_file(path):
-    """Read {abs_path: source_text} from a JSON file; keys are normalised with realpath."""
+    """Read {abs_path: source_text} from a JSON file (paths as given: links unresolved)."""
     with open(path, encoding="utf-8") as handle:
-        data = json.load(handle)
-    return {os.path.realpath(p): text for p, text in data.items()}
+        return json.load(handle)
 
 
 def _seed_linecache(path, text):
@@ -63,8 +62,9 @@ class OverlayFinder(importlib.abc.MetaPathFinder):
 
     def __init__(self, sources):
         self.sources = {os.path.realpath(p): t for p, t in sources.items()}
-        # Cheap pre-filter so most imports cost one set lookup, not a second path search.
-        self.names = {_module_name(p) for p in self.sources}
+        # Cheap pre-filter so most imports cost one set lookup, not a second path search. A
+        # module may be a symlink: it is imported by the link's name, matched by the target.
+        self.names = {_module_name(p) for p in sources} | {_module_name(p) for p in self.sources}
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname.rpartition(".")[2] not in self.names:
@@ -110,7 +110,8 @@ def run_script(script, args, sources):
     script = os.path.abspath(script)
     sys.argv = [script, *args]
     sys.path[0] = os.path.dirname(script)
-    text = sources.get(os.path.realpath(script))
+    real = {os.path.realpath(p): t for p, t in sources.items()}
+    text = real.get(os.path.realpath(script))
     if text is None:
         with open(script, "rb") as handle:
             source = handle.read()  # bytes: compile() honours the PEP 263 cookie and BOM
