@@ -120,3 +120,28 @@ def test_a_relative_python_is_taken_from_the_current_folder(tmp_path):
     proc = heal_ls("check", "proj", "--python", "env/bin/python", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "1 passed" in proc.stderr
+
+
+def test_huge_test_output_is_cut_with_a_marker(tmp_path):
+    import asyncio
+
+    from heal_ls.testing.invocation import build_pytest_invocation
+    from heal_ls.testing.runner import run_pytest
+
+    write(
+        tmp_path,
+        {
+            "pytest.ini": "[pytest]\n",
+            "tests/test_loud.py": "def test_loud():\n"
+            "    for _ in range(20_000):\n        print('x' * 999)\n    assert False\n",
+        },
+    )
+    run = asyncio.run(run_pytest(tmp_path))
+    (failure,) = run.failures
+    assert "characters cut" in failure.stdout and len(failure.stdout) < 10_000
+    inv = build_pytest_invocation(tmp_path)
+    try:  # what pytest itself prints (a warm run writes it to a file) is capped as well
+        out = subprocess.run(inv.command, env=inv.env, cwd=inv.cwd, capture_output=True).stdout
+    finally:
+        inv.cleanup()
+    assert b"characters cut" in out and len(out) < 500_000

@@ -135,6 +135,12 @@ class HealReporter:
     def pytest_runtest_makereport(self, item, call):
         outcome = yield
         report, rec = outcome.get_result(), self.record
+        # What a test printed is cut (head and tail, with a marker) before pytest's summary
+        # repeats it: 100 MB of prints must not become 100 MB of run output.
+        report.sections = [
+            (title, parts.bounded_text(text, parts.CAPTURE_LIMIT))
+            for title, text in report.sections
+        ]
         if rec is None:
             return
         rec["duration"] += report.duration

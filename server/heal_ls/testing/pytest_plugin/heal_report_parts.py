@@ -19,6 +19,7 @@ MAX_LOCALS = 25
 MAX_LOCALS_FRAMES = 8
 REPR_LIMIT = 200
 TEXT_LIMIT = 8000
+CAPTURE_LIMIT = 64000  # characters of one captured section (stdout, stderr, log) pytest prints
 
 _repr = reprlib.Repr()
 _repr.maxstring = _repr.maxother = REPR_LIMIT
