@@ -345,3 +345,68 @@ def test_a_crash_in_a_file_that_no_longer_parses_is_not_healable(ws):
         located.reason
         == "shop/core.py:1 does not parse (syntax error or undecodable): fix it by hand first"
     )
+
+
+def test_old_python_signature_error_names_the_class_on_the_call_line(ws):
+    """Python < 3.10 says only `__init__() got ...`: the call line tells whose __init__."""
+    failure = Failure(
+        id="tests/test_core.py::test_state",
+        exc_type="TypeError",
+        message="__init__() got an unexpected keyword argument 'size'",
+        frames=[test_frame(ws, "inv = Inventory()", "test_state")],
+    )
+    top = locate(failure, str(ws)).suspects[0]
+    assert top.qualname == "Inventory.__init__"
+    assert top.reason.startswith("called at tests/test_core.py:")
+    assert "its signature refuses" in top.reason
+
+
+def test_a_protocol_error_blames_the_dunder_that_returned_the_wrong_kind(ws):
+    (ws / "shop" / "seq.py").write_text(
+        "class Seq:\n    def __iter__(self):\n        return None\n\n\n"
+        "def take(it):\n    return list(it)\n"
+    )
+    seq = str(ws / "shop" / "seq.py")
+    failure = Failure(
+        id="tests/test_core.py::test_state",
+        exc_type="TypeError",
+        message="iter() returned non-iterator of type 'NoneType'",
+        frames=[test_frame(ws, "inv = Inventory()", "test_state"), Frame(seq, 7, "take")],
+        covered=[f"{seq}:2", f"{seq}:6"],
+    )
+    assert summary(locate(failure, str(ws)))[:2] == [
+        ("Seq.__iter__", "__iter__ returned a value of the wrong kind (iter() returned "
+         "non-iterator of type 'NoneType')"),
+        ("take", "raised here"),
+    ]  # fmt: skip
+
+
+def test_values_flow_through_self_attributes_set_up_in_setUp(ws):
+    text = dedent(
+        """\
+        import unittest
+        from shop.core import Inventory, median
+
+
+        class T(unittest.TestCase):
+            def setUp(self):
+                self.inv = Inventory()
+                self.other = median([1])
+
+            def test_count(self):
+                got = self.inv.count("x")
+                self.assertEqual(got, 1)
+        """
+    )
+    (ws / "tests" / "test_unit.py").write_text(text)
+    path = str(ws / "tests" / "test_unit.py")
+    failure = Failure(
+        id="tests/test_unit.py::T::test_count",
+        exc_type="AssertionError",
+        message="0 != 1",
+        frames=[Frame(path, 12, "test_count")],
+        test_path=path,
+        test_line=12,
+    )
+    names = [s.qualname for s in locate(failure, str(ws)).suspects]
+    assert names == ["Inventory.count", "Inventory.__init__"]  # not median: it feeds nothing

@@ -62,7 +62,7 @@ def locate(
     ranker = _Ranker(root, overlay or {})
     frames = [f for f in failure.frames if is_workspace_file(f.path, root)]
     code = [f for f in frames if not is_test_file(f.path, root)]
-    ranker.signature_callee(failure, frames)
+    ranker.signature_callee(failure, frames, run)
     if code and frames[-1] is code[-1]:
         reason = ranker.from_crash(failure, code, run)
         if reason is not None and ranker.suspects:
@@ -131,9 +131,12 @@ class _Ranker:
             reason = f"ran during the failing test (Ochiai {score:.2f})"
             self.add(path, node, reason, 0.5 * score + 0.0001 * node.qualname.count("<locals>"))
 
-    def signature_callee(self, failure: Failure, frames: list[Frame]):
+    def signature_callee(self, failure: Failure, frames: list[Frame], run: RunResult | None):
         """`TypeError: Recorder.__init__() got an unexpected keyword argument 'x'`: the def the
         message names is the one whose signature must change; it outranks the calling line."""
+        protocol = protocol_error_method(failure)
+        if protocol is not None:
+            self.protocol_method(failure, protocol, run)
         named = signature_error_callee(failure)
         if named is None or not frames:
             return
@@ -148,6 +151,17 @@ class _Ranker:
             path, node = found[0]
             where = f"{relative_path(caller.path, self.root)}:{caller.line}"
             reason = f"called at {where} with arguments its signature refuses ({failure.message})"
+            self.add(path, node, reason, 1.05)
+
+    def protocol_method(self, failure: Failure, name: str, run: RunResult | None):
+        """`iter() returned non-iterator`: an __iter__ that ran in this test returned it (one
+        that no passing test ran first)."""
+        failing = failing_only(failure, run)
+        found = [(p, n) for p, n in self.covered_functions(failure) if n.name == name]
+        found.sort(key=lambda c: f"{c[0]}:{c[1].start_line}" not in failing)
+        if found:
+            path, node = found[0]
+            reason = f"{name} returned a value of the wrong kind ({failure.message})"
             self.add(path, node, reason, 1.05)
 
     def signature_pool(self, failure: Failure, caller: Frame, index: ModuleIndex | None):
@@ -265,6 +279,22 @@ def signature_error_callee(failure: Failure) -> str | None:
         return None
     found = _SIGNATURE_ERROR.match(failure.message.strip())
     return found.group("name") if found else None
+
+
+_PROTOCOL_ERROR = re.compile(
+    r"^(?:(?P<builtin>iter|next|len|str|repr|hash|bool|int|float|index)\(\)|(?P<dunder>__\w+__)"
+    r"(?:\(\))?) (?:returned|should return)"
+)
+
+
+def protocol_error_method(failure: Failure) -> str | None:
+    """The dunder a "X() returned non-Y" TypeError blames (`iter()` -> `__iter__`), else None."""
+    if failure.exc_type not in ("TypeError", "ValueError"):
+        return None
+    found = _PROTOCOL_ERROR.match(failure.message.strip())
+    if found is None:
+        return None
+    return found["dunder"] or f"__{found['builtin']}__"
 
 
 def contrasted(failure: Failure, run: RunResult | None, called) -> bool:
