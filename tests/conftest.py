@@ -11,6 +11,8 @@ pytest_plugins = ["fakemodel"]  # the `fake_model` fixture
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
+# Small projects the e2e tests copy and heal; their own tests fail on purpose.
+collect_ignore = ["e2e/multinode"]
 
 # Tests never use a real key, a real endpoint or the user's repair cache.
 for _name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):

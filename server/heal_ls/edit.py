@@ -58,6 +58,33 @@ def splice(module_text: str, suspect: Suspect, new_function: str) -> str:
     return result
 
 
+def replacement(module_text: str, suspect: Suspect, new_function: str) -> tuple[int, int, str]:
+    """(start, end, text): what replaces module_text[start:end] to put new_function in the
+    suspect's node, re-indented, decorators kept; the same checks as `splice`, unproven."""
+    region = _find(module_text, suspect)
+    new_node = _new_node_text(module_text, region, _candidate_def(new_function, region.node))
+    return region.start, region.end, new_node
+
+
+def after_node(module_text: str, suspect: Suspect, new_function: str) -> tuple[int, str]:
+    """(offset, text) inserting new_function as a new def right after the suspect's node, at its
+    indentation, one blank line apart (two at module level)."""
+    region = _find(module_text, suspect)
+    code = new_function.replace("\r\n", "\n").replace("\r", "\n")
+    try:
+        lines = reindent(code.rstrip("\n") + "\n", region.base.replace("\f", ""), region.unit)
+    except (tokenize.TokenError, SyntaxError) as err:
+        raise SpliceError(f"the helper cannot be tokenized: {err}") from err
+    nl = region.newline
+    blank = nl * (2 if region.base else 3)
+    ending = _NEWLINE.search(module_text, region.end)
+    if ending is None:  # the target ends the file without a line break
+        return len(module_text), blank + nl.join(lines).rstrip(" \t")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return ending.end(), blank[len(nl) :] + nl.join(lines) + nl
+
+
 def respice(new_module_text: str, suspect: Suspect, old_module_text: str, new_function: str) -> str:
     """Redo a splice on a document that changed since, if the function itself did not change."""
     before = function_source(old_module_text, suspect)
@@ -114,7 +141,7 @@ def _find(text: str, suspect: Suspect) -> _Region:
 
 
 def _region(text: str, node) -> _Region:
-    starts = _line_starts(text)
+    starts = line_starts(text)
     first = _first_line(node)
     line = _line(text, starts, first)
     base = leading_space(line)
@@ -247,7 +274,7 @@ def _statements(node: ast.AST):
 
 def _suspect_at(suspect: Suspect, text: str, node) -> Suspect:
     region = _region(text, node)
-    starts = _line_starts(text)
+    starts = line_starts(text)
     end_col = region.end - starts[node.end_lineno - 1]
     first = _first_line(node)
     return replace(
@@ -288,7 +315,7 @@ def _strip_bom(text: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _line_starts(text: str) -> list[int]:
+def line_starts(text: str) -> list[int]:
     """Offsets where each line starts, splitting on \\r\\n, \\r and \\n as Python's tokenizer does."""
     starts = [1 if text.startswith("\ufeff") else 0]
     starts.extend(m.end() for m in _NEWLINE.finditer(text))

@@ -147,3 +147,7 @@ class HealResult:
     seconds: float = 0.0
     reason: str | None = None
     best_candidate: str | None = None
+    touched: list[str] = field(default_factory=list)  # qualnames of the nodes the fix changes
+    # one {qualname, start, end, text} per touched node (offsets into the original text); empty
+    # for a single-function fix, whose one node is the suspect
+    edits: list[dict] = field(default_factory=list)

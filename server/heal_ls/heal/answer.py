@@ -44,8 +44,7 @@ def extract_function(
     defs qualify (property getter and setter, overloads), the one whose decorators match
     `original` (the function as it stands) wins, else the last one that is not an `@overload`.
     """
-    text = answer.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")  # NUL: never code
-    text = _UNICODE_INDENT.sub(_plain_indent, _THINK.sub("", text))
+    text = normalise_answer(answer)
     blocks = fenced_blocks(text) or [text]
     syntax_errors: list[str] = []
     seen: list[str] = []
@@ -82,6 +81,19 @@ def extract_function(
         listed = ", ".join(f"`{n}`" for n in dict.fromkeys(seen))
         raise AnswerError(f"the answer's code defines {listed} but no function `{name}`")
     raise AnswerError(f"the answer has no Python code block defining `{name}`")
+
+
+def normalise_answer(answer: str) -> str:
+    """ "\\n" line breaks, no NUL, no `<think>` sections, plain-space indentation."""
+    text = answer.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")  # NUL: never code
+    return _UNICODE_INDENT.sub(_plain_indent, _THINK.sub("", text))
+
+
+def check_complete(source: str, original: str | None) -> None:
+    """Raise AnswerError when the def in `source` was elided ("# ... rest unchanged", `...`)."""
+    code, tree = parse_block(source.replace("\r\n", "\n"))
+    if tree.body:
+        _complete(node_source(code, tree.body[0]), tree.body[0], original)
 
 
 def _plain_indent(match: re.Match) -> str:

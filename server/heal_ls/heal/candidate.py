@@ -40,6 +40,24 @@ def function_from_answer(answer: str, suspect: Suspect, original_function: str) 
         raise CandidateRejected(str(exc)) from None
 
 
+def planned_from_answer(answer: str, module_text: str, suspect: Suspect, offered, config):
+    """The answer as a multi-node plan (nested def, other offered functions, helpers, imports),
+    or None when it is a plain fix of the target alone."""
+    from heal_ls.heal.plan import PlanError, plan_answer
+
+    try:
+        return plan_answer(
+            answer,
+            module_text,
+            suspect,
+            offered,
+            allow_imports=config.allow_imports,
+            allow_test_edits=config.allow_test_edits,
+        )
+    except PlanError as exc:
+        raise CandidateRejected(str(exc)) from None
+
+
 def module_with(
     module_text: str,
     suspect: Suspect,

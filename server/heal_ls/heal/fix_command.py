@@ -42,6 +42,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--local-seconds", type=float, default=60.0, metavar="S", help="local search time limit"
     )
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=3,
+        metavar="N",
+        help="functions of the target's module a model's fix may change (default 3)",
+    )
+    parser.add_argument(
+        "--no-imports", action="store_true", help="a model's fix may not add imports"
+    )
     parser.add_argument("--apply", action="store_true", help="write verified fixes")
     parser.add_argument("--force", action="store_true", help="apply even over uncommitted changes")
     parser.add_argument(
@@ -53,8 +63,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from(args: argparse.Namespace) -> HealConfig:
-    if args.max_attempts < 1 or args.candidates < 1:
-        raise SystemExit("heal-ls fix: --max-attempts and --candidates must be at least 1")
+    if args.max_attempts < 1 or args.candidates < 1 or args.max_nodes < 1:
+        raise SystemExit(
+            "heal-ls fix: --max-attempts, --candidates and --max-nodes must be at least 1"
+        )
     if args.timeout <= 0 or args.test_timeout <= 0:
         raise SystemExit("heal-ls fix: timeouts must be positive")
     return HealConfig(
@@ -69,6 +81,8 @@ def config_from(args: argparse.Namespace) -> HealConfig:
         local_budget_count=args.local_budget,
         local_budget_seconds=args.local_seconds,
         allow_test_edits=args.allow_test_edits,
+        max_nodes=args.max_nodes,
+        allow_imports=not args.no_imports,
         use_cache=not args.no_cache,
     )
 
@@ -102,7 +116,7 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig) -> int:
         return 2
     targets = group_targets(located)
     if args.show_prompt:
-        return _show_prompts(root, targets)
+        return _show_prompts(root, targets, run_result, config.max_nodes)
     rows, updated = [], {}
     for target in targets:
         result = await _heal_target(root, target, run_result, config, updated, quiet=args.json)
@@ -179,6 +193,7 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool) -> di
         "status": result.status,
         "attempts": len(result.attempts),
         "diff": result.diff,
+        "touched": result.touched,
         "applied": applied,
         "reason": result.reason,
         "tokens": result.tokens,
@@ -200,6 +215,7 @@ def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
     for row in rows:
         print(f"{row['suspect'] or row['test']}: {row['status']} - {row['reason'] or ''}")
         if row["diff"]:
+            print(f"# touched: {', '.join(row['touched'])}")
             print(row["diff"], end="" if row["diff"].endswith("\n") else "\n")
     verified = sum(r["status"] == "verified" for r in rows)
     if rows and applying:
@@ -208,7 +224,8 @@ def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
         print(f"{verified}/{len(rows)} verified; run with --apply to write them")
 
 
-def _show_prompts(root: str, targets: list[HealTarget]) -> int:
+def _show_prompts(root: str, targets: list[HealTarget], run, max_nodes: int) -> int:
+    from heal_ls.heal.loop import offered_suspects
     from heal_ls.heal.prompt import build_prompt, render_prompt
     from heal_ls.source import read_source
 
@@ -216,5 +233,7 @@ def _show_prompts(root: str, targets: list[HealTarget]) -> int:
         if target.suspect is None:
             continue
         text = read_source(target.suspect.path)
-        print(render_prompt(build_prompt(target.suspect, text, target.failures[0], root, [])))
+        offered = offered_suspects(target.suspect, target.failures[0], root, run, {}, max_nodes)
+        prompt = build_prompt(target.suspect, text, target.failures[0], root, [], offered)
+        print(render_prompt(prompt))
     return 0

@@ -12,7 +12,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from heal_ls.heal.candidate import CandidateRejected, function_from_answer, module_with, normalised
+from heal_ls.heal.candidate import (
+    CandidateRejected,
+    function_from_answer,
+    module_with,
+    normalised,
+    planned_from_answer,
+)
+from heal_ls.heal.plan import Planned
 from heal_ls.heal.verify import VerifyOutcome, regression_tests, verify_module_text
 from heal_ls.models import Attempt, Candidate, Failure, HealResult, RunResult, Suspect
 
@@ -32,13 +39,15 @@ class HealConfig:
     local_budget_seconds: float = 60.0
     local_first_count: int = 40  # in auto mode with a key: a cheap local try before the model
     allow_test_edits: bool = False
+    max_nodes: int = 3  # functions of the target's module a model answer may change
+    allow_imports: bool = True  # a model answer may add the imports its fix needs
     use_cache: bool = True
     warm: bool = True
 
 
 @dataclass
 class HealEvent:
-    kind: str  # cache | asking | chunk | candidate | rejected | verify_start | verify_end | done
+    kind: str  # cache|asking|chunk|candidate|rejected|note|verify_start|verify_end|done
     message: str
     attempt: int = 0
     total: int = 0
@@ -63,6 +72,8 @@ class HealContext:
     best: str | None = None  # the last well-formed candidate that did not pass
     total: int = 0  # how many attempts the current search step may make (for progress)
     warm_runner: object | None = None
+    offered: list[Suspect] = field(default_factory=list)  # may change: the target first
+    plans: dict[str, Planned] = field(default_factory=dict)  # module text -> its multi-node plan
     # Equal candidates (normalised) share one verification; runs are bounded by the cores.
     checks: dict[str, asyncio.Future] = field(default_factory=dict)
     slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(os.cpu_count() or 1))
@@ -132,7 +143,32 @@ def _context(root, failure, suspect, config, run, overlay, on_event, also_failin
         overlay=overlay,
         emit=on_event or (lambda event: None),
         warm_runner=warm_runner,
+        offered=offered_suspects(suspect, failure, root, run, overlay, config.max_nodes),
     )
+
+
+def offered_suspects(suspect, failure, root, run, overlay, max_nodes: int) -> list[Suspect]:
+    """The target, then up to max_nodes - 1 suspects of its module close to it in rank."""
+    if max_nodes <= 1:
+        return [suspect]
+    from heal_ls.locate import is_test_file, locate
+
+    try:
+        ranked = locate(failure, root, run, overlay=overlay).suspects
+    except Exception:  # ranking is advice: without it, the target alone is offered
+        return [suspect]
+    top = max([s.score for s in ranked], default=suspect.score)
+    inside = suspect.qualname + ".<locals>."
+    close = [
+        s
+        for s in ranked
+        if s.path == suspect.path
+        and s.qualname != suspect.qualname
+        and not s.qualname.startswith(inside)
+        and s.score >= 0.5 * top
+        and not is_test_file(s.path, root)
+    ]
+    return [suspect, *close[: max_nodes - 1]]
 
 
 def _default_python() -> str:
@@ -159,12 +195,17 @@ def finish(
 ) -> HealResult:
     from heal_ls.edit import unified_diff
 
-    diff = ""
+    diff, touched, edits = "", [], []
     if new_source is not None:
         diff = unified_diff(
             os.path.relpath(ctx.suspect.path, ctx.root), ctx.module_text, new_source
         )
+        planned = ctx.plans.get(new_source)
+        touched = planned.touched if planned else [ctx.suspect.qualname]
+        edits = [vars(e) for e in planned.edits] if planned else []
     return HealResult(
+        touched=touched,
+        edits=edits,
         status=status,
         suspect=ctx.suspect,
         new_source=new_source,
@@ -179,6 +220,15 @@ def finish(
 async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: bool) -> str | None:
     """Parse, check, splice and verify one candidate; returns the verified module text or None."""
     try:
+        planned = (
+            planned_from_answer(
+                candidate.source, ctx.module_text, ctx.suspect, ctx.offered, ctx.config
+            )
+            if from_answer
+            else None
+        )
+        if planned is not None:
+            return await _try_planned(ctx, candidate, planned)
         new_function = (
             function_from_answer(candidate.source, ctx.suspect, ctx.original_function)
             if from_answer
@@ -207,6 +257,20 @@ async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: 
         return module_text
     ctx.best = new_function
     return None
+
+
+async def _try_planned(ctx: HealContext, candidate: Candidate, planned: Planned) -> str | None:
+    """Verify a multi-node plan; its notes (what the answer held that was ignored) are told."""
+    for note in planned.notes:
+        ctx.emit(HealEvent("note", note, candidate.attempt, ctx.total, candidate.proposer))
+    ctx.plans[planned.text] = planned
+    if planned.key not in ctx.checks:
+        ctx.checks[planned.key] = asyncio.ensure_future(verify(ctx, planned.text, candidate))
+    outcome = await asyncio.shield(ctx.checks[planned.key])
+    touched = ", ".join(planned.touched)
+    summary = f"{outcome.summary} (touched: {touched})"
+    ctx.attempts.append(Attempt(candidate, "verified" if outcome.passed else "failed", summary))
+    return planned.text if outcome.passed else None
 
 
 async def verify(ctx: HealContext, module_text: str, candidate: Candidate) -> VerifyOutcome:

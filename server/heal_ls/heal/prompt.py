@@ -18,12 +18,14 @@ from heal_ls.models import Attempt, Failure, Frame, Suspect
 from heal_ls.source import read_source
 
 SYSTEM = (
-    "You repair Python code. You get one function that makes a test fail, the failing test, "
-    "the error and the traceback. Find the bug and fix it inside that function only. "
-    "Keep the function's name, signature and decorators; keep its behaviour everywhere the "
-    "test does not show it to be wrong; do not add imports, I/O or calls to eval/exec/os/"
-    "subprocess; never skip or weaken tests. Answer with the complete corrected function in "
-    "one ```python code block and at most two sentences outside it."
+    "You repair Python code. You get the function that makes a test fail (and sometimes other "
+    "functions of its module you may change), the failing test, the error and the traceback. "
+    "Find the bug and fix it in the functions offered only; a small new helper function or an "
+    "import the fix needs is allowed. Keep each function's name, signature and decorators; keep "
+    "its behaviour everywhere the test does not show it to be wrong; do not add I/O or calls to "
+    "eval/exec/os/subprocess; never skip or weaken tests. Answer with the complete corrected "
+    "functions you changed (and any import lines they need) in one ```python code block and "
+    "at most two sentences outside it."
 )
 MAX_MESSAGE, MAX_LOCAL, MAX_LOCALS, MAX_FRAMES, MAX_HISTORY = 1500, 200, 12, 10, 3
 
@@ -41,8 +43,14 @@ class Prompt:
 
 
 def build_prompt(
-    suspect: Suspect, module_text: str, failure: Failure, root: str, history: list[Attempt]
+    suspect: Suspect,
+    module_text: str,
+    failure: Failure,
+    root: str,
+    history: list[Attempt],
+    offered: list[Suspect] | None = None,
 ) -> Prompt:
+    """The prompt for `suspect`; `offered` (the target first) lists every function that may change."""
     rel = relative_path(suspect.path, root)
     lines = LINE_BREAK.split(module_text)
     function = dedent(lines[suspect.start_line - 1 : suspect.end_line])
@@ -51,8 +59,9 @@ def build_prompt(
     sections = [
         f"Fix the function `{suspect.qualname}` in {rel}. It makes "
         f"{_what_failed(failure, root)} fail. Reply with the whole corrected `def {name}` "
-        "only (same name and signature) in one ```python block.",
+        "(same name and signature) in one ```python block.",
         f"## Function `{suspect.qualname}` ({where})\n{_fence(function)}",
+        _offered_section(module_text, suspect, offered or []),
         _test_section(failure, root),
         _error_section(failure, root, lines, suspect),
         _locals_section(failure, suspect, root),
@@ -62,6 +71,23 @@ def build_prompt(
     masks: dict[str, str] = {}
     user = mask_secrets("\n\n".join(s for s in sections if s), masks)
     return Prompt(system=SYSTEM, user=user + "\n", masks=masks)
+
+
+def _offered_section(module_text: str, suspect: Suspect, offered: list[Suspect]) -> str:
+    others = [s for s in offered if s.qualname != suspect.qualname and s.path == suspect.path]
+    if not others:
+        return ""
+    lines = LINE_BREAK.split(module_text)
+    names = ", ".join(f"`{s.qualname}`" for s in [suspect, *others])
+    parts = [
+        f"## Other functions you may change (same module)\nYou may change {names}; nothing "
+        "else of the module. Send each function you change, whole."
+    ]
+    for other in others:
+        where = f"lines {other.start_line}-{other.end_line}, {other.reason}"
+        code = dedent(lines[other.start_line - 1 : other.end_line])
+        parts.append(f"### `{other.qualname}` ({where})\n{_fence(code)}")
+    return "\n".join(parts)
 
 
 def render_prompt(prompt: Prompt) -> str:

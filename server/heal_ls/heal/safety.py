@@ -126,6 +126,13 @@ def capabilities(tree: ast.AST) -> dict[str, str]:
     return found
 
 
+def import_risk(dotted: str) -> tuple[str, str] | None:
+    """(label, why) when importing `dotted` (a module or module.name) would add a guarded
+    capability; None when it is harmless. Used for the imports a fix adds to a module."""
+    found = _judge(dotted)
+    return next(iter(sorted(found.items())), None)
+
+
 def _judge(dotted: str) -> dict[str, str]:
     """The guarded labels a dotted name (like "os.system" or "subprocess.run") falls under."""
     found = {}

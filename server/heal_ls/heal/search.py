@@ -53,7 +53,8 @@ async def cached_fix(ctx: HealContext) -> HealResult | None:
     if fixed is None:
         return None
     ctx.emit(HealEvent("cache", "re-verifying a cached fix"))
-    module_text = await try_candidate(ctx, Candidate(fixed, "cache", 0), from_answer=False)
+    # from_answer: a cached fix may be a plan (several functions, imports), not one def
+    module_text = await try_candidate(ctx, Candidate(fixed, "cache", 0), from_answer=True)
     if module_text is None:
         return None
     return finish(ctx, "verified", new_source=module_text, reason="cached fix, tests pass")
@@ -151,7 +152,9 @@ async def _rounds(ctx: HealContext, proposer) -> HealResult | None:
     total = ctx.total = ctx.config.max_attempts
     for attempt in range(1, total + 1):
         failure = ctx.failures[0]
-        prompt = build_prompt(ctx.suspect, ctx.module_text, failure, ctx.root, ctx.attempts)
+        prompt = build_prompt(
+            ctx.suspect, ctx.module_text, failure, ctx.root, ctx.attempts, ctx.offered
+        )
         ctx.emit(HealEvent("asking", f"asking {proposer.name} ({proposer.model})", attempt, total))
 
         jobs = [_proposed(ctx, proposer, prompt, attempt) for _ in range(ctx.config.candidates)]

@@ -75,25 +75,76 @@ def minimal_edit(codec, old: str, new: str) -> types.TextEdit:
     )
 
 
-async def apply_fix(ls, suspect: Suspect, before: str, after: str, tries: int = 2) -> Applied:
+def offset_position(codec, lines: list[str], starts: list[int], offset: int) -> types.Position:
+    """The LSP position (UTF-16 columns) of a code point offset into the text of `lines`."""
+    from bisect import bisect_right
+
+    line = bisect_right(starts, offset) - 1
+    if line >= len(lines):
+        return end_position(codec, lines)
+    return codec.position_to_client_units(lines, types.Position(line, offset - starts[line]))
+
+
+def node_edits(codec, text: str, edits: list[dict]) -> list[types.TextEdit]:
+    """One TextEdit per touched node of a planned fix (offsets into `text`)."""
+    lines = split_lines(text)
+    starts, at = [], 0
+    for line in lines:
+        starts.append(at)
+        at += len(line)
+    return [
+        types.TextEdit(
+            range=types.Range(
+                offset_position(codec, lines, starts, e["start"]),
+                offset_position(codec, lines, starts, e["end"]),
+            ),
+            new_text=e["text"],
+        )
+        for e in edits
+    ]
+
+
+def text_edits(codec, current: str, before: str, target: str, edits: list[dict] | None):
+    """The TextEdits for the fix: one per planned node when the buffer is still `before`."""
+    if edits and current == before:
+        return node_edits(codec, current, edits)
+    return [minimal_edit(codec, current, target)]
+
+
+async def apply_fix(
+    ls,
+    suspect: Suspect,
+    before: str,
+    after: str,
+    tries: int = 2,
+    edits: list[dict] | None = None,
+    touched: list[str] | None = None,
+) -> Applied:
     """Apply the fix to the buffer of `suspect.path`; raise Refused with the reason if not.
 
-    An edit refused because the buffer changed meanwhile is redone on the new text once.
+    A planned fix (`edits`: several nodes, helpers, imports) goes as one TextEdit per node and
+    only onto the text it was planned on. A single-function edit refused because the buffer
+    changed meanwhile is redone on the new text once.
     """
+    touched = touched or [suspect.qualname]
     uri = path_to_uri(suspect.path)
     reason = "no answer"
     for _ in range(tries):
         current, version = current_text(ls, suspect.path)
         if current is None:
             raise Refused(f"{suspect.path} cannot be read")
+        if edits and current != before:
+            raise Refused(
+                f"{suspect.path} changed while {', '.join(touched)} was being healed; heal again"
+            )
         target = retarget(current, before, after, suspect)
         edit = types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
-            edits=[minimal_edit(ls.workspace.position_codec, current, target)],
+            edits=text_edits(ls.workspace.position_codec, current, before, target, edits),
         )
         params = types.ApplyWorkspaceEditParams(
             edit=types.WorkspaceEdit(document_changes=[edit]),
-            label=f"AI heal {suspect.qualname}",
+            label=f"AI heal {suspect.qualname} (touches {', '.join(touched)})",
         )
         result = await ls.workspace_apply_edit_async(params)
         if result.applied:

@@ -26,6 +26,8 @@ class Settings:
     requestTimeout: float = 60.0  # noqa: N815
     localBudget: int = 300  # noqa: N815
     localSeconds: float = 60.0  # noqa: N815
+    maxNodes: int = 3  # noqa: N815
+    allowImports: bool = True  # noqa: N815
     autoVerifyOnSave: bool = True  # noqa: N815
     runOnStartup: bool = False  # noqa: N815
 
@@ -57,6 +59,8 @@ VALIDATORS = {
     "requestTimeout": _positive_number,
     "localBudget": _int_between(1, 100_000),
     "localSeconds": _positive_number,
+    "maxNodes": _int_between(1, 20),
+    "allowImports": lambda v: isinstance(v, bool),
     "autoVerifyOnSave": lambda v: isinstance(v, bool),
     "runOnStartup": lambda v: isinstance(v, bool),
 }
@@ -105,6 +109,8 @@ def heal_config(settings: Settings):
         request_timeout=settings.requestTimeout,
         local_budget_count=settings.localBudget,
         local_budget_seconds=settings.localSeconds,
+        max_nodes=settings.maxNodes,
+        allow_imports=settings.allowImports,
     )
 
 

@@ -91,14 +91,18 @@ async def heal_known(ls, known: Known) -> dict:
             spawn(offer_best_candidate(ls, suspect, before, result), "offer candidate")
             return {**outcome(result.status, result.reason or "no verified fix", known), "told": 1}
         progress.report("applying the fix")
-        applied = await apply_fix(ls, suspect, before, result.new_source)
+        applied = await apply_fix(
+            ls, suspect, before, result.new_source, edits=result.edits, touched=result.touched
+        )
     tests = [t for t in (known.failure.test, *(f.test for f in others)) if t]
     fixed = {suspect.path: applied.text}
     if known.failure.script:
         ls.runs.in_background(None, overlay=fixed, script=known.failure.script)
     elif tests:
         ls.runs.in_background(tests, overlay=fixed)
-    return outcome("verified", f"{suspect.qualname} fixed; re-running its tests", known, True)
+    touched = ", ".join(result.touched or [suspect.qualname])
+    message = f"{suspect.qualname} fixed (touched: {touched}); re-running its tests"
+    return {**outcome("verified", message, known, True), "touched": result.touched}
 
 
 async def heal(ls, known: Known) -> dict:

@@ -1,0 +1,9 @@
+from geometry import longest
+
+
+def test_longest():
+    assert longest([(3, 4), (1, 1)]) == 5.0
+
+
+def test_no_points():
+    assert longest([]) is None

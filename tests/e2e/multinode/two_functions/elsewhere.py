@@ -1,0 +1,2 @@
+def rounded(value):
+    return round(value, 2)

@@ -1,0 +1,118 @@
+"""Heals that need more than the target: a nested def, imports, two functions, a new helper.
+
+Each project in tests/e2e/multinode/ has the model's answer (answer.md) and the module the heal
+must write, byte for byte (expected.py). Both SDKs talk to the fake model; hostile variants of the
+answers change nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from fakemodel import FakeModelServer
+from test_fix import heal_ls, openai_env
+
+pytestmark = pytest.mark.e2e
+
+PROJECTS = Path(__file__).parent / "multinode"
+MODULES = {
+    "nested": "stats.py",
+    "imports": "geometry.py",
+    "two_functions": "prices.py",
+    "helper": "names.py",
+}
+TOUCHED = {
+    "nested": ["running_mean.<locals>.mean_of"],
+    "imports": ["<imports>", "longest"],
+    "two_functions": ["unit_price", "total"],
+    "helper": ["initials", "_words"],
+}
+
+
+def anthropic_env(server: FakeModelServer) -> dict:
+    return {"ANTHROPIC_BASE_URL": server.anthropic_url, "ANTHROPIC_API_KEY": "test-key-not-real"}
+
+
+def project(tmp_path: Path, name: str) -> Path:
+    root = tmp_path / name
+    shutil.copytree(PROJECTS / name, root, ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def fix(root: Path, answer: str, wire: str, *extra: str):
+    with FakeModelServer(default=answer) as server:
+        env = openai_env(server) if wire == "openai" else anthropic_env(server)
+        proc = heal_ls(
+            "fix", str(root), "--provider", wire, "--apply", "--no-cache", *extra, env=env
+        )  # fmt: skip
+    return proc
+
+
+@pytest.mark.parametrize("wire", ["openai", "anthropic"])
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_multinode_answer_is_applied_byte_exact(name, wire, tmp_path):
+    root = project(tmp_path, name)
+    answer = (root / "answer.md").read_text()
+    proc = fix(root, answer, wire, "--max-attempts", "1", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["status"] == "verified" and result["applied"] is True
+    assert result["touched"] == TOUCHED[name]
+    expected = (root / "expected.py").read_bytes()
+    assert (root / MODULES[name]).read_bytes() == expected
+
+
+def test_two_function_prompt_offers_both_and_the_diff_header_lists_them(tmp_path):
+    root = project(tmp_path, "two_functions")
+    answer = (root / "answer.md").read_text()
+    with FakeModelServer(default=answer) as server:
+        proc = heal_ls(
+            "fix", str(root), "--provider", "openai", "--no-cache", env=openai_env(server)
+        )
+        prompt = server.requests[0].prompt_text
+    assert proc.returncode == 0, proc.stderr
+    assert "# touched: unit_price, total" in proc.stdout
+    assert heal_ls("check", str(root)).returncode == 1  # without --apply nothing was written
+    assert "## Other functions you may change (same module)" in prompt
+    assert 'return item["cents"] / 10' in prompt  # the other suspect's source
+
+
+HOSTILE = {
+    # the forbidden module is used by the new code: the rail refuses the whole answer
+    "forbidden_import": (
+        "helper",
+        "```python\nimport subprocess\n\n\ndef initials(full_name):\n"
+        "    subprocess.run(['true'])\n"
+        "    return ''.join(w[0].upper() + '.' for w in full_name.split())\n```\n",
+        (),
+    ),
+    # unit_price is not offered with --max-nodes 1: only `total` may change, which is not enough
+    "not_offered": ("two_functions", None, ("--max-nodes", "1")),
+    # a function of another module: not this module's, nothing uses it, nothing changes
+    "other_module": (
+        "two_functions",
+        "```python\ndef rounded(value):\n    return round(value, 3)\n```\n",
+        (),
+    ),
+    # imports turned off: the fix cannot work without `math`
+    "no_imports": ("imports", None, ("--no-imports",)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_hostile_multinode_answers_change_nothing(kind, tmp_path):
+    name, answer, extra = HOSTILE[kind]
+    root = project(tmp_path, name)
+    answer = answer or (root / "answer.md").read_text()
+    before = {p: p.read_bytes() for p in root.rglob("*.py")}
+    proc = fix(root, answer, "openai", "--max-attempts", "1", *extra)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "0/1 verified" in proc.stdout
+    assert {p: p.read_bytes() for p in root.rglob("*.py")} == before
+    if kind == "forbidden_import":
+        assert "subprocess" in proc.stderr
+    if kind in ("not_offered", "no_imports"):
+        assert "ignored" in proc.stderr
