@@ -31,7 +31,7 @@ def call_names(parts: list[ast.AST]) -> list[str]:
     for part in parts:
         for node in ast.walk(part):
             if isinstance(node, ast.Call):
-                found.append((_position(node), _name_of(node.func)))
+                found.append((_position(node), _name_of(node.func) or _returned_of(node.func)))
             found += [(_position(node), name) for name in _implicit_dunders(node)]
     return [name for _, name in sorted(found, key=lambda f: f[0]) if name]
 
@@ -88,6 +88,17 @@ def _position(node: ast.AST) -> tuple[int, int]:
     return node.lineno, node.col_offset
 
 
+def _returned_of(func: ast.AST) -> str | None:
+    """`cached(c)(f)` calls what `cached` returns: one of its nested defs, named `cached.<locals>.*`."""
+    if isinstance(func, ast.Call):
+        inner = _name_of(func.func)
+        return f"{inner}{RETURNED}" if inner else None
+    return None
+
+
+RETURNED = ".<locals>.*"
+
+
 def _name_of(node: ast.AST) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
@@ -100,6 +111,9 @@ def matches(name: str, function: FunctionNode) -> bool:
     """Does calling/reading `name` run `function`? (`Inventory(...)` runs `Inventory.__init__`)."""
     if function.name == name:
         return True
+    if name.endswith(RETURNED):  # a def nested directly in the named function
+        outer, _, inner = function.qualname.rpartition(".<locals>.")
+        return bool(inner) and outer.rsplit(".", 1)[-1] == name[: -len(RETURNED)]
     return function.name == "__init__" and function.qualname.split(".")[-2:-1] == [name]
 
 

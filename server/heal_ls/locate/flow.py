@@ -51,7 +51,19 @@ def _methods_called_on(function: ast.AST, line: int, names: set[str]) -> list[st
         and node.func.value.id in names
         and node.lineno < line
     ]
+    calls += [  # `cache[k] = v`, `del cache[k]`: __setitem__ / __delitem__ changed it too
+        (node.lineno, _SUBSCRIPT_CHANGES[type(node.ctx)])
+        for node in ast.walk(function)
+        if isinstance(node, ast.Subscript)
+        and type(node.ctx) in _SUBSCRIPT_CHANGES
+        and isinstance(node.value, ast.Name)
+        and node.value.id in names
+        and node.lineno < line
+    ]
     return [name for _, name in sorted(calls, reverse=True)]
+
+
+_SUBSCRIPT_CHANGES = {ast.Store: "__setitem__", ast.Del: "__delitem__"}
 
 
 SETUP_NAMES = ("setUp", "setup_method", "setup", "asyncSetUp")

@@ -214,7 +214,10 @@ class _Ranker:
             self.add(path, node, "called the mock the failing assertion checks", 0.85 + 0.1 * score)
         for path, node in on_line:
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
-            self.add(path, node, f"called on the failing line {where}", 0.8 + 0.1 * bonus)
+            if node.name in ACCESSORS:  # `len(cache)` reads state the test's earlier calls made
+                self.add(path, node, f"read on the failing line {where}", 0.55 + 0.1 * bonus)
+            else:
+                self.add(path, node, f"called on the failing line {where}", 0.8 + 0.1 * bonus)
         if contrast:
             only = failing_only(failure, run)
             dstar = dstar_scores(failure, run)
@@ -265,6 +268,9 @@ class _Ranker:
 def _resolve(names: list[str], pool: list[tuple[str, FunctionNode]]):
     return [(path, node) for name in names for path, node in pool if matches(name, node)]
 
+
+# Dunders that only read an object's state: less likely to hold the bug than what changed it.
+ACCESSORS = {"__len__", "__contains__", "__getitem__", "__iter__", "__eq__", "__bool__"}
 
 _SIGNATURE_ERROR = re.compile(
     r"^(?P<name>[\w.<>]+)\(\) (?:got an unexpected keyword argument|got multiple values for"

@@ -1,0 +1,43 @@
+"""What a failing test line calls: explicit calls, factory results and the dunders syntax calls."""
+
+import ast
+
+from heal_ls.locate.calls import call_names, matches
+from heal_ls.locate.flow import names_feeding_line
+from heal_ls.locate.index import index_source
+
+FACTORY = """
+def cached(cache):
+    def decorator(func):
+        def wrapper(*args):
+            return func(*args)
+        return wrapper
+    return decorator
+"""
+
+
+def _names(line: str) -> list[str]:
+    return call_names([ast.parse(line)])
+
+
+def test_calling_a_factory_result_names_the_factory_nested_defs():
+    names = _names("wrapped = cached(c)(f)")
+    assert names == ["cached.<locals>.*", "cached"]
+    functions = {f.qualname: f for f in index_source(FACTORY.lstrip()).functions}
+    assert matches(names[0], functions["cached.<locals>.decorator"])
+    assert not matches(names[0], functions["cached.<locals>.decorator.<locals>.wrapper"])
+    assert not matches(names[0], functions["cached"])
+
+
+def test_subscripts_membership_and_len_name_their_dunders():
+    assert _names("del cache[3]") == ["__delitem__"]
+    assert _names("x = cache[k]") == ["__getitem__"]
+    assert _names("cache[k] = v") == ["__setitem__"]
+    assert _names("assert k in cache and len(cache) == 2") == ["__contains__", "len", "__len__"]
+
+
+def test_state_changes_before_the_checked_line_feed_it():
+    tree = ast.parse(
+        "def test():\n    c = C()\n    c[1] = 2\n    del c[0]\n    assert len(c) == 1\n"
+    )
+    assert names_feeding_line(tree, 5) == ["__delitem__", "__setitem__", "C"]
