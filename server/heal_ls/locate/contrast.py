@@ -4,7 +4,8 @@
 suspects, so Ochiai cannot tell the function the test calls from the callee that holds the bug.
 Then the failing tests' modules and the suspects' importers run once on the original code with
 function coverage (testing/coverage_run.py, shared with guard discovery and cached by file
-contents) and their passing tests join the run for ranking.
+contents) and their passing tests join the run for ranking. The editor has a cheaper contrast:
+the passing tests of its last full run (`with_passing`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 
 from heal_ls.locate.rank import Located
-from heal_ls.models import Failure, RunResult
+from heal_ls.models import Failure, RunResult, TestOutcome
 
 
 def needs_contrast(run: RunResult) -> bool:
@@ -45,6 +46,11 @@ async def with_contrast(
         test_timeout=test_timeout,
         warm=warm,
     )
+    return with_passing(run, contrast.passing())
+
+
+def with_passing(run: RunResult, passing: list[TestOutcome]) -> RunResult:
+    """`run` plus those passing tests it did not run itself (for the spectrum only)."""
     known = {t.nodeid for t in run.tests}
-    extra = [t for t in contrast.passing() if t.nodeid not in known]
+    extra = [t for t in passing if t.outcome == "passed" and t.nodeid not in known]
     return dataclasses.replace(run, tests=[*run.tests, *extra]) if extra else run

@@ -139,13 +139,21 @@ class Runs:
                 self.running = False
                 status.notify(self.ls)
 
+    def _contrasted(self, run: RunResult) -> RunResult:
+        """A partial run (on save, one test) ranks against the last full run's passing tests."""
+        from heal_ls.locate.contrast import needs_contrast, with_passing
+
+        if self.last_run is None or self.last_run is run or not needs_contrast(run):
+            return run
+        return with_passing(run, self.last_run.tests)
+
     def _merge(self, run: RunResult, scope, script) -> None:
         if run.error:
             self.ls.show(f"heal: could not run: {run.error}", types.MessageType.Error)
             return
         if scope is None or self.last_run is None:
             self.last_run = run
-        located = locate_all(run, self.ls.root)
+        located = locate_all(self._contrasted(run), self.ls.root)
         if script is not None:  # a script run replaces that script's earlier failure only
             scope = [k.id for k in self.ls.state.known.values() if k.failure.script == script]
         self.ls.state.apply_run(run, located, scope)

@@ -1,0 +1,34 @@
+"""A partial run borrows passing tests for its spectrum: then the failing-only callee leads."""
+
+from heal_ls.locate import locate
+from heal_ls.locate.contrast import needs_contrast, with_passing
+from heal_ls.models import Failure, Frame, RunResult
+from heal_ls.models import TestOutcome as Outcome
+
+CODE = "def parse(text):\n    return [clause(c) for c in text]\n\n\ndef clause(c):\n    return c\n"
+TEST = "from filters import parse\n\n\ndef test_parse():\n    assert parse('ab') == []\n"
+
+
+def test_a_partial_run_ranks_the_callee_first_once_it_has_passing_tests(tmp_path):
+    (tmp_path / "filters.py").write_text(CODE)
+    (tmp_path / "test_filters.py").write_text(TEST)
+    parse, clause = f"{tmp_path / 'filters.py'}:1", f"{tmp_path / 'filters.py'}:5"
+    test_path = str(tmp_path / "test_filters.py")
+    failure = Failure(
+        id="test_filters.py::test_parse", exc_type="AssertionError", message="assert [...] == []",
+        frames=[Frame(test_path, 5, "test_parse")], test="test_filters.py::test_parse",
+        test_path=test_path, test_line=5, covered=[parse, clause],
+    )  # fmt: skip
+    run = RunResult(root=str(tmp_path), failed=1, failures=[failure])
+    run.tests = [Outcome(failure.id, "failed", covered=[parse, clause])]
+    assert needs_contrast(run)
+    alone = [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
+    assert alone == ["parse", "clause"]
+    earlier = [Outcome("test_filters.py::test_empty", "passed", covered=[parse]),
+               Outcome("test_filters.py::test_parse", "passed", covered=[parse, clause])]  # fmt: skip
+    merged = with_passing(run, earlier)
+    assert [t.nodeid for t in merged.tests] == [failure.id, "test_filters.py::test_empty"]
+    assert not needs_contrast(merged)
+    ranked = locate(failure, str(tmp_path), merged).suspects
+    assert [s.qualname for s in ranked] == ["clause", "parse"]
+    assert ranked[0].reason.startswith("ran only in failing tests")
