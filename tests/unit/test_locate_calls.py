@@ -2,7 +2,7 @@
 
 import ast
 
-from heal_ls.locate.calls import call_names, matches
+from heal_ls.locate.calls import call_names, matches, wrappers_of
 from heal_ls.locate.flow import names_feeding_line
 from heal_ls.locate.index import index_source
 
@@ -41,3 +41,12 @@ def test_state_changes_before_the_checked_line_feed_it():
         "def test():\n    c = C()\n    c[1] = 2\n    del c[0]\n    assert len(c) == 1\n"
     )
     assert names_feeding_line(tree, 5) == ["__delitem__", "__setitem__", "C"]
+
+
+def test_a_method_the_test_decorates_runs_the_workspace_wrapper():
+    tree = ast.parse("class C:\n    @cached(key)\n    def get(self):\n        return 1\n")
+    names = wrappers_of(tree, ["get", "assertEqual"])
+    assert names == ["cached.<locals>.**"]
+    functions = {f.qualname: f for f in index_source(FACTORY.lstrip()).functions}
+    assert matches(names[0], functions["cached.<locals>.decorator.<locals>.wrapper"])
+    assert not matches(names[0], functions["cached"])

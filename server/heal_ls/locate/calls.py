@@ -97,6 +97,22 @@ def _returned_of(func: ast.AST) -> str | None:
 
 
 RETURNED = ".<locals>.*"
+NESTED = ".<locals>.**"  # a def nested at any depth in the named function
+
+
+def wrappers_of(tree: ast.Module, names: list[str]) -> list[str]:
+    """Calling a function the test file decorates with workspace code runs the decorator's
+    wrapper: `@cachedmethod(key)` on `get` makes `get(...)` run `cachedmethod.<locals>...`."""
+    wanted = set(names)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in wanted:
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                name = _name_of(target)
+                if name:
+                    found.append(f"{name}{NESTED}")
+    return list(dict.fromkeys(found))
 
 
 def _name_of(node: ast.AST) -> str | None:
@@ -111,6 +127,8 @@ def matches(name: str, function: FunctionNode) -> bool:
     """Does calling/reading `name` run `function`? (`Inventory(...)` runs `Inventory.__init__`)."""
     if function.name == name:
         return True
+    if name.endswith(NESTED):
+        return f".{name[: -len(NESTED)]}.<locals>." in f".{function.qualname}"
     if name.endswith(RETURNED):  # a def nested directly in the named function
         outer, _, inner = function.qualname.rpartition(".<locals>.")
         return bool(inner) and outer.rsplit(".", 1)[-1] == name[: -len(RETURNED)]

@@ -13,7 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from heal_ls.locate.calls import imported_functions, matches, names_on_line
+from heal_ls.locate.calls import imported_functions, matches, names_on_line, wrappers_of
 from heal_ls.locate.flow import names_feeding_line
 from heal_ls.locate.index import FunctionNode, ModuleIndex, index_file, index_source
 from heal_ls.locate.paths import is_test_file, is_workspace_file, relative_path
@@ -261,6 +261,7 @@ class _Ranker:
             if not is_test_file(path, self.root)
         ]
         on_line = names_on_line(index.tree, test_line)
+        on_line += wrappers_of(index.tree, on_line)
         feeding = names_feeding_line(index.tree, test_line)
         return _resolve(on_line, pool), _resolve(feeding, pool)
 
