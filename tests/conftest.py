@@ -31,7 +31,9 @@ def example_copy(tmp_path):
 
     def copy(name: str) -> Path:
         dest = tmp_path / name
-        shutil.copytree(EXAMPLES / name, dest, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            EXAMPLES / name, dest, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache")
+        )
         return dest
 
     return copy

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Union
 
 import pytest
@@ -72,6 +72,7 @@ class Editor:
         self.answer = None  # a function (params) -> title or None
         self.before_apply = None  # a function (editor) run when an edit arrives: the user typing
         self.statuses: list[dict] = []
+        self.registrations: dict[str, t.Registration] = {}  # client/registerCapability, by id
 
     def uri(self, relpath: str) -> str:
         return (self.root / relpath).as_uri()
@@ -137,6 +138,31 @@ class Editor:
         self.applied.append(params)
         return t.ApplyWorkspaceEditResult(applied=True)
 
+    def register(self, params: t.RegistrationParams) -> None:
+        for registration in params.registrations:
+            self.registrations[registration.id] = registration
+
+    def unregister(self, params: t.UnregistrationParams) -> None:
+        for gone in params.unregisterations:
+            self.registrations.pop(gone.id, None)
+
+    def watched_globs(self) -> list[str]:
+        found = []
+        for registration in self.registrations.values():
+            if registration.method == t.WORKSPACE_DID_CHANGE_WATCHED_FILES:
+                options = registration.register_options or {}
+                found += [w["globPattern"] for w in options.get("watchers", [])]
+        return found
+
+    def file_changed(self, path: Path) -> bool:
+        """Play the editor's file watcher: tell the server about a change to `path` if it
+        registered a watcher matching it. False when no watcher matches (nothing sent)."""
+        if not any(PurePath(path).match(glob) for glob in self.watched_globs()):
+            return False
+        change = t.FileEvent(uri=Path(path).as_uri(), type=t.FileChangeType.Changed)
+        self.client.workspace_did_change_watched_files(t.DidChangeWatchedFilesParams([change]))
+        return True
+
     def show_message_request(self, params: t.ShowMessageRequestParams):
         self.questions.append(params)
         title = self.answer(params) if self.answer else None
@@ -171,7 +197,10 @@ def fix_structure_hook(client: LanguageClient) -> None:
     )
 
 
-async def start_session(request, lsp_client: LanguageClient, workspace: Path, settings: dict):
+async def start_session(
+    request, lsp_client: LanguageClient, workspace: Path, settings: dict, folders=None
+):
+    """Initialize the session on `workspace` (or on several workspace `folders`)."""
     fix_structure_hook(lsp_client)
     editor = Editor(lsp_client, workspace)
     lsp_client.editor = editor
@@ -180,11 +209,16 @@ async def start_session(request, lsp_client: LanguageClient, workspace: Path, se
         lambda params: editor.show_message_request(params)
     )
     lsp_client.feature("heal/status")(lambda params: editor.statuses.append(params))
+    lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)(lambda params: editor.register(params))
+    lsp_client.feature(t.CLIENT_UNREGISTER_CAPABILITY)(lambda params: editor.unregister(params))
     lsp_client.set_configuration({"heal": settings})
     result = await lsp_client.initialize_session(
         t.InitializeParams(
             capabilities=client_capabilities(request.param),
             root_uri=workspace.as_uri(),
+            workspace_folders=[t.WorkspaceFolder(f.as_uri(), f.name) for f in folders]
+            if folders
+            else None,
             initialization_options={"heal": settings},
         )
     )

@@ -4,7 +4,8 @@
         -> heal target Inventory.remove
 
 PATH is a project folder, a test file (`tests/test_x.py` or `tests/test_x.py::test_y`: its tests
-run from the project root above it) or any other .py file (run as a script).
+run from the project root above it) or any other .py file (run as a script). Several PATHs of
+one project run together, like pytest's. On a terminal a live bar shows the run (live.py).
 Exit 0 when nothing fails, 1 when something does, 2 on usage or internal errors (one line).
 """
 
@@ -18,19 +19,31 @@ import shutil
 import sys
 
 from heal_ls.check.report import human_lines, summary_line, to_json
+from heal_ls.live import Live, wanted
 from heal_ls.locate import Located, is_test_file, locate
 from heal_ls.locate.contrast import needs_contrast, with_contrast
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.invocation import interpreter
+from heal_ls.testing.lastfailed import read_lastfailed
 
 ROOT_MARKERS = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py", ".git")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", nargs="?", default=".", help="project, test file or script")
+    parser.add_argument("path", nargs="*", default=["."], help="project, test files or script")
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--test", action="append", metavar="NODEID", help="run only this test")
     what.add_argument("--script", metavar="FILE", help="run `python FILE` instead of pytest")
+    what.add_argument(
+        "--last-failed", action="store_true", help="run the tests pytest's last run failed"
+    )
+    parser.add_argument(
+        "--flaky-runs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="re-run each failing test N more times; a pass marks it flaky",
+    )
     parser.add_argument(
         "--python", type=interpreter, metavar="PY", help="interpreter (default: this one)"
     )
@@ -41,9 +54,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 async def check_project(
-    root, *, tests=None, script=None, python=None, test_timeout=10.0, run_timeout=300.0
+    root,
+    *,
+    tests=None,
+    script=None,
+    python=None,
+    test_timeout=10.0,
+    run_timeout=300.0,
+    on_row=None,
 ) -> tuple[RunResult, list[tuple[Failure, Located]]]:
-    """Run pytest (or the script) in `root` and locate every failure."""
+    """Run pytest (or the script) in `root` and locate every failure (`on_row`: live rows)."""
     root = os.path.abspath(str(root))
     if script:
         from heal_ls.testing.script import run_script
@@ -53,7 +73,12 @@ async def check_project(
         from heal_ls.testing.runner import run_pytest
 
         run = await run_pytest(
-            root, nodeids=tests, python=python, test_timeout=test_timeout, run_timeout=run_timeout
+            root,
+            nodeids=tests,
+            python=python,
+            test_timeout=test_timeout,
+            run_timeout=run_timeout,
+            on_row=on_row,
         )
     located = [(failure, locate(failure, root, run)) for failure in run.failures]
     if tests and needs_contrast(run):  # a full run already holds every passing test there is
@@ -63,34 +88,88 @@ async def check_project(
 
 
 def run(args: argparse.Namespace) -> int:
-    root, tests, script = resolve_target(args.path, args.test, args.script)
+    try:
+        root, tests, script = resolve_targets(args.path, args.test, args.script)
+    except ValueError as exc:
+        print(f"heal-ls check: {exc}", file=sys.stderr)
+        return 2
     problem = _usage_problem(root, script, args)
     if problem:
         print(f"heal-ls check: {problem}", file=sys.stderr)
         return 2
-    result, located = asyncio.run(
-        check_project(
-            root,
-            tests=tests,
-            script=script,
-            python=args.python,
-            test_timeout=args.test_timeout,
-            run_timeout=args.run_timeout,
+    if args.last_failed:
+        tests = read_lastfailed(root)
+        if not tests:
+            print("heal-ls check: no failed tests in pytest's last run", file=sys.stderr)
+            return 0
+    with Live(wanted(args.json)) as live:
+        result, located = asyncio.run(
+            check_project(
+                root,
+                tests=tests,
+                script=script,
+                python=args.python,
+                test_timeout=args.test_timeout,
+                run_timeout=args.run_timeout,
+                on_row=live.on_row,
+            )
         )
-    )
+        flaky = asyncio.run(recheck_all(root, located, args, live)) if args.flaky_runs else None
     if result.error:
         print(f"heal-ls check: {result.error}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(to_json(result, located, root), indent=2))
+        print(json.dumps(to_json(result, located, root, flaky), indent=2))
     else:
-        for line in human_lines(result, located, root, traceback=not args.short):
+        for line in human_lines(result, located, root, traceback=not args.short, flaky=flaky):
             print(line)
         print(summary_line(result), file=sys.stderr)
     if result.interrupted:  # like pytest: an interrupted session is exit 2, never a pass
         print(f"heal-ls check: {result.interrupted}", file=sys.stderr)
         return 2
     return 1 if result.failures or result.timed_out else 0
+
+
+async def recheck_all(root: str, located, args, live) -> dict:
+    """--flaky-runs N: each failing test's re-check counts, by failure id."""
+    from heal_ls.testing.flaky import recheck
+
+    found = {}
+    for failure, _ in located:
+        if failure.test:
+            live.step(f"re-checking {failure.test}")
+            found[failure.id] = await recheck(
+                root,
+                failure.test,
+                args.flaky_runs,
+                python=args.python,
+                test_timeout=args.test_timeout,
+            )
+    return found
+
+
+def resolve_targets(paths: list[str], tests, script) -> tuple[str, list[str] | None, str | None]:
+    """(root, tests, script) for one PATH, or for several of one project (run together)."""
+    if len(paths) == 1:
+        return resolve_target(paths[0], tests, script)
+    if tests or script:
+        raise ValueError("several paths cannot be combined with --test or --script")
+    roots, nodeids, everything = set(), [], False
+    for path in paths:
+        if os.path.isdir(path):  # a folder: its part of the project (the root: all of it)
+            folder = os.path.abspath(path)
+            root = project_root(folder)
+            everything |= root == folder
+            nodeids.append(os.path.relpath(folder, root).replace(os.sep, "/"))
+        else:
+            root, found, script_path = resolve_target(path, None, None)
+            if script_path:
+                raise ValueError(f"a script runs alone: {path}")
+            nodeids += found or []
+        roots.add(root)
+    if len(roots) > 1:
+        raise ValueError(f"the paths belong to different projects: {', '.join(sorted(roots))}")
+    return roots.pop(), None if everything else nodeids, None
 
 
 def resolve_target(path: str, tests, script) -> tuple[str, list[str] | None, str | None]:
@@ -123,7 +202,7 @@ def project_root(folder: str) -> str:
 
 def _usage_problem(root: str, script: str | None, args: argparse.Namespace) -> str | None:
     if not os.path.isdir(root):
-        return f"not a directory or a .py file: {args.path}"
+        return f"not a directory or a .py file: {' '.join(args.path)}"
     if args.python and not shutil.which(args.python):
         return f"not an executable interpreter: {args.python}"
     if script and not os.path.isfile(script):

@@ -13,13 +13,20 @@ MAX_NOTES = 3
 
 
 def human_lines(
-    result: RunResult, located: list[tuple[Failure, Located]], root: str, *, traceback=True
+    result: RunResult,
+    located: list[tuple[Failure, Located]],
+    root: str,
+    *,
+    traceback=True,
+    flaky: dict | None = None,
 ) -> list[str]:
     """One linter-style line per failure; below it the traceback (workspace frames, the heal
-    target marked) unless traceback=False, then the runner-up suspects not already shown."""
+    target marked) unless traceback=False, then the runner-up suspects not already shown.
+    `flaky` (failure id -> Flaky) adds the re-check counts of --flaky-runs."""
     lines = []
     for failure, where in located:
-        lines.append(_head(failure, where, root))
+        found = (flaky or {}).get(failure.id)
+        lines.append(_head(failure, where, root) + (f" ({found.label()})" if found else ""))
         shown = set()
         if traceback:
             lines += _traceback(failure, where, root)
@@ -106,8 +113,16 @@ def _error_text(failure: Failure) -> str:
     return f"{failure.exc_type}: {message}" if message else failure.exc_type
 
 
-def to_json(result: RunResult, located: list[tuple[Failure, Located]], root: str) -> dict:
-    """The --json document: paths relative to root with `/`, lines 1-based."""
+def to_json(
+    result: RunResult, located: list[tuple[Failure, Located]], root: str, flaky=None
+) -> dict:
+    """The --json document: paths relative to root with `/`, lines 1-based; with
+    --flaky-runs each failure has `flaky: {runs, passed}` (null for a script or a collection)."""
+    rows = [_failure_json(failure, where, root) for failure, where in located]
+    if flaky is not None:
+        for row in rows:
+            found = flaky.get(row["id"])
+            row["flaky"] = found.to_json() if found else None
     return {
         "root": root,
         "passed": result.passed,
@@ -117,7 +132,7 @@ def to_json(result: RunResult, located: list[tuple[Failure, Located]], root: str
         "seconds": round(result.seconds, 3),
         "timed_out": result.timed_out,
         "interrupted": result.interrupted,
-        "failures": [_failure_json(failure, where, root) for failure, where in located],
+        "failures": rows,
     }
 
 

@@ -40,5 +40,7 @@ def cancel_command(ls, command: str) -> None:
     logger.info("client cancelled %s", command)
     if command in HEALS and ls.heal_task is not None and not ls.heal_task.done():
         ls.heal_task.cancel()
-    elif command in RUNS and ls.runs.explicit is not None:
-        ls.runs.explicit.cancel()
+    elif command in RUNS:
+        for folder in ls.folders:
+            if folder.runs.explicit is not None:
+                folder.runs.explicit.cancel()

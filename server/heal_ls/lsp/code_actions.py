@@ -10,6 +10,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from heal_ls.lsp.code_index import Indexes
+from heal_ls.lsp.documents import uri_to_path
 from heal_ls.lsp.log import guarded
 from heal_ls.lsp.state import Known
 
@@ -21,7 +22,7 @@ RUN_SCRIPT = "heal.runScript"
 
 def actions_for(known: Known, diagnostics: list[types.Diagnostic], many: bool):
     failure, suffix = known.failure, f" ({known.label()})" if many else ""
-    if known.healable and known.suspect is not None:
+    if known.healable and known.suspect is not None and known.flaky is None:
         arg = {"failure": known.id}
         title = f"AI heal {known.suspect.qualname}{suffix}"
         yield _quickfix(title, "AI heal", HEAL_FUNCTION, arg, diagnostics, preferred=True)
@@ -45,11 +46,11 @@ def _quickfix(title, button, command, arg, diagnostics, preferred=None) -> types
     )
 
 
-def failure_ids_in_context(ls, context: types.CodeActionContext) -> dict[str, list]:
+def failure_ids_in_context(known: dict[str, Known], context: types.CodeActionContext):
     found: dict[str, list] = {}
     for diagnostic in context.diagnostics or []:
         data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
-        if diagnostic.source == "heal" and data.get("failure") in ls.state.known:
+        if diagnostic.source == "heal" and data.get("failure") in known:
             found.setdefault(data["failure"], []).append(diagnostic)
     return found
 
@@ -58,14 +59,18 @@ def code_actions(ls, params: types.CodeActionParams) -> list[types.CodeAction]:
     only = params.context.only
     if only and not any(kind.startswith(types.CodeActionKind.QuickFix) for kind in only):
         return []
-    in_context = failure_ids_in_context(ls, params.context)
+    folder = ls.folder_for(uri_to_path(params.text_document.uri))
+    if folder is None:
+        return []
+    known_here = folder.state.known
+    in_context = failure_ids_in_context(known_here, params.context)
     index = ls.indexes.get(params.text_document.uri)
     if index is not None:
         first, last = params.range.start.line, params.range.end.line
         for span in index.spans:
             if span.first <= last and first <= span.last:
                 in_context.setdefault(span.known.id, [])
-    knowns = [ls.state.known[i] for i in in_context if i in ls.state.known]
+    knowns = [known_here[i] for i in in_context if i in known_here]
     actions, healed = [], set()
     for known in knowns:
         for action in actions_for(known, in_context[known.id], many=len(knowns) > 1):

@@ -36,9 +36,17 @@ def function_span(text_index, line: int, qualname: str | None) -> tuple[int, int
     return (node.start_line - 1, node.end_line - 1) if node else None
 
 
+def snapshot(ls, path: str) -> tuple[list[Known], int]:
+    """The failures of the folder holding `path` and their generation (none outside folders)."""
+    folder = ls.folder_for(path)
+    if folder is None:
+        return [], -1
+    return list(folder.state.known.values()), folder.state.generation
+
+
 def build_index(ls, path: str, text: str, version) -> DocIndex:
     """Snapshot the failures here, on the loop; parse (maybe in a thread) in `index_spans`."""
-    knowns, generation = list(ls.state.known.values()), ls.state.generation
+    knowns, generation = snapshot(ls, path)
     return DocIndex(version, generation, index_spans(knowns, path, text))
 
 
@@ -82,7 +90,7 @@ class Indexes:
         if doc is None or path is None:
             return None
         index = self.by_uri.get(uri)
-        if index is None or index.generation != self.ls.state.generation:
+        if index is None or index.generation != snapshot(self.ls, path)[1]:
             # new failures (normally indexed right after the run): build it now
             index = self.by_uri[uri] = build_index(self.ls, path, doc.source, doc.version)
         elif index.version != doc.version:
@@ -105,7 +113,7 @@ class Indexes:
             doc = self.ls.workspace.text_documents.get(uri)
             if doc is not None:  # parse in a thread: the loop keeps answering requests
                 path, source, version = uri_to_path(uri), doc.source, doc.version
-                knowns, generation = list(self.ls.state.known.values()), self.ls.state.generation
+                knowns, generation = snapshot(self.ls, path)
                 spans = await asyncio.to_thread(index_spans, knowns, path, source)
                 self.by_uri[uri] = DocIndex(version, generation, spans)
 

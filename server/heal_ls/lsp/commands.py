@@ -11,6 +11,7 @@ import os
 from pygls.exceptions import JsonRpcInvalidParams
 
 from heal_ls.lsp.documents import inside, uri_to_path
+from heal_ls.lsp.folders import folder_of_test
 from heal_ls.lsp.log import guarded
 
 RUN_TESTS = "heal.runTests"
@@ -30,7 +31,8 @@ def options(args: tuple, command: str) -> dict:
 
 
 def workspace_path(ls, value, command: str, what="uri") -> str:
-    """A file path inside the workspace from a uri (or a plain path when what='script')."""
+    """A file path inside a workspace folder from a uri (or a plain path when what='script',
+    relative to the first folder)."""
     path = None
     if isinstance(value, str):
         path = uri_to_path(value) if value.startswith("file:") else None
@@ -38,8 +40,9 @@ def workspace_path(ls, value, command: str, what="uri") -> str:
             path = os.path.abspath(os.path.join(ls.root, value))
     if path is None:
         raise JsonRpcInvalidParams(f"{command}: {what} must be a file uri, got {value!r}")
-    if not inside(ls.root, path):
-        raise JsonRpcInvalidParams(f"{command}: {path} is outside the workspace {ls.root}")
+    if ls.folder_for(path) is None:
+        roots = ", ".join(f.root for f in ls.folders)
+        raise JsonRpcInvalidParams(f"{command}: {path} is outside the workspace {roots}")
     return path
 
 
@@ -57,6 +60,21 @@ def node_id(ls, value, command: str) -> str:
     return value
 
 
+def merged_summary(runs: list) -> dict:
+    """One summary for runs of several folders (one folder: its own summary)."""
+    summaries = [run_summary(run) for run in runs]
+    if len(summaries) == 1:
+        return summaries[0]
+    ran = [s for s in summaries if s["ran"]]
+    total = {"ran": bool(ran)}
+    for key in ("passed", "failed", "errors"):
+        total[key] = sum(s.get(key, 0) for s in ran)
+    errors = [s["error"] for s in summaries if s.get("error")]
+    total["error"] = "; ".join(errors) or None
+    total["seconds"] = round(sum(s.get("seconds", 0) for s in ran), 3)
+    return total
+
+
 def tests_for_file(ls, path: str) -> list[str] | None:
     """A test file's own tests; for another module, the tests known to exercise it (else all)."""
     from heal_ls.locate import is_test_file
@@ -64,6 +82,18 @@ def tests_for_file(ls, path: str) -> list[str] | None:
     if is_test_file(path, ls.root):
         return [os.path.relpath(path, ls.root).replace(os.sep, "/")]
     return ls.state.tests_touching(path) or None
+
+
+async def rerun_test(folder, test: str):
+    """The "Re-run test" action: the one test, in its folder; still failing, it is
+    re-checked for flakiness (flaky.py)."""
+    from heal_ls.lsp.flaky import triage
+
+    run = await folder.runs.tests([test])
+    known = folder.state.find(test)
+    if run is not None and known is not None:
+        await triage(folder, known)
+    return run
 
 
 def run_summary(run) -> dict:
@@ -84,21 +114,25 @@ def register(server) -> None:
     @guarded
     async def run_tests(ls, *args):
         opts = options(args, RUN_TESTS)
-        nodeids = None
         if "test" in opts:
-            nodeids = [node_id(ls, opts["test"], RUN_TESTS)]
-        elif opts.get("uri") is not None:
-            nodeids = tests_for_file(ls, workspace_path(ls, opts["uri"], RUN_TESTS))
-        return run_summary(await ls.runs.tests(nodeids))
+            test = opts["test"]
+            folder = (folder_of_test(ls, test) if isinstance(test, str) else None) or ls.folders[0]
+            return run_summary(await rerun_test(folder, node_id(folder, test, RUN_TESTS)))
+        if opts.get("uri") is not None:
+            path = workspace_path(ls, opts["uri"], RUN_TESTS)
+            folder = ls.folder_for(path)
+            return run_summary(await folder.runs.tests(tests_for_file(folder, path)))
+        return merged_summary([await folder.runs.tests(None) for folder in list(ls.folders)])
 
     @server.command(RERUN_FAILED)
     @guarded
     async def rerun_failed(ls, *args):
-        failing = ls.state.failing_tests()
+        title = "heal: re-running failed tests"
+        failing = [(f, f.state.failing_tests()) for f in ls.folders if f.state.failing_tests()]
         if not failing:
             ls.show("heal: no failing tests to re-run")
             return run_summary(None)
-        return run_summary(await ls.runs.tests(failing, title="heal: re-running failed tests"))
+        return merged_summary([await f.runs.tests(tests, title=title) for f, tests in failing])
 
     @server.command(RUN_SCRIPT)
     @guarded
@@ -110,4 +144,4 @@ def register(server) -> None:
             path = workspace_path(ls, opts.get("uri"), RUN_SCRIPT)
         if not os.path.isfile(path):
             raise JsonRpcInvalidParams(f"{RUN_SCRIPT}: no such script {path}")
-        return run_summary(await ls.runs.script(path))
+        return run_summary(await ls.folder_for(path).runs.script(path))

@@ -30,6 +30,8 @@ class Settings:
     allowImports: bool = True  # noqa: N815
     autoVerifyOnSave: bool = True  # noqa: N815
     runOnStartup: bool = False  # noqa: N815
+    followPytestRuns: bool = True  # noqa: N815
+    flakyRuns: int = 2  # noqa: N815
 
 
 def _optional_str(value: Any) -> bool:
@@ -63,6 +65,8 @@ VALIDATORS = {
     "allowImports": lambda v: isinstance(v, bool),
     "autoVerifyOnSave": lambda v: isinstance(v, bool),
     "runOnStartup": lambda v: isinstance(v, bool),
+    "followPytestRuns": lambda v: isinstance(v, bool),
+    "flakyRuns": _int_between(0, 20),
 }
 
 
@@ -115,7 +119,7 @@ def heal_config(settings: Settings):
 
 
 def apply_settings(ls, raw: Any, origin: str) -> None:
-    """Replace the server's settings; each rejected value is shown once and logged."""
+    """Replace a folder's settings; each rejected value is shown once and logged."""
     from lsprotocol import types
 
     from heal_ls.lsp.log import logger
@@ -125,17 +129,20 @@ def apply_settings(ls, raw: Any, origin: str) -> None:
         if problem not in ls.settings_problems:  # the same bad value is reported once
             ls.show(f"heal: {problem}", types.MessageType.Warning)
     ls.settings_problems = set(problems)
-    logger.info("settings from %s: %s", origin, ls.settings)
+    logger.info("settings of %s from %s: %s", ls.root, origin, ls.settings)
 
 
-async def pull_configuration(ls) -> None:
-    """Ask the client for the `heal` section when it supports workspace/configuration."""
+async def pull_configuration(folder) -> None:
+    """Ask the client for the folder's `heal` section (scoped to the folder's uri) when it
+    supports workspace/configuration."""
     from lsprotocol import types
 
-    workspace = ls.client_capabilities.workspace
+    workspace = folder.client_capabilities.workspace
     if not (workspace and workspace.configuration):
         return
-    params = types.ConfigurationParams(items=[types.ConfigurationItem(section="heal")])
+    item = types.ConfigurationItem(scope_uri=folder.uri, section="heal")
+    params = types.ConfigurationParams(items=[item])
+    ls = folder
     try:
         result = await ls.workspace_configuration_async(params)
     except Exception as exc:
@@ -153,13 +160,16 @@ def register(server) -> None:
     @server.feature(types.INITIALIZE)
     @guarded
     def on_initialize(ls, params: types.InitializeParams):
-        ls.set_root(params)
-        apply_settings(ls, params.initialization_options or {}, "initializationOptions")
+        ls.set_folders(params)
+        ls.init_options = params.initialization_options or {}
+        for folder in ls.folders:
+            apply_settings(folder, ls.init_options, "initializationOptions")
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guarded
     async def on_change(ls, params: types.DidChangeConfigurationParams):
         settings = params.settings
-        if isinstance(settings, dict) and isinstance(settings.get("heal"), dict):
-            apply_settings(ls, settings, "didChangeConfiguration")
-        await pull_configuration(ls)
+        for folder in ls.folders:
+            if isinstance(settings, dict) and isinstance(settings.get("heal"), dict):
+                apply_settings(folder, settings, "didChangeConfiguration")
+            await pull_configuration(folder)

@@ -17,6 +17,7 @@ import time
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 
 from heal_ls.lsp.commands import node_id, options
+from heal_ls.lsp.folders import folder_of_test
 from heal_ls.lsp.log import guarded, logger, spawn
 
 DEBUG_TEST = "heal.debugTest"
@@ -114,8 +115,8 @@ def register(server) -> None:
         opts = options(args, DEBUG_TEST)
         nodeid = node_id(ls, opts["test"], DEBUG_TEST) if "test" in opts else None
         if nodeid is None:  # no argument: the only failing test
-            known = [k for k in ls.state.known.values() if k.failure.test]
+            known = [k for f in ls.folders for k in f.state.known.values() if k.failure.test]
             if len(known) != 1:
                 raise JsonRpcInvalidParams(f"{DEBUG_TEST}: pass {{'test': nodeid}}")
             nodeid = known[0].failure.test
-        return await start_debug(ls, nodeid)
+        return await start_debug(folder_of_test(ls, nodeid) or ls.folders[0], nodeid)

@@ -73,7 +73,11 @@ class Builder:
     def add_failure(self, known: Known) -> None:
         failure = known.failure
         headline = f"{known.label()} failed: {failure.exc_type}: {failure.message}".rstrip(": ")
-        if known.suspect is None and known.reason:
+        severity = types.DiagnosticSeverity.Error
+        if known.flaky is not None:  # not a bug of the function: no heal, just a note
+            headline = f"{known.flaky.label()}: {headline}"
+            severity = types.DiagnosticSeverity.Information
+        elif known.suspect is None and known.reason:
             headline += f" (no heal action: {known.reason})"
         where = error_line(known)
         if where is not None:
@@ -82,7 +86,7 @@ class Builder:
                 types.Diagnostic(
                     range=self.range_at(*where),
                     message=headline,
-                    severity=types.DiagnosticSeverity.Error,
+                    severity=severity,
                     source=SOURCE,
                     code=failure.exc_type,
                     related_information=self.related(known),
@@ -112,7 +116,7 @@ def build(ls, knowns: list[Known]) -> dict[str, list[types.Diagnostic]]:
 
 def publish(ls) -> None:
     """Publish every file's diagnostics; files that had some and have none now get []."""
-    by_uri = build(ls, list(ls.state.known.values()))
+    by_uri = build(ls, [k for folder in ls.folders for k in folder.state.known.values()])
     for uri in ls.published_uris - set(by_uri):
         by_uri[uri] = []
     for uri, diagnostics in by_uri.items():

@@ -19,6 +19,7 @@ from heal_ls.lsp.apply import Refused, apply_fix
 from heal_ls.lsp.commands import options, workspace_path
 from heal_ls.lsp.config import heal_config
 from heal_ls.lsp.documents import current_text, unsaved_overlay
+from heal_ls.lsp.folders import Folder, folder_of_test
 from heal_ls.lsp.log import guarded, logger, spawn
 from heal_ls.lsp.progress import Progress
 from heal_ls.lsp.state import Known
@@ -64,7 +65,11 @@ def progress_reporter(progress: Progress, min_interval: float = 0.1):
 async def heal_known(ls, known: Known) -> dict:
     """The heal task itself: everything from asking to the applied edit."""
     from heal_ls.heal.loop import heal_failure
+    from heal_ls.lsp.flaky import triage
 
+    if await triage(ls, known):  # a flaky test is not a bug of the function: no model call
+        message = f"{known.label()} is {known.flaky.label()}; not healed (re-run or debug it)"
+        return outcome("flaky", message, known)
     before, _ = current_text(ls, known.suspect.path)
     if before is None:
         return outcome("failed", f"cannot read {known.suspect.path}", known)
@@ -127,17 +132,17 @@ async def heal(ls, known: Known) -> dict:
         ls.healing_target = None
         status.notify(ls)
     if not result.pop("told", None):  # the unverified offer already told the user
-        verified = result["status"] == "verified"
+        verified = result["status"] in ("verified", "flaky")
         level = types.MessageType.Info if verified else types.MessageType.Warning
         ls.show(f"heal: {result['status']}: {result['message']}", level)
     return result
 
 
-async def pick_failure(ls) -> Known | None:
-    healable = [k for k in ls.state.known.values() if k.healable]
+async def pick_failure(ls) -> tuple[Folder, Known] | None:
+    healable = [(f, k) for f in ls.folders for k in f.state.known.values() if k.healable]
     if len(healable) <= 1:
         return healable[0] if healable else None
-    titles = {f"{k.suspect.qualname} ({k.label()})": k for k in healable[:20]}
+    titles = {f"{k.suspect.qualname} ({k.label()})": (f, k) for f, k in healable[:20]}
     params = types.ShowMessageRequestParams(
         type=types.MessageType.Info,
         message="heal: which failure should be healed?",
@@ -152,23 +157,31 @@ def register(server) -> None:
     @guarded
     async def heal_function(ls, *args):
         opts = options(args, HEAL_FUNCTION)
-        known = ls.state.find(opts["failure"]) if isinstance(opts.get("failure"), str) else None
+        folder = known = None
+        if isinstance(opts.get("failure"), str):
+            folder = folder_of_test(ls, opts["failure"])
+            known = folder.state.find(opts["failure"]) if folder else None
         if known is None and isinstance(opts.get("qualname"), str) and "uri" in opts:
             path = workspace_path(ls, opts["uri"], HEAL_FUNCTION)
-            matches = ls.state.for_function(path, opts["qualname"])
+            folder = ls.folder_for(path)
+            matches = folder.state.for_function(path, opts["qualname"])
             known = matches[0] if matches else None
         if known is None:
             raise JsonRpcInvalidParams(f"{HEAL_FUNCTION}: no known failure for {opts!r}")
-        return await heal(ls, known)
+        return await heal(folder, known)
 
     @server.command(HEAL_FAILING_TEST)
     @guarded
     async def heal_failing_test(ls, *args):
         opts = options(args, HEAL_FAILING_TEST)
         test = opts.get("test")
-        known = ls.state.find(test) if isinstance(test, str) else await pick_failure(ls)
-        if known is None:
+        if isinstance(test, str):
+            folder = folder_of_test(ls, test)
+            picked = (folder, folder.state.find(test)) if folder else None
+        else:
+            picked = await pick_failure(ls)
+        if picked is None:
             message = f"no known failure for {test}" if test else "no failing test to heal"
             ls.show(f"heal: {message} (run the tests first)")
             return outcome("skipped", message)
-        return await heal(ls, known)
+        return await heal(*picked)

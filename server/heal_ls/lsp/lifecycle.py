@@ -6,31 +6,28 @@ import asyncio
 
 from lsprotocol import types
 
-from heal_ls.lsp import status
-from heal_ls.lsp.config import pull_configuration
-from heal_ls.lsp.log import guarded, logger, spawn
+from heal_ls.lsp import lastfailed, status
+from heal_ls.lsp.folders import start_folder
+from heal_ls.lsp.log import guarded, logger
 
 
 def register(server) -> None:
     @server.feature(types.INITIALIZED)
     @guarded
     async def on_initialized(ls, params: types.InitializedParams):
-        await pull_configuration(ls)
         status.notify(ls)
-        if ls.settings.runOnStartup:
-            logger.info("runOnStartup: running the tests")
-            # its own task, not the background slot: a save must not cancel the full run
-            ls.startup_run = spawn(ls.runs.tests(None), "startup run")
-        else:
-            ls.prewarm = spawn(ls.runs.prewarm(), "warm runner start")
+        for folder in list(ls.folders):
+            await start_folder(ls, folder)
 
     @server.feature(types.SHUTDOWN)
     @guarded
     async def on_shutdown(ls, params=None):
-        started = (getattr(ls, "startup_run", None), getattr(ls, "prewarm", None))
-        for task in (ls.heal_task, ls.runs.background, *started):
+        backgrounds = [folder.runs.background for folder in ls.folders]
+        for task in (ls.heal_task, *backgrounds, *ls.startup_runs):
             if task is not None and not task.done():
                 task.cancel()
+        for folder in ls.folders:
+            lastfailed.stop(folder)
         for process in getattr(ls, "debug_processes", []):
             if process.returncode is None:
                 process.kill()

@@ -8,7 +8,7 @@ import os
 
 from lsprotocol import types
 
-from heal_ls.lsp.documents import inside, uri_to_path
+from heal_ls.lsp.documents import uri_to_path
 from heal_ls.lsp.log import guarded, logger
 
 DEBOUNCE_SECONDS = 0.3
@@ -25,16 +25,16 @@ def affected_tests(ls, path: str) -> set[str]:
 
 
 def register(server) -> None:
-    server.save_pending = set()
-
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @guarded
     def on_save(ls, params: types.DidSaveTextDocumentParams):
         path = uri_to_path(params.text_document.uri)
-        if not ls.settings.autoVerifyOnSave or not path or not path.endswith(".py"):
-            return
-        if not inside(ls.root, path):
+        folder = ls.folder_for(path)
+        if folder is None:
             logger.debug("saved file outside the workspace: %s", path)
+            return
+        ls = folder
+        if not ls.settings.autoVerifyOnSave or not path.endswith(".py"):
             return
         ls.save_pending |= affected_tests(ls, path)
         if not ls.save_pending:

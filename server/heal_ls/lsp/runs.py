@@ -60,7 +60,8 @@ class Runs:
                 self.ls.root,
                 nodeids=nodeids or None,
                 python=settings.python,
-                pytest_args=tuple(settings.pytestArgs),
+                # the user's lastfailed is theirs: it tells us about THEIR runs (lastfailed.py)
+                pytest_args=("-p", "no:cacheprovider", *settings.pytestArgs),
                 test_timeout=settings.testTimeout,
                 overlay={**buffers, **(overlay or {})} or None,
                 trace=True,

@@ -18,10 +18,8 @@ from pygls.lsp.server import LanguageServer
 
 from heal_ls import __version__
 from heal_ls.lsp.cancel import HealProtocol
-from heal_ls.lsp.config import Settings
-from heal_ls.lsp.documents import uri_to_path
+from heal_ls.lsp.folders import Folder, folder_for, folder_roots
 from heal_ls.lsp.log import connected, logger, setup_logging
-from heal_ls.lsp.state import WorkspaceState
 
 FEATURES = (
     "config",
@@ -33,32 +31,49 @@ FEATURES = (
     "heal_command",
     "debug",
     "on_save",
+    "folders",
+    "lastfailed",
 )
 
 
 class HealLanguageServer(LanguageServer):
     def __init__(self):
         super().__init__("heal-ls", __version__, protocol_cls=HealProtocol)
-        from heal_ls.lsp.runs import Runs
-
-        self.root: str = os.getcwd()
-        self.settings = Settings()
-        self.settings_problems: set[str] = set()
-        self.state = WorkspaceState()
-        self.runs = Runs(self)
+        # one per workspace folder (root, settings, failures, runs); the first is the default
+        self.folders: list[Folder] = [Folder(self, os.getcwd())]
+        self.init_options: dict = {}  # initializationOptions: every folder's base settings
+        self.lastfailed_watched = False  # the client watches lastfailed files for us
+        self.startup_runs: list = []  # startup runs and warm starts, cancelled at shutdown
         self.progress_tasks: dict = {}  # progress token -> the task its cancel stops
         self.published_uris: set[str] = set()
         self.healing_target: str | None = None
         self.heal_task = None
         self.failed_features: dict[str, str] = {}
 
-    def set_root(self, params: types.InitializeParams) -> None:
-        uri = params.root_uri
-        if params.workspace_folders:
-            uri = params.workspace_folders[0].uri
-        path = uri_to_path(uri) if uri else params.root_path
-        if path and os.path.isdir(path):
-            self.root = os.path.abspath(path)
+    def set_folders(self, params: types.InitializeParams) -> None:
+        roots = folder_roots(params)
+        if roots:
+            self.folders = [Folder(self, path, uri) for path, uri in roots]
+
+    def folder_for(self, path: str | None) -> Folder | None:
+        return folder_for(self, path)
+
+    # The first folder's parts, for code that serves "the workspace" without a file in hand.
+    @property
+    def root(self) -> str:
+        return self.folders[0].root if self.folders else os.getcwd()
+
+    @property
+    def settings(self):
+        return self.folders[0].settings
+
+    @property
+    def state(self):
+        return self.folders[0].state
+
+    @property
+    def runs(self):
+        return self.folders[0].runs
 
     def start_io(self, stdin=None, stdout=None) -> None:
         """pygls's stdio loop, with our frame reader (lsp/wire.py) in place of its own."""

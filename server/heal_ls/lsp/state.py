@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from heal_ls.models import Failure, RunResult, Suspect
+from heal_ls.testing.flaky import Flaky
 
 
 @dataclass
@@ -19,6 +20,8 @@ class Known:
     suspect: Suspect | None
     healable: bool
     reason: str | None = None
+    rechecked: bool = False  # re-run on unchanged code to rule out a flaky test (flaky.py)
+    flaky: Flaky | None = None  # set when one of those re-runs passed
 
     @property
     def id(self) -> str:
@@ -47,6 +50,7 @@ class Known:
             "suspect": suspect,
             "healable": self.healable,
             "reason": self.reason,
+            "flaky": self.flaky.to_json() if self.flaky else None,
         }
 
 

@@ -14,8 +14,8 @@ FAILURES = "heal/failures"
 
 def status_payload(ls) -> dict:
     return {
-        "running": bool(ls.runs.running),
-        "failing": len(ls.state.known),
+        "running": any(folder.runs.running for folder in ls.folders),
+        "failing": sum(len(folder.state.known) for folder in ls.folders),
         "healing": ls.healing_target,
     }
 
@@ -30,7 +30,7 @@ def notify(ls) -> None:
 
 
 def failures_payload(ls) -> dict:
-    return {"failures": [k.to_json() for k in ls.state.known.values()]}
+    return {"failures": [k.to_json() for f in ls.folders for k in f.state.known.values()]}
 
 
 def register(server) -> None:

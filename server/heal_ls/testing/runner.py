@@ -9,13 +9,14 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from heal_ls.models import RunResult
 from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation
 from heal_ls.testing.process import run_process
 from heal_ls.testing.report import collect_result
+from heal_ls.testing.report_tail import ReportTail
 from heal_ls.testing.sandbox import sandboxed
 
 DUMP = getattr(signal, "SIGUSR1", None)  # the plugin dumps all stacks on it (faulthandler)
@@ -35,7 +36,9 @@ async def run_pytest(
     trace: bool = True,
     sandbox: bool = False,
     warm: Any = None,
+    on_row: Callable[[dict], None] | None = None,
 ) -> RunResult:
+    """`on_row(row)` sees each report row (collected, start, test...) while the run goes on."""
     inv = build_pytest_invocation(
         root,
         nodeids=nodeids,
@@ -45,11 +48,16 @@ async def run_pytest(
         overlay=overlay,
         trace=trace,
     )
+    tail = ReportTail(inv.report_path, on_row) if on_row else None
     try:
+        if tail is not None:
+            tail.start()
         if warm is not None:
             return await _run_warm(inv, warm, run_timeout, sandbox)
         return await _run_spawned(inv, run_timeout, sandbox)
     finally:
+        if tail is not None:
+            await tail.stop()
         inv.cleanup()
 
 

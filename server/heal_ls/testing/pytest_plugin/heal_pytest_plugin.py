@@ -185,6 +185,10 @@ class HealReporter:
             failure = parts.collect_failure(report, excinfo, self.paths)
             self._emit({"kind": "collect_error", "failure": failure})
 
+    def pytest_collection_finish(self, session):
+        # how many tests will run: lets a live view say "12/300" while the report grows
+        self._emit({"kind": "collected", "count": len(session.items)})
+
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
         self._emit({"kind": "session", "exitstatus": int(exitstatus)})

@@ -1,0 +1,96 @@
+"""Live progress for `check`, `fix` and `bench` on a terminal (rich): tests done/total, each
+failure printed as it happens, the current test or heal step. Off the terminal (a pipe, a CI
+log) or with --json it shows nothing: the commands print their plain lines as before.
+
+Everything goes to stderr, so stdout stays the command's report even while the bar is live.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def wanted(json_output: bool) -> bool:
+    return not json_output and sys.stderr.isatty()
+
+
+class Live:
+    """A context manager; `on_row` takes the test report rows, `step` a heal step."""
+
+    def __init__(self, enabled: bool, title: str = "tests"):
+        self.enabled = enabled
+        self.title = title
+        self.progress = None
+        self.task = None
+
+    def __enter__(self) -> Live:
+        if not self.enabled:
+            return self
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            SpinnerColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        self.progress = Progress(
+            SpinnerColumn(),
+            TextColumn("[bold]{task.fields[title]}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.description}"),
+            console=Console(file=sys.stderr),
+            transient=True,  # the bar goes; the failures printed above it stay
+        )
+        self.progress.start()
+        self.task = self.progress.add_task("collecting", total=None, title=self.title)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
+
+    def print(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.console.print(text, markup=False, highlight=False)
+
+    def step(self, message: str) -> None:
+        """The current step (a heal's attempt, a bench case)."""
+        if self.progress is not None:
+            self.progress.update(self.task, description=message[:80])
+
+    def advance(self, total: int | None = None) -> None:
+        if self.progress is not None:
+            if total is not None:
+                self.progress.update(self.task, total=total)
+            self.progress.advance(self.task)
+
+    def on_row(self, row: dict) -> None:
+        """A row of the test report, as pytest writes it."""
+        if self.progress is None:
+            return
+        kind = row.get("kind")
+        if kind == "collected":
+            self.progress.update(self.task, total=row.get("count") or 0, description="")
+        elif kind == "start":
+            self.step(row.get("nodeid", ""))
+        elif kind == "test":
+            self.progress.advance(self.task)
+            if row.get("outcome") in ("failed", "error"):
+                self.print(f"FAILED {row.get('nodeid')}{_error(row.get('failure'))}")
+        elif kind == "collect_error":
+            self.print(f"ERROR {(row.get('failure') or {}).get('id', 'collecting')}")
+
+
+def _error(failure) -> str:
+    if not isinstance(failure, dict) or not failure.get("exc_type"):
+        return ""
+    message = str(failure.get("message") or "").splitlines()[:1]
+    return (
+        f" - {failure['exc_type']}: {message[0][:120]}" if message else f" - {failure['exc_type']}"
+    )

@@ -1,0 +1,41 @@
+"""Flaky triage in the editor (heal.flakyRuns, default 2): before a heal and on "Re-run test",
+a failing test not yet re-checked runs again that many times on the current buffers. If it
+ever passes, its diagnostic becomes Information `flaky: passed 1 of 3 runs`, the heal action
+gives way to "Re-run test" and "Debug failing test", and no model is called."""
+
+from __future__ import annotations
+
+from heal_ls.lsp import diagnostics
+from heal_ls.lsp.documents import unsaved_overlay
+from heal_ls.lsp.progress import Progress
+from heal_ls.lsp.state import Known
+
+
+async def triage(ls, known: Known) -> bool:
+    """Re-check `known` once (ls is its folder); True when it turned out flaky."""
+    from heal_ls.testing.flaky import recheck
+
+    test, times = known.failure.test, ls.settings.flakyRuns
+    if known.rechecked or not test or times <= 0:
+        return known.flaky is not None
+    known.rechecked = True
+    settings = ls.settings
+    async with Progress(ls, f"heal: re-checking {known.label()}") as progress:
+        found = await recheck(
+            ls.root,
+            test,
+            times,
+            on_run=lambda done, total: progress.report(f"run {done + 2} of {total + 1}"),
+            python=settings.python,
+            pytest_args=("-p", "no:cacheprovider", *settings.pytestArgs),
+            test_timeout=settings.testTimeout,
+            overlay=unsaved_overlay(ls, ls.root) or None,
+            warm=ls.runs.warm_runner(),
+        )
+    if not found.passed:
+        return False
+    known.flaky = found
+    ls.state.generation += 1
+    diagnostics.publish(ls)
+    ls.indexes.refresh_all()
+    return True

@@ -1,0 +1,56 @@
+"""Reading the plugin's JSON-lines report while pytest still writes it, for live progress.
+
+The plugin flushes each row as it happens (collected, start, test, collect_error, timeout);
+`ReportTail` polls the file and hands every complete new row to a callback, and reads the
+rest once more when stopped, so no row is missed or seen twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+
+POLL_SECONDS = 0.1
+
+
+class ReportTail:
+    def __init__(self, path: str, on_row: Callable[[dict], None]):
+        self.path = path
+        self.on_row = on_row
+        self.offset = 0
+        self.task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.ensure_future(self._poll())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+        self.read()
+
+    async def _poll(self) -> None:
+        while True:
+            self.read()
+            await asyncio.sleep(POLL_SECONDS)
+
+    def read(self) -> None:
+        """Hand over every complete line written since the last read."""
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(self.offset)
+                data = handle.read()
+        except OSError:
+            return  # not created yet
+        end = data.rfind(b"\n") + 1  # a torn last line waits for the next read
+        self.offset += end
+        for line in data[:end].splitlines():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            try:
+                self.on_row(row)
+            except Exception:  # a display problem must not break the run
+                pass

@@ -1,0 +1,103 @@
+"""`heal-ls check` on a terminal: live progress (tests done/total, failures as they happen)
+shown before the run ends; plain output when piped. Also --last-failed, --flaky-runs and
+several paths."""
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+from test_check_cli import heal_check, write
+
+pytestmark = pytest.mark.e2e
+
+FILES = {
+    "pytest.ini": "[pytest]\npythonpath = .\n",
+    "calc.py": "def double(x):\n    return x + 2\n",
+    "tests/test_a.py": "from calc import double\n\n\ndef test_double():\n    assert double(3) == 6\n",
+    "tests/test_b.py": "import time\n\n\ndef test_slow():\n    time.sleep(4)\n",
+}
+
+
+@pytest.fixture
+def slow_project(tmp_path):
+    write(tmp_path, FILES)
+    return tmp_path
+
+
+def run_in_pty(args, cwd) -> list[tuple[float, str, bool]]:
+    """Run heal-ls under a pseudo-terminal; (seconds, text, still running) per chunk read."""
+    leader, follower = pty.openpty()
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "COLUMNS": "160"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "heal_ls", *args],
+        stdin=follower, stdout=follower, stderr=follower, cwd=cwd, env=env, close_fds=True,
+    )  # fmt: skip
+    os.close(follower)
+    started, chunks = time.monotonic(), []
+    while True:
+        ready, _, _ = select.select([leader], [], [], 0.1)
+        if ready:
+            try:
+                data = os.read(leader, 4096)
+            except OSError:  # the terminal closed: the process is gone
+                break
+            if not data:
+                break
+            running = process.poll() is None
+            chunks.append((time.monotonic() - started, data.decode(errors="replace"), running))
+        elif process.poll() is not None:
+            break
+    process.wait(timeout=30)
+    os.close(leader)
+    return chunks
+
+
+def test_failures_and_counts_show_while_the_run_goes_on(slow_project):
+    chunks = run_in_pty(["check", "--short"], slow_project)
+    while_running = "".join(text for _, text, running in chunks if running)
+    # the fast failure is on screen while the 4 s test still runs, with the count of tests
+    assert "FAILED tests/test_a.py::test_double - AssertionError" in while_running
+    assert "1/2" in while_running
+    everything = "".join(text for _, text, _ in chunks)
+    assert "tests/test_a.py::test_double failed: AssertionError" in everything  # the report
+
+
+def test_piped_output_stays_plain(slow_project):
+    result = heal_check("--short", cwd=slow_project)
+    assert result.returncode == 1
+    assert "FAILED" not in result.stderr and "\x1b[" not in result.stderr + result.stdout
+    assert result.stdout.count("\n") == 1  # one line per failure, nothing else
+
+
+def test_last_failed_runs_only_the_tests_pytest_saw_fail(slow_project):
+    assert heal_check("--last-failed", cwd=slow_project).returncode == 0  # no cache yet
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "tests/test_a.py"],
+        cwd=slow_project,
+        capture_output=True,
+    )
+    result = heal_check("--last-failed", "--json", cwd=slow_project)
+    report = json.loads(result.stdout)
+    assert (report["failed"], report["passed"]) == (1, 0)  # test_slow did not run
+    assert report["failures"][0]["test"] == "tests/test_a.py::test_double"
+
+
+def test_flaky_runs_count_the_passes(slow_project):
+    result = heal_check("tests/test_a.py", "--flaky-runs", "2", "--json", cwd=slow_project)
+    assert json.loads(result.stdout)["failures"][0]["flaky"] == {"runs": 3, "passed": 0}
+
+
+def test_several_paths_of_one_project_run_together(slow_project, tmp_path_factory):
+    write(slow_project, {"tests/test_c.py": "def test_c():\n    pass\n"})
+    result = heal_check("tests/test_a.py", "tests/test_c.py", "--json", cwd=slow_project)
+    report = json.loads(result.stdout)
+    assert (report["failed"], report["passed"]) == (1, 1)
+    other = tmp_path_factory.mktemp("other")
+    write(other, {"pytest.ini": "[pytest]\n", "test_x.py": "def test_x():\n    pass\n"})
+    mixed = heal_check("tests/test_a.py", other / "test_x.py", cwd=slow_project)
+    assert mixed.returncode == 2 and "different projects" in mixed.stderr

@@ -1,0 +1,77 @@
+"""Multi-root: two workspace folders, each with its own settings scope, failures and runs;
+workspace/didChangeWorkspaceFolders drops one (its diagnostics cleared) and adds another."""
+
+import pytest
+import pytest_lsp
+from conftest import CONFIG, eventually, start_session
+from lsprotocol import types as t
+from pytest_lsp import LanguageClient
+
+pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
+
+
+@pytest_lsp.fixture(config=CONFIG, params=["visual_studio_code"])
+async def two_folders(request, lsp_client: LanguageClient, example_copy):
+    inventory, stats = example_copy("inventory"), example_copy("stats")
+    # the stats folder's own scope: only its `mean` test runs there
+    lsp_client.set_configuration({"heal": {"pytestArgs": ["-k", "mean"]}}, scope_uri=stats.as_uri())
+    await start_session(request, lsp_client, inventory, {"provider": "local"}, [inventory, stats])
+    lsp_client.folders = (inventory, stats)
+    yield
+    await lsp_client.shutdown_session()
+
+
+def diagnostics_of(client, path) -> list[t.Diagnostic]:
+    return list(client.diagnostics.get(path.as_uri(), []))
+
+
+async def failure_tests(client) -> set[str]:
+    answer = await client.protocol.send_request_async("heal/failures", {})
+    return {f.test for f in answer.failures}
+
+
+async def test_two_folders_each_served_with_its_own_settings(two_folders, example_copy):
+    client = two_folders
+    editor, stats = client.editor, client.folders[1]
+    summary = await editor.command("heal.runTests")  # no argument: every folder
+    assert summary["failed"] == 2
+    stats_module = stats / "figures" / "stats.py"
+    await eventually(lambda: diagnostics_of(client, stats_module), what="stats diagnostics")
+    assert editor.diagnostics("shop/inventory.py")
+    assert await failure_tests(client) == {
+        "tests/test_inventory.py::test_remove_all",
+        "tests/test_stats.py::test_mean",
+    }
+
+    stats_tests = (stats / "tests" / "test_stats.py").as_uri()
+    scoped = await editor.command("heal.runTests", {"uri": stats_tests})
+    assert (scoped["passed"], scoped["failed"]) == (0, 1)  # -k mean: its folder's scope only
+
+    uri = editor.open(str(stats_module))  # an absolute path: a file of the second folder
+    line = diagnostics_of(client, stats_module)[0].range.start.line
+    actions = await client.text_document_code_action_async(
+        t.CodeActionParams(
+            text_document=t.TextDocumentIdentifier(uri=uri),
+            range=t.Range(t.Position(line, 0), t.Position(line, 0)),
+            context=t.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert "AI heal mean" in [a.title for a in actions]
+
+    nested = example_copy("nested")
+    client.workspace_did_change_workspace_folders(
+        t.DidChangeWorkspaceFoldersParams(
+            t.WorkspaceFoldersChangeEvent(
+                added=[t.WorkspaceFolder(nested.as_uri(), "nested")],
+                removed=[t.WorkspaceFolder(stats.as_uri(), "stats")],
+            )
+        )
+    )
+    await eventually(lambda: diagnostics_of(client, stats_module) == [], what="stats cleared")
+    nested_tests = (nested / "tests" / "test_render.py").as_uri()
+    added = await editor.command("heal.runTests", {"uri": nested_tests})
+    assert added["failed"] == 1
+    assert await failure_tests(client) == {
+        "tests/test_inventory.py::test_remove_all",
+        "tests/test_render.py::test_render_table",
+    }

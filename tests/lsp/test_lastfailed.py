@@ -1,0 +1,77 @@
+"""Following the user's own pytest runs: a run in a terminal rewrites .pytest_cache's lastfailed;
+the server re-runs those tests and shows their failures. VS Code's profile offers file watching
+(the editor tells the server); Neovim's does not (the server's own watcher notices)."""
+
+import asyncio
+import subprocess
+import sys
+
+import pytest
+from conftest import eventually
+
+pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
+
+MODULE = "shop/inventory.py"
+LASTFAILED = ".pytest_cache/v/cache/lastfailed"
+
+
+async def user_runs_pytest(workspace) -> None:
+    """The user's own `python -m pytest` in a terminal (it writes the lastfailed cache)."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "pytest", "-q", cwd=workspace,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    await process.wait()
+
+
+def client_watches_files(client) -> bool:
+    """True for the VS Code profile, False for Neovim's (no dynamic registration there)."""
+    watched = client.capabilities.workspace.did_change_watched_files
+    return bool(watched and watched.dynamic_registration)
+
+
+async def test_a_run_in_the_terminal_shows_up(client, workspace):
+    editor = client.editor
+    assert editor.diagnostics(MODULE) == []
+    if client_watches_files(client):  # the server asks for it once initialized
+        await eventually(editor.watched_globs, what="the lastfailed watcher registration")
+    await user_runs_pytest(workspace)
+    assert (workspace / LASTFAILED).is_file()
+    told = editor.file_changed(workspace / LASTFAILED)  # only where the server asked for it
+    assert told == client_watches_files(client)
+    found = await eventually(lambda: editor.diagnostics(MODULE), what="the terminal's failure")
+    assert "test_remove_all failed: KeyError" in found[0].message
+
+    fixed = (workspace / MODULE).read_text().replace("<= 1:", "<= 0:")
+    (workspace / MODULE).write_text(fixed)
+    await user_runs_pytest(workspace)  # now all pass: lastfailed empties
+    editor.file_changed(workspace / LASTFAILED)
+    await eventually(lambda: editor.diagnostics(MODULE) == [], what="the fixed run to clear it")
+
+
+@pytest.mark.parametrize("settings", [{"provider": "local", "followPytestRuns": False}])
+async def test_following_can_be_turned_off(vscode_client, workspace, settings):
+    editor = vscode_client.editor
+    await eventually(editor.watched_globs, what="the lastfailed watcher registration")
+    await user_runs_pytest(workspace)
+    assert editor.file_changed(workspace / LASTFAILED)  # the watcher is there, the run is not
+    await asyncio.sleep(1.5)
+    assert editor.diagnostics(MODULE) == []
+    assert not [r for r in vscode_client.progress_reports.values() if r]
+
+
+@pytest.fixture
+def workspace(example_copy, request):
+    """A copy of the example; for the `_at_start` test, after the user's failing pytest run."""
+    copy = example_copy("inventory")
+    if request.node.name.startswith("test_failures_of_the_last_run_show_at_start"):
+        subprocess.run([sys.executable, "-m", "pytest", "-q"], cwd=copy, capture_output=True)
+    return copy
+
+
+async def test_failures_of_the_last_run_show_at_start(vscode_client, workspace):
+    """A folder opened after a failing run (or a CI checkout with its cache) shows them."""
+    assert (workspace / LASTFAILED).is_file()
+    editor = vscode_client.editor
+    found = await eventually(lambda: editor.diagnostics(MODULE), what="the last run's failure")
+    assert "test_remove_all failed: KeyError" in found[0].message
