@@ -65,6 +65,7 @@ class WarmRunner:
         self.cold_runs = 0
         self.failures = 0  # consecutive; at MAX_FAILURES every run goes cold
         self.last_cpu = 0.0  # CPU seconds of the last warm run (for benchmarks)
+        self.warned = False  # the "running cold" warning was given
         self._starting: tuple[asyncio.AbstractEventLoop, asyncio.Future] | None = None
         self._load_learned()
 
@@ -107,7 +108,11 @@ class WarmRunner:
         except warm_process.RunTimedOut as exc:
             raise WarmTimeout(timeout, exc.output) from None
         except warm_process.WarmUnavailable as exc:
-            log.warning("warm runner unavailable (%s); running pytest cold", exc)
+            # Said once per runner: an interpreter the warm server cannot serve would otherwise
+            # repeat it for every run.
+            level = logging.DEBUG if self.warned else logging.WARNING
+            log.log(level, "warm runner unavailable (%s); running pytest cold", exc)
+            self.warned = True
             self.rewritten_ok = self.rewritten_ok and exc.kind != "doubt"
             if exc.kind == "doubt-plain":
                 self.excluded.add(str(exc))  # the module pytest wanted to rewrite

@@ -30,6 +30,13 @@ import warm_rules
 IDLE_SECONDS = float(os.environ.get("HEAL_LS_WARM_IDLE", "600"))
 
 
+def exit_code(status: int) -> int:
+    """-N when signal N ended the child, else its exit code (os has a helper only from 3.9)."""
+    if os.WIFSIGNALED(status):
+        return -os.WTERMSIG(status)
+    return os.WEXITSTATUS(status)
+
+
 class WarmServer:
     def __init__(self, root: str, options: dict):
         self.root = os.path.realpath(root)
@@ -155,7 +162,7 @@ class WarmServer:
             if done == 0:
                 continue
             child = self.children.pop(pid)
-            code = os.waitstatus_to_exitcode(status)
+            code = exit_code(status)
             cpu = round(usage.ru_utime + usage.ru_stime, 4)
             doubt = warm_rules.warm_rewritten.take_doubt(child["output"])
             if doubt:
