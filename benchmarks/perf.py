@@ -4,7 +4,7 @@
    (interleaved rounds, medians of wall time and of the test process's CPU time; target >= 8x).
 2. The other benchmarks, when their files exist (each run as its own process, output shown):
    code_action.py (LSP), heal_overhead.py (heal loop, K=3 vs K=1), prompt_size.py,
-   plugin_overhead.py.
+   plugin_overhead.py, plan_speed.py (multi-node plan + proof).
 
     python benchmarks/perf.py [--rounds 10] [--only-warm]
 """
@@ -33,6 +33,7 @@ OTHERS = [
     ("heal_overhead.py", "heal overhead per attempt and K=3 vs K=1"),
     ("prompt_size.py", "prompt characters vs whole files (target <= 0.3x)"),
     ("plugin_overhead.py", "plugin tracing overhead (target <= 1.3x)"),
+    ("plan_speed.py", "multi-node plan + proof in a 5,000-line module (target <= 50 ms)"),
 ]
 OTHER_TIMEOUT = 900.0
 

@@ -125,10 +125,8 @@ def _find(text: str, suspect: Suspect) -> _Region:
         tree = _parse_cached(text)
     except SyntaxError as err:
         raise SpliceError(f"the module does not parse: {describe_syntax_error(err)}") from err
-    for _, node in _qualified_defs(tree):
-        if suspect.start_line in (_first_line(node), node.lineno):
-            break
-    else:
+    node = _defs_by_line(tree).get(suspect.start_line)
+    if node is None:
         raise SpliceError(f"no function starts at line {suspect.start_line} any more")
     if node.name != name:
         raise SpliceError(f"line {suspect.start_line} holds `{node.name}`, not `{name}`")
@@ -292,6 +290,16 @@ def _first_line(node) -> int:
 
 
 @functools.lru_cache(maxsize=4)
+def _defs_by_line(tree: ast.Module) -> dict[int, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """Each def by its first line and by its `def` line, outermost first (one walk per tree)."""
+    found: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    for _, node in _qualified_defs(tree):
+        found.setdefault(_first_line(node), node)
+        found.setdefault(node.lineno, node)
+    return found
+
+
+@functools.lru_cache(maxsize=4)
 def _parse_cached(text: str) -> ast.Module:
     # The heal loop splices several candidates into the same module text: parse it once.
     return _parse(text)
@@ -315,6 +323,7 @@ def _strip_bom(text: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+@functools.lru_cache(maxsize=4)
 def line_starts(text: str) -> list[int]:
     """Offsets where each line starts, splitting on \\r\\n, \\r and \\n as Python's tokenizer does."""
     starts = [1 if text.startswith("\ufeff") else 0]

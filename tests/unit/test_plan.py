@@ -60,6 +60,13 @@ def test_a_nested_def_alone_is_spliced_into_the_nested_node():
     assert planned.text == MODULE.replace("(len(xs) + 1)", "len(xs)")
 
 
+def test_a_nested_def_with_nonlocal_is_proven_inside_its_outer_def():
+    text = "def counter():\n    n = 0\n\n    def bump():\n        nonlocal n\n        n += 2\n        return n\n\n    return bump\n"
+    answer = fenced("def bump():\n    nonlocal n\n    n += 1\n    return n\n")
+    planned = plan(text, answer, "counter")
+    assert planned.text == text.replace("n += 2", "n += 1")
+
+
 def test_two_offered_functions_change_and_nothing_else():
     answer = fenced(
         "def running_mean(values):\n    return values\n\n\n"
@@ -196,3 +203,17 @@ def test_an_elided_function_is_refused():
     )
     with pytest.raises(PlanError, match="incomplete"):
         plan(MODULE, answer, "running_mean", "spread")
+
+
+def test_libcst_stays_off_the_code_action_path():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import heal_ls.cli, heal_ls.lsp.server, heal_ls.lsp.code_actions, heal_ls.heal.loop\n"
+        "import heal_ls.heal.plan\n"
+        "print('libcst' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False", done.stderr

@@ -466,6 +466,12 @@ def prove(before: str, after: str, edits: list[NodeEdit]) -> None:
             raise PlanError(str(exc)) from None
     if after[at_after:] != before[at_before:]:
         raise PlanError("the edit changed text after the last touched node")
+    if any(".<locals>." in e.qualname for e in edits):
+        # a nested def may use `nonlocal`: it compiles only inside its outer def
+        try:
+            compile(after, "<heal>", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            raise PlanError(f"the module does not compile after the edit: {exc}") from None
 
 
 def _prove_node(old: str, edit: NodeEdit) -> None:
@@ -477,7 +483,8 @@ def _prove_node(old: str, edit: NodeEdit) -> None:
     code = _dedent_lines(edit.text)
     try:
         tree = ast.parse(code)
-        compile(tree, "<heal>", "exec", dont_inherit=True)
+        if ".<locals>." not in edit.qualname:
+            compile(tree, "<heal>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise SpliceError(f"`{edit.qualname}` does not compile: {exc}") from None
     defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
