@@ -178,7 +178,7 @@ def _candidate_def(new_function: str, original) -> ast.FunctionDef | ast.AsyncFu
         raise SpliceError(
             f"this `{original.name}` is the {roles} one; send that definition, same decorators"
         )
-    node.heal_source = node_source(code, node)  # dedented to column 0
+    node.heal_source = node_source(code, node)  # type: ignore[union-attr]  # column 0
     return node
 
 

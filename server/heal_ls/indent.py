@@ -21,7 +21,7 @@ def reindent(source: str, base: str, unit: str) -> list[str]:
     lines = source.rstrip().split("\n")
     kinds = _row_kinds(source)
     old = {row: leading_space(lines[row - 1]) for row, kind in kinds.items() if kind != "comment"}
-    new = {row: base + unit * kind for row, kind in kinds.items() if kind != "comment"}
+    new = {row: base + unit * int(kind) for row, kind in kinds.items() if kind != "comment"}
     rows = sorted(old)
     out, owner = [], 0
     for row, line in enumerate(lines, start=1):

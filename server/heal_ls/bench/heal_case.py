@@ -95,6 +95,7 @@ async def _judge(row: dict, case: BenchCase, result: HealResult, config) -> None
     """Fixed: the case's whole test selection passes. Equal: same AST, or behaves the same."""
     from heal_ls.testing.runner import run_pytest
 
+    assert result.suspect is not None and result.new_source is not None, "a verified result"
     overlay = {result.suspect.path: result.new_source}
     final = await run_pytest(
         case.root,

@@ -10,10 +10,11 @@ from __future__ import annotations
 import ast
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 from heal_ls.locate.index import FunctionNode, index_source
 
-_SWAPS = {
+_SWAPS: dict[type, Any] = {
     ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
     ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
     ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
@@ -67,7 +68,7 @@ def mutants_of(path: str, text: str) -> list[Mutant]:
     return sorted(unique.values(), key=lambda m: hashlib.sha1(m.name.encode()).hexdigest())
 
 
-def _mutations(node: ast.AST):
+def _mutations(node: Any):
     """(kind, node to replace, replacement source) for the mutations that apply to `node`."""
     if isinstance(node, ast.Compare) and type(node.ops[0]) in _SWAPS:
         changed = ast.Compare(
@@ -94,7 +95,7 @@ def _is_none(node: ast.AST | None) -> bool:
     return node is None or (isinstance(node, ast.Constant) and node.value is None)
 
 
-def _replace(line: str, node: ast.AST, replacement: str) -> str | None:
+def _replace(line: str, node: Any, replacement: str) -> str | None:
     """`line` with the node's source (byte columns, one line) replaced; None if it is unclear."""
     raw = line.encode("utf-8")
     start, end = node.col_offset, node.end_col_offset

@@ -10,16 +10,16 @@ import ast
 import textwrap
 
 
-def find_function(tree: ast.Module, qualname: str) -> ast.FunctionDef | None:
+def find_function(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The def node for "f", "Class.method" or "outer.<locals>.inner"."""
     scope: list[ast.stmt] = tree.body
-    node = None
+    node: ast.AST | None = None
     for part in [p for p in qualname.split(".") if p != "<locals>"]:
         matches = [n for n in _defs_in(scope) if getattr(n, "name", None) == part]
         if not matches:
             return None
         node = matches[0]
-        scope = node.body
+        scope = node.body  # type: ignore[union-attr]
     return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
 
@@ -35,9 +35,9 @@ def _defs_in(body: list[ast.stmt]):
                     yield from _defs_in(inner)
 
 
-def _line_range(node: ast.AST) -> tuple[int, int]:
+def _line_range(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
     first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-    return first, node.end_lineno
+    return first, node.end_lineno or node.lineno
 
 
 def function_text(module_text: str, qualname: str) -> str | None:

@@ -10,6 +10,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 EXAMPLES_BENCH = Path(__file__).resolve().parents[3] / "examples" / "bench"
 _TARGET = re.compile(r"target:\s*(?P<module>\S+?\.py)::(?P<qualname>\S+)")
@@ -58,7 +59,7 @@ def _example_case(bug: Path) -> BenchCase:
     )
 
 
-def _def_source(text: str, node: ast.AST) -> str:
+def _def_source(text: str, node: Any) -> str:
     """The def's lines, decorators included, exactly as written."""
     first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
     lines = text.splitlines(keepends=True)

@@ -15,6 +15,7 @@ import re
 import textwrap
 import tokenize
 import warnings
+from typing import Any
 
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -101,7 +102,7 @@ def _plain_indent(match: re.Match) -> str:
     return re.sub(r"[\u00a0\u2000-\u200a\u202f\u3000]", " ", match.group()).replace("\u200b", "")
 
 
-def _complete(source: str, node: ast.AST, original: str | None) -> str:
+def _complete(source: str, node: Any, original: str | None) -> str:
     """Refuse a def the model elided ("# ... rest unchanged", a bare `...` body)."""
     comments = [t.string for t in _tokens(source) if t.type == tokenize.COMMENT]
     elided = next((c for c in comments if _ELISION.search(c)), None)
@@ -174,7 +175,7 @@ def parse_block(block: str) -> tuple[str, ast.Module]:
         # Dedent fails when a string inside starts at column 0: wrap in a block instead.
         wrapped = "if True:\n" + block
         try:
-            inner = parse_python(wrapped).body[0].body
+            inner = parse_python(wrapped).body[0].body  # type: ignore[attr-defined]
         except SyntaxError:
             pass
         else:  # the statements inside the wrapper, as if they were the module
@@ -194,7 +195,7 @@ def parse_python(code: str) -> ast.Module:
         raise SyntaxError("the code is nested too deeply to parse") from err
 
 
-def node_source(code: str, node: ast.AST) -> str:
+def node_source(code: str, node: Any) -> str:
     """The lines of a def node (decorators included), dedented by the def's own indentation."""
     lines = code.split("\n")
     first = min([node.lineno] + [d.lineno for d in node.decorator_list])

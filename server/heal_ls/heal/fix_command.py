@@ -117,11 +117,12 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig) -> int:
     targets = group_targets(located)
     if args.show_prompt:
         return _show_prompts(root, targets, run_result, config.max_nodes)
-    rows, updated = [], {}
+    rows: list[dict] = []
+    updated: dict[str, str] = {}
     for target in targets:
         result = await _heal_target(root, target, run_result, config, updated, quiet=args.json)
         applied = False
-        if result.status == "verified" and result.new_source is not None:
+        if result.status == "verified" and result.new_source is not None and result.suspect:
             updated[result.suspect.path] = result.new_source
             if args.apply:
                 applied = _apply(result, force=args.force)
@@ -172,6 +173,7 @@ def _progress_printer(label: str):
 def _apply(result: HealResult, *, force: bool) -> bool:
     from heal_ls.heal.apply import has_uncommitted_changes, write_atomic
 
+    assert result.suspect is not None and result.new_source is not None, "a verified result"
     path = result.suspect.path
     if not force and has_uncommitted_changes(path):
         result.reason = f"not applied: {path} has uncommitted changes (use --force)"

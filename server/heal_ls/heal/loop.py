@@ -21,7 +21,15 @@ from heal_ls.heal.candidate import (
 )
 from heal_ls.heal.plan import Planned
 from heal_ls.heal.verify import VerifyOutcome, regression_tests, verify_module_text
-from heal_ls.models import Attempt, Candidate, Failure, HealResult, RunResult, Suspect
+from heal_ls.models import (
+    Attempt,
+    Candidate,
+    Failure,
+    HealResult,
+    HealStatus,
+    RunResult,
+    Suspect,
+)
 
 
 @dataclass
@@ -186,12 +194,12 @@ async def _search(ctx: HealContext) -> HealResult:
             return result
     proposer_name = provider_for(ctx.config)
     reason = "no candidate passed the tests" if ctx.best else "no usable candidate was proposed"
-    status = "unverified" if ctx.best else "failed"
+    status: HealStatus = "unverified" if ctx.best else "failed"
     return finish(ctx, status, reason=f"{reason} ({proposer_name})")
 
 
 def finish(
-    ctx: HealContext, status: str, *, new_source: str | None = None, reason=None
+    ctx: HealContext, status: HealStatus, *, new_source: str | None = None, reason=None
 ) -> HealResult:
     from heal_ls.edit import unified_diff
 

@@ -121,7 +121,7 @@ def capabilities(tree: ast.AST) -> dict[str, str]:
         elif isinstance(node, ast.Constant) and _names_the_test_run(node.value):
             found[repr(node.value)] = "detects the test run to special-case it"
         elif isinstance(node, ast.Call) and _is_getattr_of_guarded(node):
-            name = node.args[1].value
+            name = node.args[1].value  # type: ignore[attr-defined]
             found[f"getattr(..., {name!r})"] = "reaches a guarded attribute by name"
     return found
 
@@ -175,7 +175,9 @@ def _local_names(tree: ast.AST, aliases: dict[str, str]):
     called `socket` is not the module), except where it is declared global and in default values
     and decorators, which are evaluated outside the function.
     """
-    bound, declared, outside = set(), set(), set()
+    bound: set[str] = set()
+    declared: set[str] = set()
+    outside: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             bound.add(node.id)
@@ -183,7 +185,7 @@ def _local_names(tree: ast.AST, aliases: dict[str, str]):
             bound.add(node.arg)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound.add(node.name)
-            evaluated_outside = [*node.decorator_list]
+            evaluated_outside: list[ast.expr | None] = [*node.decorator_list]
             if not isinstance(node, ast.ClassDef):
                 evaluated_outside += [*node.args.defaults, *node.args.kw_defaults]
             outside.update(id(n) for expr in evaluated_outside if expr for n in ast.walk(expr))
@@ -195,7 +197,7 @@ def _local_names(tree: ast.AST, aliases: dict[str, str]):
     return lambda name: name.id in local and id(name) not in outside
 
 
-def _dotted(node: ast.Attribute, aliases: dict[str, str], is_local) -> str | None:
+def _dotted(node: ast.expr, aliases: dict[str, str], is_local) -> str | None:
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)

@@ -134,8 +134,8 @@ def _retry_after(headers) -> float | None:
 
 def _root_cause(exc: BaseException) -> str:
     chain = [exc]
-    while len(chain) < 20 and (chain[-1].__cause__ or chain[-1].__context__):
-        chain.append(chain[-1].__cause__ or chain[-1].__context__)
+    while len(chain) < 20 and (link := chain[-1].__cause__ or chain[-1].__context__):
+        chain.append(link)
     for link in chain:
         if isinstance(link, ConnectionRefusedError) or "refused" in str(link).lower():
             return "connection refused"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 from heal_ls.llm.base import DEFAULT_MODELS, PLACEHOLDER_KEY, ConfigError, Proposal, ProviderError
 from heal_ls.llm.errors import AnswerTooLarge, CallError, call_error_from, describe
@@ -52,7 +53,7 @@ class SdkProposer:
         self.max_answer = max_answer
         self.retry = retry or RetryPolicy()
         self.stream = stream  # None: stream exactly when someone listens to chunks
-        self._clients: dict[asyncio.AbstractEventLoop, object] = {}
+        self._clients: dict[asyncio.AbstractEventLoop, Any] = {}  # the SDK's async client
 
     def __repr__(self) -> str:  # never show the key, nor credentials inside the URL
         url = redact_url_credentials(self.base_url)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import os
 from pathlib import Path
+from typing import Any
 
 from heal_ls.locate.index import FunctionNode, index_file
 
@@ -84,7 +85,7 @@ def _flat_body(value) -> list:
     return value
 
 
-def _position(node: ast.AST) -> tuple[int, int]:
+def _position(node: Any) -> tuple[int, int]:
     return node.lineno, node.col_offset
 
 

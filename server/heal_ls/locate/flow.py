@@ -8,6 +8,7 @@ assert result.total == 30      # the failing line calls nothing of ours
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from heal_ls.locate.calls import call_names, statement_parts
 
@@ -39,7 +40,7 @@ def names_feeding_line(tree: ast.Module, line: int) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _methods_called_on(function: ast.AST, line: int, names: set[str]) -> list[str]:
+def _methods_called_on(function: Any, line: int, names: set[str]) -> list[str]:
     """Methods called on the checked objects before `line` (`inv.remove(...)`), nearest first:
     they changed the state the line checks, so they are likelier culprits than constructors."""
     calls = [
@@ -69,7 +70,7 @@ _SUBSCRIPT_CHANGES = {ast.Store: "__setitem__", ast.Del: "__delitem__"}
 SETUP_NAMES = ("setUp", "setup_method", "setup", "asyncSetUp")
 
 
-def _setups(body: list, function: ast.AST) -> list[ast.AST]:
+def _setups(body: list, function: Any) -> list[Any]:
     """The set-up methods of the class that holds `function` (a test method)."""
     for node in ast.walk(ast.Module(body=body, type_ignores=[])):
         if isinstance(node, ast.ClassDef) and function in node.body:
@@ -80,7 +81,7 @@ def _setups(body: list, function: ast.AST) -> list[ast.AST]:
     return []
 
 
-def _enclosing_function(body: list, line: int) -> ast.AST | None:
+def _enclosing_function(body: list, line: int) -> Any:
     """The innermost def containing `line`."""
     best = None
     for node in body:
@@ -112,7 +113,7 @@ def _assignments(function: ast.AST, line: int):
                     yield node.lineno, _stores([item.optional_vars]), item.context_expr
 
 
-def _stores(targets: list[ast.AST]) -> set[str]:
+def _stores(targets: list[Any]) -> set[str]:
     """Names bound: `x`, `self.x` (not `self`), `x` for `x[k] = ...`, unpacked tuples."""
     names: set[str] = set()
     for target in targets:

@@ -62,8 +62,9 @@ class ModuleIndex:
         """The function whose code runs `line` in a frame named `code_name`: like `function_at`,
         but a def or decorator line belongs to the scope around the def (it binds it), and class
         or module code to no function."""
+        spans: list[FunctionNode | ClassNode] = [*self.functions, *self.classes]
         scopes = sorted(
-            (s for s in [*self.functions, *self.classes] if s.start_line <= line <= s.end_line),
+            (s for s in spans if s.start_line <= line <= s.end_line),
             key=lambda s: -s.start_line,
         )
         while scopes and line <= scopes[0].def_line and scopes[0].name != code_name:

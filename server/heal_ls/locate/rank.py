@@ -166,7 +166,7 @@ class _Ranker:
 
     def signature_pool(self, failure: Failure, caller: Frame, index: ModuleIndex | None):
         pool = [(caller.path, node) for node in (index.functions if index else [])]
-        files = {split_key(k)[0] for k in failure.covered if split_key(k)}
+        files = {key[0] for k in failure.covered if (key := split_key(k))}
         for path in sorted(files):
             found = self.index(path)
             pool += [(path, node) for node in (found.functions if found else [])]

@@ -39,6 +39,7 @@ def current_suspect(ls, known: Known, text: str):
     from heal_ls.locate import index_source, suspect_for
 
     suspect = known.suspect
+    assert suspect is not None, "only healable failures (with a suspect) are healed"
     node = index_source(text).find(suspect.qualname, near_line=suspect.def_line)
     if node is None:
         raise Refused(f"{suspect.qualname} is no longer in {suspect.path}")
@@ -70,6 +71,7 @@ async def heal_known(ls, known: Known) -> dict:
     if await triage(ls, known):  # a flaky test is not a bug of the function: no model call
         message = f"{known.label()} is {known.flaky.label()}; not healed (re-run or debug it)"
         return outcome("flaky", message, known)
+    assert known.suspect is not None, "only healable failures (with a suspect) are healed"
     before, _ = current_text(ls, known.suspect.path)
     if before is None:
         return outcome("failed", f"cannot read {known.suspect.path}", known)

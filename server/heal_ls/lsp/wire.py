@@ -104,6 +104,7 @@ def _reject(protocol, body: bytes, problem: str) -> None:
 
 def handle_body(protocol, body: bytes) -> None:
     """Parse, check and dispatch one frame; a bad one gets a logged error, never a crash."""
+    problem: JsonRpcParseError | None
     try:
         data = json.loads(body)
     except RecursionError:

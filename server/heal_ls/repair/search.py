@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Iterable, Iterator
 
 from heal_ls.repair import guards, operators, statements, templates, values
-from heal_ls.repair.snippet import Mutation, Snippet, overlaps
+from heal_ls.repair.snippet import Edit, Mutation, Snippet, overlaps
 
 GENERATORS = (
     operators.GENERATORS
@@ -92,7 +92,7 @@ def _inside_a_function(tree: ast.Module) -> ast.Module:
     )
     bindings = ast.parse(" = ".join(free) + " = None").body if free else []
     wrapper = ast.parse("def _heal_scope_():\n    pass\n")
-    wrapper.body[0].body = bindings + tree.body
+    wrapper.body[0].body = bindings + tree.body  # type: ignore[attr-defined]
     return wrapper
 
 
@@ -108,7 +108,7 @@ def mutants(source: str, focus: Iterable[int] = (), second: bool = True) -> Iter
     seen = {normalised(source)}
     header_end = snip.user_line(snip.func.body[0]) - 1  # focus on the def line says nothing
     singles = first_order(snip, [line for line in focus if line > header_end])
-    edit_sets = (m.edits for m in singles)
+    edit_sets: Iterator[tuple[Edit, ...]] = (m.edits for m in singles)
     if second:
         pairs = (a.edits + b.edits for a, b in second_order(singles))
         edit_sets = itertools.chain(edit_sets, pairs)

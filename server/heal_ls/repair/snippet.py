@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from typing import Any
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r)|[^\r\n]+$")
 _PREFIX = "if True:\n"
@@ -37,11 +38,11 @@ class Snippet:
         self.prefix = _PREFIX if source[:1] in (" ", "\t") else ""
         self.text = self.prefix + source
         tree = ast.parse(self.text)
-        body = tree.body[0].body if self.prefix else tree.body
+        body = tree.body[0].body if self.prefix else tree.body  # type: ignore[attr-defined]
         if len(body) != 1 or not isinstance(body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
             raise ValueError("expected exactly one function definition")
         self.tree = tree
-        self.func: ast.FunctionDef = body[0]
+        self.func: ast.FunctionDef | ast.AsyncFunctionDef = body[0]
         self.newline = "\r\n" if "\r\n" in source else "\n"
         self._lines = _LINE.findall(self.text)
         self._starts = [0]
@@ -54,11 +55,11 @@ class Snippet:
         line = self._lines[lineno - 1]
         return self._starts[lineno - 1] + len(line.encode("utf-8")[:col_byte].decode("utf-8"))
 
-    def span(self, node: ast.AST) -> tuple[int, int]:
+    def span(self, node: Any) -> tuple[int, int]:
         start = self.offset(node.lineno, node.col_offset)
         return start, self.offset(node.end_lineno, node.end_col_offset)
 
-    def source_of(self, node: ast.AST) -> str:
+    def source_of(self, node: Any) -> str:
         start, end = self.span(node)
         return self.text[start:end]
 
@@ -69,7 +70,7 @@ class Snippet:
         line = self._lines[lineno - 1]
         return line[: len(line) - len(line.lstrip(" \t"))]
 
-    def user_line(self, node: ast.AST) -> int:
+    def user_line(self, node: Any) -> int:
         """The node's line counted from the function source's first line (1-based)."""
         return node.lineno - (1 if self.prefix else 0)
 

@@ -10,7 +10,7 @@ from heal_ls.repair.snippet import Edit, Mutation, Snippet
 from heal_ls.repair.values import scope_names
 
 
-def own_nodes(func: ast.FunctionDef):
+def own_nodes(func: ast.FunctionDef | ast.AsyncFunctionDef):
     """Nodes of the function, not descending into nested functions or classes."""
     todo = list(ast.iter_child_nodes(func))
     while todo:
@@ -20,7 +20,7 @@ def own_nodes(func: ast.FunctionDef):
             todo.extend(ast.iter_child_nodes(node))
 
 
-def params_of(func: ast.FunctionDef) -> list[str]:
+def params_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     args = func.args.posonlyargs + func.args.args + func.args.kwonlyargs
     return [a.arg for a in args if a.arg not in ("self", "cls")]
 

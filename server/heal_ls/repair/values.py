@@ -133,7 +133,7 @@ def tuples(snip: Snippet) -> Iterator[Mutation]:
                     yield _swap(snip, a, b, "swap-elements", 2.0)
 
 
-def scope_names(func: ast.FunctionDef) -> list[str]:
+def scope_names(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     """Parameters and names assigned in the function (comprehension variables excluded)."""
     args = func.args
     params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]

@@ -95,6 +95,7 @@ async def run_process(
         preexec_fn=preexec_fn,
     )
     buffer = _BoundedBuffer()
+    assert proc.stdout is not None  # stdout=PIPE
     pump = asyncio.create_task(_pump(proc.stdout, buffer))
     timed_out = False
     try:

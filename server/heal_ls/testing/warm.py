@@ -14,8 +14,9 @@ import hashlib
 import json
 import logging
 import os
+import sys
 import tempfile
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_cache_dir
 
@@ -35,14 +36,18 @@ PYCACHE = os.path.join(CACHE_DIR, "warm-pycache")
 LEARNED_DIR = os.path.join(CACHE_DIR, "warm-learned")  # preload lists, one file per runner
 MAX_FAILURES = 3
 
-_Timeout = (
-    (asyncio.TimeoutError,)
-    if asyncio.TimeoutError is TimeoutError
-    else (asyncio.TimeoutError, TimeoutError)
-)
+if sys.version_info >= (3, 11):  # asyncio.TimeoutError is TimeoutError
+
+    class _Timeout(TimeoutError):
+        pass
+
+else:
+
+    class _Timeout(asyncio.TimeoutError, TimeoutError):
+        pass
 
 
-class WarmTimeout(*_Timeout):
+class WarmTimeout(_Timeout):
     """The run hit its timeout and was killed; `output` holds what it printed."""
 
     def __init__(self, seconds: float, output: str):
@@ -58,7 +63,7 @@ class WarmRunner:
         self.server: warm_process.ServerProcess | None = None
         self.key: tuple | None = None
         self.learned: dict[str, None] = {}  # ordered set, carried across restarts
-        self.rewritten = {"names": {}, "marked": set(), "prefix": None}
+        self.rewritten: dict[str, Any] = {"names": {}, "marked": set(), "prefix": None}
         self.rewritten_ok = True  # False once a run's config did not fit rewritten preloads
         self.excluded: set[str] = set()
         self.restarts = 0

@@ -61,6 +61,8 @@ class ServerProcess:
             [python, SERVER_FILE, root, json.dumps(options)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self.log, env=env, cwd=cwd, start_new_session=True,
         )  # fmt: skip
+        assert self.proc.stdin is not None and self.proc.stdout is not None  # both PIPEs
+        self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
         self.ready = threading.Event()
         self.site_dirs: list[str] = []
         self.learned: list[str] = []
@@ -126,7 +128,7 @@ class ServerProcess:
     def _close_if_retired(self) -> None:
         if self.retiring and not self.pending:
             try:
-                self.proc.stdin.close()
+                self.stdin.close()
             except OSError:
                 pass
 
@@ -134,8 +136,8 @@ class ServerProcess:
         line = (json.dumps(message) + "\n").encode()
         try:
             with self.write_lock:
-                self.proc.stdin.write(line)
-                self.proc.stdin.flush()
+                self.stdin.write(line)
+                self.stdin.flush()
         except (OSError, ValueError) as exc:
             raise WarmUnavailable(f"warm server gone: {exc}") from None
 
@@ -147,7 +149,7 @@ class ServerProcess:
                 kill_group(pending.pid)
 
     def _read_replies(self) -> None:
-        for line in self.proc.stdout:
+        for line in self.stdout:
             try:
                 self._dispatch(json.loads(line))
             except (ValueError, KeyError, TypeError):
