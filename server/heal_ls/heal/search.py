@@ -60,12 +60,14 @@ async def cached_fix(ctx: HealContext) -> HealResult | None:
     return finish(ctx, "verified", new_source=module_text, reason="cached fix, tests pass")
 
 
-async def _first_passing(jobs) -> tuple[Candidate, str] | None:
+async def _first_passing(jobs, in_order: bool = False) -> tuple[Candidate, str] | None:
     """Run jobs concurrently, each yielding (candidate, verified module text or None); the first
-    to pass wins and the rest are cancelled (their test runs are killed)."""
+    to pass wins and the rest are cancelled (their test runs are killed). in_order: the first
+    in the given order that passes wins, whichever finished first, so ranked candidates give the
+    same fix on every run (a race between two passing ones would pick either)."""
     tasks = [asyncio.ensure_future(job) for job in jobs]
     try:
-        for next_done in asyncio.as_completed(tasks):
+        for next_done in tasks if in_order else asyncio.as_completed(tasks):
             candidate, module_text = await next_done
             if module_text is not None:
                 return candidate, module_text
@@ -118,7 +120,8 @@ async def local_search(ctx: HealContext) -> HealResult | None:
             Candidate(text, "local", tried - len(batch) + i + 1) for i, text in enumerate(batch)
         ]
         ctx.emit(HealEvent("candidate", f"local candidate {tried}", tried, count, "local"))
-        won = await _first_passing(_checked(ctx, c, from_answer=False) for c in candidates)
+        checks = (_checked(ctx, c, from_answer=False) for c in candidates)
+        won = await _first_passing(checks, in_order=True)  # repeatable: the best-ranked wins
         if won:
             _remember(ctx, won[0].source)
             reason = f"local edit #{won[0].attempt}; tests pass"
