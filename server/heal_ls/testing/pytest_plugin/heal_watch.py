@@ -40,17 +40,24 @@ class CallTracer:
             return None
         return f"{os.path.abspath(filename)}:{code.co_firstlineno}"
 
-    def _trace(self, frame, event, arg):
-        code = frame.f_code
-        try:
-            key = self.keys[code]
-        except KeyError:
-            key = self.keys[code] = self._key(code)
-        if key is not None:
-            if key is self.MOCK_CALL:
-                self._record_mock_call(frame)
-            else:
-                self.hits.add(key)
+    def _make_trace(self):
+        """The trace function, with everything it touches bound to locals: it runs on every
+        Python call while a test runs, so each attribute lookup saved counts."""
+        keys, key_of, hit, mock_call = self.keys, self._key, self.hits.add, self.MOCK_CALL
+        record_mock_call = self._record_mock_call
+
+        def trace(frame, event, arg):
+            code = frame.f_code
+            key = keys.get(code, keys)  # the dict itself marks "not judged yet"
+            if key is keys:
+                key = keys[code] = key_of(code)
+            if key is not None:
+                if key is mock_call:
+                    record_mock_call(frame)
+                else:
+                    hit(key)
+
+        return trace
 
     def _record_mock_call(self, frame):
         """Which workspace function (outside tests) called this mock: the first such frame out."""
@@ -79,7 +86,7 @@ class CallTracer:
         return []
 
     def reset(self):
-        self.hits = set()
+        self.hits.clear()  # cleared, not replaced: the trace function holds its `add`
         self.mock_calls = {}
 
     def start(self):
@@ -88,8 +95,9 @@ class CallTracer:
         if self.depth == 1:
             self.active = sys.gettrace() is None  # never fight a debugger or coverage.py
             if self.active:
-                threading.settrace(self._trace)
-                sys.settrace(self._trace)
+                trace = self._make_trace()
+                threading.settrace(trace)
+                sys.settrace(trace)
 
     def stop(self):
         self.depth -= 1
