@@ -118,7 +118,9 @@ def create_server() -> HealLanguageServer:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stdio", action="store_true", help="talk over stdio (the default)")
     parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
-    parser.add_argument("--log-file", help="log file (default: heal-ls-<pid>.log in the temp dir)")
+    parser.add_argument(
+        "--log-file", help="log file (default: heal-ls-<pid>.log in the user state dir, owner-only)"
+    )
 
 
 def parse_host_port(text: str) -> tuple[str, int]:
