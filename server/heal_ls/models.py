@@ -53,6 +53,8 @@ class Failure:
     covered: list[str] = field(default_factory=list)
     # Workspace functions that called the mock a failed mock assertion checks (same keys).
     mock_callers: list[str] = field(default_factory=list)
+    # Workspace functions that ran while the test modules imported (module-level data).
+    import_covered: list[str] = field(default_factory=list)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Failure:

@@ -78,6 +78,27 @@ FILES = {
             '''
             return x * 2
     """,
+    "src/recap/words.py": """
+        RULES = []
+
+
+        def _rule(word, plural):
+            RULES.append((word, plural + "x"))
+
+
+        _rule("person", "people")
+
+
+        def pluralize(word):
+            return dict(RULES).get(word, word + "s")
+    """,
+    "tests/test_words.py": """
+        from recap.words import pluralize
+
+
+        def test_pluralize():
+            assert pluralize("person") == "people"
+    """,
     "tests/test_unit_style.py": """
         import unittest
 
@@ -154,6 +175,7 @@ EXPECTED = {  # failing test -> (the function that holds the bug, the enclosing 
     ),
     "tests/test_calls.py::test_mean": ("mean", None),
     "tests/test_calls.py::test_mean_of_one_value": ("mean", None),
+    "tests/test_words.py::test_pluralize": ("pluralize", None),
 }
 
 
@@ -234,3 +256,9 @@ def test_failing_line_is_the_last_test_frame_not_unittest_or_mock_code(checked):
     lines = {failure.id: failure.test_line for failure, _ in checked[1]}
     assert lines["tests/test_unit_style.py::ClientTest::test_extract"] == 12
     assert lines["tests/test_calls.py::test_notify"] == 19
+
+
+def test_functions_that_built_module_data_at_import_are_suspects_too(checked):
+    where = top(checked[1], "tests/test_words.py::test_pluralize")
+    rule = next(s for s in where.suspects if s.qualname == "_rule")
+    assert rule.reason == "ran when its module was imported (it made module-level data)"

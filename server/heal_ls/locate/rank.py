@@ -121,15 +121,19 @@ class _Ranker:
             for rank, (path, node) in enumerate(feeding):
                 reason = f"computes a value used where it was raised ({where})"
                 self.add(path, node, reason, 0.85 - 0.001 * rank)
-        self.add_covered(covered, scores)
+        self.add_covered(failure, scores)
         return None
 
-    def add_covered(self, covered: list[tuple[str, FunctionNode]], scores: dict[str, float]):
-        """Every function the failing test ran, by Ochiai; a nested def before its encloser."""
-        for path, node in covered:
+    def add_covered(self, failure: Failure, scores: dict[str, float]):
+        """Every function the failing test ran, by Ochiai (a nested def before its encloser),
+        then those that ran only while the modules were imported."""
+        for path, node in self.covered_functions(failure):
             score = scores.get(f"{path}:{node.start_line}", 0.0)
             reason = f"ran during the failing test (Ochiai {score:.2f})"
             self.add(path, node, reason, 0.5 * score + 0.0001 * node.qualname.count("<locals>"))
+        for path, node in self.covered_functions(failure, failure.import_covered):
+            reason = "ran when its module was imported (it made module-level data)"
+            self.add(path, node, reason, 0.001)
 
     def signature_callee(self, failure: Failure, frames: list[Frame], run: RunResult | None):
         """`TypeError: Recorder.__init__() got an unexpected keyword argument 'x'`: the def the
@@ -230,7 +234,7 @@ class _Ranker:
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             reason = f"computes a value checked on the failing line {where}"
             self.add(path, node, reason, 0.6 + 0.1 * bonus - 0.001 * rank)
-        self.add_covered(covered, scores)
+        self.add_covered(failure, scores)
         if not covered and not on_line and not feeding:
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"

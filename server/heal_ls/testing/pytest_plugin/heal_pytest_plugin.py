@@ -78,6 +78,7 @@ class HealReporter:
         if timeout > 0:
             self.watchdog = heal_watch.Watchdog(self._on_timeout, self.stuck_file)
         self.record = None
+        self.import_covered = []
         self.interrupt_pending = False
         self.previous_handler = None
         self.signal_installed = False
@@ -111,6 +112,18 @@ class HealReporter:
         if self.watchdog:
             self.watchdog.disarm()
         self._finish(rec)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_collection(self, session):
+        """Functions that run while test modules import workspace code (module-level tables
+        built by calls): a failure may come from data they made before any test ran."""
+        if self.tracer:
+            self.tracer.reset()
+            self.tracer.start()
+        yield
+        if self.tracer:
+            self.tracer.stop()
+            self.import_covered = self.tracer.collected()
 
     # Tracing only while test and fixture code runs, not pytest's own collection around it.
     # The call phase of every item kind (pytest functions, unittest TestCase methods with their
@@ -159,6 +172,7 @@ class HealReporter:
                 )
                 if self.tracer:
                     rec["failure"]["mock_callers"] = self.tracer.mock_callers(call.excinfo.tb)
+                    rec["failure"]["import_covered"] = self.import_covered
 
     def _interrupted(self, item, rec, excinfo):
         if rec["failure"] is None:
