@@ -153,3 +153,7 @@ class HealResult:
     # one {qualname, start, end, text} per touched node (offsets into the original text); empty
     # for a single-function fix, whose one node is the suspect
     edits: list[dict] = field(default_factory=list)
+    tokens_in: int = 0  # the budget meter (heal/budget.py): tokens = tokens_in + tokens_out
+    tokens_out: int = 0
+    cost: float | None = None  # estimated USD; None when the model's price is unknown
+    model: str | None = None  # the model asked, if any

@@ -33,6 +33,7 @@ def settings(fake_model):  # noqa: F811
         "baseUrl": fake_model.openai_url,
         "model": "fake",
         "maxAttempts": 1,
+        "prices": {"fake": {"input": 1.0, "output": 2.0}},  # USD per million tokens
     }
 
 
@@ -68,6 +69,12 @@ async def test_heal_failing_test_with_the_model(vscode_client, fake_model):  # n
     assert any("model" in (r.message or "") or "ask" in (r.message or "") for r in report[1:-1])
     assert fake_model.requests and "def remove" in fake_model.requests[0].prompt_text
     await eventually(lambda: editor.diagnostics(MODULE) == [], what="diagnostic cleared")
+    # the budget meter: in the progress, the final message and heal/status
+    assert any(" out tokens, ~$" in (r.message or "") for r in report[1:-1])
+    spent = editor.statuses[-1].lastHeal
+    assert spent.tokensIn > 0 and spent.tokensOut > 0 and spent.model == "fake"
+    assert spent.cost == pytest.approx((spent.tokensIn + 2 * spent.tokensOut) / 1e6, abs=1e-6)
+    assert f"({spent.tokensIn:,} in / {spent.tokensOut:,} out tokens" in result["message"]
 
 
 async def test_cancelling_the_progress_stops_the_heal(vscode_client, fake_model):  # noqa: F811

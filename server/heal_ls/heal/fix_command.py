@@ -8,6 +8,7 @@ import json
 import os
 import sys
 
+from heal_ls.heal.budget import Usage
 from heal_ls.heal.loop import HealConfig, HealEvent, heal_failure
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect
 from heal_ls.models import HealResult
@@ -52,6 +53,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-imports", action="store_true", help="a model's fix may not add imports"
     )
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        default=0,
+        metavar="N",
+        help="tokens one heal may spend (0: no cap)",
+    )
     parser.add_argument("--apply", action="store_true", help="write verified fixes")
     parser.add_argument("--force", action="store_true", help="apply even over uncommitted changes")
     parser.add_argument(
@@ -84,6 +92,7 @@ def config_from(args: argparse.Namespace) -> HealConfig:
         max_nodes=args.max_nodes,
         allow_imports=not args.no_imports,
         use_cache=not args.no_cache,
+        max_tokens=max(0, args.max_tokens),
     )
 
 
@@ -97,10 +106,13 @@ def run(args: argparse.Namespace) -> int:
     except SystemExit as exc:
         print(exc, file=sys.stderr)
         return 2
-    return asyncio.run(_fix(root, args, config))
+    from heal_ls.live import Live, wanted
+
+    with Live(wanted(args.json), "fix") as live:
+        return asyncio.run(_fix(root, args, config, live))
 
 
-async def _fix(root: str, args: argparse.Namespace, config: HealConfig) -> int:
+async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) -> int:
     from heal_ls.check import check_project
 
     run_result, located = await check_project(
@@ -109,6 +121,7 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig) -> int:
         script=args.script,
         python=args.python,
         test_timeout=args.test_timeout,
+        on_row=live.on_row,
     )
     problem = run_result.error or run_result.interrupted
     if problem:
@@ -120,13 +133,14 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig) -> int:
     rows: list[dict] = []
     updated: dict[str, str] = {}
     for target in targets:
-        result = await _heal_target(root, target, run_result, config, updated, quiet=args.json)
+        result = await _heal_target(root, target, run_result, config, updated, args.json, live)
         applied = False
         if result.status == "verified" and result.new_source is not None and result.suspect:
             updated[result.suspect.path] = result.new_source
             if args.apply:
                 applied = _apply(result, force=args.force)
         rows.append(_row(root, target, result, applied))
+    live.__exit__()  # the bar goes before the report
     _report(rows, as_json=args.json, applying=args.apply)
     if not targets:
         return 0
@@ -134,12 +148,14 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig) -> int:
     return 0 if healed else 1  # --apply that wrote nothing is not a success
 
 
-async def _heal_target(root, target: HealTarget, run_result, config, updated, quiet) -> HealResult:
+async def _heal_target(
+    root, target: HealTarget, run_result, config, updated, quiet, live
+) -> HealResult:
     if target.suspect is None:
         return HealResult("skipped", reason=target.reason or "no function to heal")
     suspect = refresh_suspect(target.suspect, updated)
     label = f"{os.path.relpath(suspect.path, root)}::{suspect.qualname}"
-    emit = (lambda event: None) if quiet else _progress_printer(label)
+    emit = (lambda event: None) if quiet else _progress_printer(label, live)
     return await heal_failure(
         root,
         target.failures[0],
@@ -152,12 +168,19 @@ async def _heal_target(root, target: HealTarget, run_result, config, updated, qu
     )
 
 
-def _progress_printer(label: str):
-    """Model steps get a line each; the local search's many tries share one updating line."""
+def _progress_printer(label: str, live):
+    """Model steps get a line each; the local search's many tries share one updating line (on
+    a terminal: the live bar's step)."""
     tty = sys.stderr.isatty()
 
     def emit(event: HealEvent) -> None:
         if event.kind == "chunk":
+            return
+        if live.progress is not None:
+            step = f"[{event.attempt}/{event.total}] " if event.total else ""
+            live.step(f"heal {label}: {step}{event.message}")
+            if event.proposer != "local" and event.kind != "candidate":
+                live.print(f"heal {label}: {step}{event.message}")
             return
         if event.proposer == "local":
             if tty:
@@ -199,6 +222,10 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool) -> di
         "applied": applied,
         "reason": result.reason,
         "tokens": result.tokens,
+        "tokens_in": result.tokens_in,
+        "tokens_out": result.tokens_out,
+        "cost": None if result.cost is None else round(result.cost, 6),
+        "model": result.model,
         "seconds": result.seconds,
     }
 
@@ -216,6 +243,8 @@ def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
         print("nothing to heal: no failing tests")
     for row in rows:
         print(f"{row['suspect'] or row['test']}: {row['status']} - {row['reason'] or ''}")
+        if row["model"]:
+            print(f"# budget: {Usage(row['tokens_in'], row['tokens_out'], row['cost']).text()}")
         if row["diff"]:
             print(f"# touched: {', '.join(row['touched'])}")
             print(row["diff"], end="" if row["diff"].endswith("\n") else "\n")

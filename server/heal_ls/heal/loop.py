@@ -51,6 +51,8 @@ class HealConfig:
     allow_imports: bool = True  # a model answer may add the imports its fix needs
     use_cache: bool = True
     warm: bool = True
+    max_tokens: int = 0  # tokens (in + out) one heal may spend; 0 = no cap
+    prices: dict | None = None  # per-model price overrides (heal/budget.py)
 
 
 @dataclass
@@ -77,6 +79,9 @@ class HealContext:
     emit: Callable[[HealEvent], None]
     attempts: list[Attempt] = field(default_factory=list)
     tokens: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    model: str | None = None  # set when a model is asked
     best: str | None = None  # the last well-formed candidate that did not pass
     total: int = 0  # how many attempts the current search step may make (for progress)
     warm_runner: object | None = None
@@ -85,6 +90,14 @@ class HealContext:
     # Equal candidates (normalised) share one verification; runs are bounded by the cores.
     checks: dict[str, asyncio.Future] = field(default_factory=dict)
     slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(os.cpu_count() or 1))
+
+    def usage(self):
+        from heal_ls.heal.budget import usage
+
+        return usage(self.model, self.tokens_in, self.tokens_out, self.config.prices)
+
+    def over_budget(self) -> bool:
+        return 0 < self.config.max_tokens <= self.tokens
 
     def focus_lines(self) -> list[int]:
         s = self.suspect
@@ -202,7 +215,9 @@ def finish(
     ctx: HealContext, status: HealStatus, *, new_source: str | None = None, reason=None
 ) -> HealResult:
     from heal_ls.edit import unified_diff
+    from heal_ls.heal.budget import usage
 
+    spent = usage(ctx.model, ctx.tokens_in, ctx.tokens_out, ctx.config.prices)
     diff, touched, edits = "", [], []
     if new_source is not None:
         diff = unified_diff(
@@ -222,6 +237,10 @@ def finish(
         tokens=ctx.tokens,
         reason=reason,
         best_candidate=ctx.best,
+        tokens_in=ctx.tokens_in,
+        tokens_out=ctx.tokens_out,
+        cost=spent.cost if ctx.model else None,
+        model=ctx.model,
     )
 
 

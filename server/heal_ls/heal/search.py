@@ -91,6 +91,9 @@ async def _proposed(ctx: HealContext, proposer, prompt, attempt: int):
 
     proposal = await proposer.propose(prompt, on_chunk)
     ctx.tokens += proposal.input_tokens + proposal.output_tokens
+    ctx.tokens_in += proposal.input_tokens
+    ctx.tokens_out += proposal.output_tokens
+    ctx.emit(HealEvent("usage", ctx.usage().text(), attempt, total))
     return await _checked(ctx, Candidate(proposal.text, proposer.name, attempt), from_answer=True)
 
 
@@ -153,7 +156,12 @@ async def model_rounds(ctx: HealContext) -> HealResult | None:
 
 async def _rounds(ctx: HealContext, proposer) -> HealResult | None:
     total = ctx.total = ctx.config.max_attempts
+    ctx.model = proposer.model
     for attempt in range(1, total + 1):
+        if ctx.over_budget():  # stop cleanly: no new question once the cap is reached
+            status = "unverified" if ctx.best else "failed"
+            reason = f"token budget reached ({ctx.tokens:,} of {ctx.config.max_tokens:,})"
+            return finish(ctx, status, reason=reason)
         failure = ctx.failures[0]
         prompt = build_prompt(
             ctx.suspect, ctx.module_text, failure, ctx.root, ctx.attempts, ctx.offered

@@ -32,6 +32,9 @@ class Settings:
     runOnStartup: bool = False  # noqa: N815
     followPytestRuns: bool = True  # noqa: N815
     flakyRuns: int = 2  # noqa: N815
+    maxTokensPerHeal: int = 0  # noqa: N815 - 0: no cap
+    prices: dict = field(default_factory=dict)  # model -> {input, output} USD per 1M tokens
+    previewAboveCallers: int = 10  # noqa: N815
 
 
 def _optional_str(value: Any) -> bool:
@@ -67,6 +70,15 @@ VALIDATORS = {
     "runOnStartup": lambda v: isinstance(v, bool),
     "followPytestRuns": lambda v: isinstance(v, bool),
     "flakyRuns": _int_between(0, 20),
+    "maxTokensPerHeal": _int_between(0, 100_000_000),
+    "prices": lambda v: (
+        isinstance(v, dict)
+        and all(
+            isinstance(p, dict) and all(_positive_number(x) or x == 0 for x in p.values())
+            for p in v.values()
+        )
+    ),
+    "previewAboveCallers": _int_between(0, 1_000_000),
 }
 
 
@@ -113,6 +125,8 @@ def heal_config(settings: Settings):
         request_timeout=settings.requestTimeout,
         local_budget_count=settings.localBudget,
         local_budget_seconds=settings.localSeconds,
+        max_tokens=settings.maxTokensPerHeal,
+        prices=settings.prices or None,
         max_nodes=settings.maxNodes,
         allow_imports=settings.allowImports,
     )

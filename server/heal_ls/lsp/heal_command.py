@@ -94,7 +94,9 @@ async def heal_known(ls, known: Known) -> dict:
             on_event=progress_reporter(progress),
             also_failing=others,
         )
+        meter = remember_budget(ls, suspect.qualname, result)
         if result.status != "verified" or result.new_source is None:
+            result.reason = f"{result.reason or 'no verified fix'}{meter}"
             spawn(offer_best_candidate(ls, suspect, before, result), "offer candidate")
             return {**outcome(result.status, result.reason or "no verified fix", known), "told": 1}
         progress.report("applying the fix")
@@ -108,8 +110,25 @@ async def heal_known(ls, known: Known) -> dict:
     elif tests:
         ls.runs.in_background(tests, overlay=fixed)
     touched = ", ".join(result.touched or [suspect.qualname])
-    message = f"{suspect.qualname} fixed (touched: {touched}); re-running its tests"
+    message = f"{suspect.qualname} fixed (touched: {touched}); re-running its tests{meter}"
     return {**outcome("verified", message, known, True), "touched": result.touched}
+
+
+def remember_budget(ls, qualname: str, result) -> str:
+    """Keep the heal's budget for heal/status; return it as a message suffix ('' if no model)."""
+    from heal_ls.heal.budget import Usage
+
+    spent = Usage(result.tokens_in, result.tokens_out, result.cost)
+    ls.last_heal = {
+        "qualname": qualname,
+        "status": result.status,
+        "tokensIn": spent.tokens_in,
+        "tokensOut": spent.tokens_out,
+        "cost": None if spent.cost is None else round(spent.cost, 6),
+        "model": result.model,
+        "meter": spent.text() if result.model else "no model call",
+    }
+    return f" ({spent.text()})" if result.model else ""
 
 
 async def heal(ls, known: Known) -> dict:

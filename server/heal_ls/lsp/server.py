@@ -47,6 +47,7 @@ class HealLanguageServer(LanguageServer):
         self.progress_tasks: dict = {}  # progress token -> the task its cancel stops
         self.published_uris: set[str] = set()
         self.healing_target: str | None = None
+        self.last_heal: dict | None = None  # the last heal's outcome and budget, for heal/status
         self.heal_task = None
         self.failed_features: dict[str, str] = {}
 

@@ -1,6 +1,7 @@
 """Custom protocol for status bars and pickers.
 
-- notification `heal/status` {running: bool, failing: int, healing: str | null}
+- notification `heal/status` {running: bool, failing: int, healing: str | null, lastHeal:
+  {qualname, status, tokensIn, tokensOut, cost, model, meter} | null}
 - request `heal/failures` -> {failures: [{id, test, message, exc_type, suspect, healable, reason}]}
 """
 
@@ -17,6 +18,7 @@ def status_payload(ls) -> dict:
         "running": any(folder.runs.running for folder in ls.folders),
         "failing": sum(len(folder.state.known) for folder in ls.folders),
         "healing": ls.healing_target,
+        "lastHeal": ls.last_heal,
     }
 
 

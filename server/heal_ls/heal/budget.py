@@ -1,0 +1,63 @@
+"""The budget meter: tokens in/out of a heal and its estimated cost.
+
+Prices (USD per million tokens) live in one data file, prices.json, keyed by model name; the
+longest listed prefix of the model's name applies, and `overrides` (heal.prices, or the JSON
+file named by HEAL_LS_PRICES for the CLI) win. An unknown model has no cost: tokens only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PRICES = Path(__file__).with_name("prices.json")
+
+
+def price_table(overrides: dict | None = None) -> dict[str, dict]:
+    table = {k: v for k, v in json.loads(PRICES.read_text()).items() if not k.startswith("_")}
+    path = os.environ.get("HEAL_LS_PRICES")
+    if path:
+        try:
+            table.update(json.loads(Path(path).read_text()))
+        except (OSError, ValueError):
+            pass  # a broken override file must not stop a heal: built-in prices stay
+    table.update(overrides or {})
+    return table
+
+
+def price_of(model: str | None, overrides: dict | None = None) -> dict | None:
+    if not model:
+        return None
+    table = price_table(overrides)
+    names = [name for name in table if model == name or model.startswith(name)]
+    return table[max(names, key=len)] if names else None
+
+
+@dataclass
+class Usage:
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost: float | None = None  # USD, None when the model's price is unknown
+
+    @property
+    def tokens(self) -> int:
+        return self.tokens_in + self.tokens_out
+
+    def to_json(self) -> dict:
+        cost = None if self.cost is None else round(self.cost, 6)
+        return {"tokens_in": self.tokens_in, "tokens_out": self.tokens_out, "cost": cost}
+
+    def text(self) -> str:
+        """`1,200 in / 340 out tokens, ~$0.0087` (no cost part when unknown)."""
+        line = f"{self.tokens_in:,} in / {self.tokens_out:,} out tokens"
+        return line if self.cost is None else f"{line}, ~${self.cost:.4f}"
+
+
+def usage(model, tokens_in: int, tokens_out: int, overrides: dict | None = None) -> Usage:
+    price = price_of(model, overrides)
+    cost = None
+    if price is not None:
+        cost = (tokens_in * price.get("input", 0) + tokens_out * price.get("output", 0)) / 1e6
+    return Usage(tokens_in, tokens_out, cost)
