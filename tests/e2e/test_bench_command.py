@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from fakemodel import FakeModelServer
+from heal_ls.bench.suites import examples_suite
 from heal_ls.cli import main
 
 
@@ -42,3 +44,31 @@ def test_bad_suite_arguments_are_one_line_errors(capsys):
     assert "needs --quixbugs-dir" in capsys.readouterr().err
     assert main(["bench", "--only", "nope"]) == 2
     assert "no such bug(s): nope" in capsys.readouterr().err
+
+
+MULTI_NODE = {c.name: c for c in examples_suite() if c.reference_module_code}
+
+
+@pytest.mark.e2e
+def test_bench_heals_multi_node_bugs_through_the_fake_model(capsys, monkeypatch):
+    assert set(MULTI_NODE) >= {"order_total", "exact_mean"}
+    answers = {c.qualname: c.reference_module_code for c in MULTI_NODE.values()}
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key-not-real")
+    with FakeModelServer(functions=answers) as server:
+        args = ["--provider", "openai", "--base-url", server.openai_url, "--json"]
+        code = main(["bench", "--only", *MULTI_NODE, *args])
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert code == 0, rows
+    assert {r["name"] for r in rows} == set(MULTI_NODE)
+    for row in rows:
+        assert row["fixed"] and row["equal"] == "same" and row["model_calls"] == 1, row
+
+
+@pytest.mark.e2e
+def test_the_local_repairer_reports_multi_node_bugs_honestly(capsys):
+    code = main(["bench", "--only", *MULTI_NODE, "--budget-count", "10", "--json"])
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert code == 1
+    for row in rows:
+        assert not row["fixed"] and row["status"] in ("failed", "unverified"), row
+        assert row["model_calls"] == 0 and row["note"], row

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 from heal_ls.bench.differential import behaves_alike
-from heal_ls.bench.reference import function_text, same_function, with_function
+from heal_ls.bench.reference import function_text, reference_module, same_function, with_function
 from heal_ls.bench.suites import SuiteError, examples_suite, load_suite
 
 CASES = examples_suite()
@@ -26,7 +26,7 @@ def test_examples_suite_has_twenty_plus_well_formed_bugs():
         buggy = function_text(module, case.qualname)
         assert buggy is not None, case.name
         assert not same_function(buggy, case.reference_source), case.name
-        compile(with_function(module, case.qualname, case.reference_source), case.target, "exec")
+        compile(reference_module(module, case), case.target, "exec")
 
 
 def test_unknown_bug_and_suite_are_clear_errors():
@@ -34,6 +34,17 @@ def test_unknown_bug_and_suite_are_clear_errors():
         load_suite("examples", only=["no_such_bug"])
     with pytest.raises(SuiteError, match="unknown suite"):
         load_suite("nope")
+
+
+def test_multi_node_references_replace_append_and_import():
+    (order,) = [c for c in CASES if c.name == "order_total"]
+    (mean,) = [c for c in CASES if c.name == "exact_mean"]
+    with open(order.target, encoding="utf-8") as handle:
+        fixed = reference_module(handle.read(), order)
+    assert 'line["price"] * line["qty"]' in fixed and fixed.endswith("+ shipping\n")
+    with open(mean.target, encoding="utf-8") as handle:
+        fixed = reference_module(handle.read(), mean)
+    assert fixed.startswith('"""Exact statistics on integers."""\nfrom fractions import Fraction\n')
 
 
 def test_with_function_keeps_indentation_crlf_and_the_rest():
@@ -75,7 +86,7 @@ def test_every_bug_fails_and_every_reference_passes(tmp_path):
             shutil.copytree(case.root, dest / case.name)
         target = fixed / case.name / case.target[len(case.root) + 1 :]
         module = target.read_bytes().decode("utf-8")
-        target.write_bytes(with_function(module, case.qualname, case.reference_source).encode())
+        target.write_bytes(reference_module(module, case).encode())
     before, after = _outcomes(buggy), _outcomes(fixed)
     for case in CASES:
         assert "FAILED" in before.get(case.name, set()), case.name

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import shutil
@@ -178,9 +179,7 @@ def _copy_root(case: BenchCase, scratch: str, copies: dict[str, str]) -> str:
 
 def _moved(case: BenchCase, workspace: str) -> BenchCase:
     target = os.path.join(workspace, os.path.relpath(case.target, case.root))
-    return BenchCase(
-        case.name, workspace, target, case.qualname, case.reference_source, case.tests, case.suite
-    )
+    return dataclasses.replace(case, root=workspace, target=target)
 
 
 async def _shutdown_warm() -> None:

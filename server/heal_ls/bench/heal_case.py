@@ -6,7 +6,7 @@ import os
 import time
 
 from heal_ls.bench.differential import behaves_alike
-from heal_ls.bench.reference import function_text, same_function, with_function
+from heal_ls.bench.reference import reference_module, same_functions
 from heal_ls.bench.suites import BenchCase
 from heal_ls.models import HealResult
 
@@ -109,13 +109,12 @@ async def _judge(row: dict, case: BenchCase, result: HealResult, config) -> None
     if not _is_case_target(case, result.suspect):
         row["equal"] = f"healed {result.suspect.qualname}"
         return
-    healed = function_text(result.new_source, case.qualname)
-    if healed is not None and same_function(healed, case.reference_source):
+    if same_functions(result.new_source, case):
         row["equal"] = "same"
         return
     with open(case.target, encoding="utf-8", newline="") as handle:
         original = handle.read()
-    reference_module = with_function(original, case.qualname, case.reference_source)
+    reference = reference_module(original, case)
     row["equal"] = await behaves_alike(
-        case.root, case.target, result.new_source, reference_module, case.qualname, config.python
+        case.root, case.target, result.new_source, reference, case.qualname, config.python
     )

@@ -64,6 +64,49 @@ def with_function(module_text: str, qualname: str, new_def: str) -> str:
     return "".join(lines[: first - 1] + new_lines + lines[last:])
 
 
+def reference_module(module_text: str, case) -> str:
+    """The module as the reference fix leaves it: the target replaced; for a multi-node fix also
+    every other reference def (replaced by name, or appended) and its imports (after the
+    module's docstring)."""
+    if not case.reference_module_code:
+        return with_function(module_text, case.qualname, case.reference_source)
+    tree = ast.parse(case.reference_module_code)
+    lines = case.reference_module_code.splitlines(keepends=True)
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        first, last = _line_range(node)
+        source = "".join(lines[first - 1 : last])
+        qualname = case.qualname if node.name == case.qualname.rsplit(".", 1)[-1] else node.name
+        if find_function(ast.parse(module_text), qualname) is not None:
+            module_text = with_function(module_text, qualname, source)
+        else:
+            module_text = module_text.rstrip("\n") + "\n\n\n" + textwrap.dedent(source)
+    imports = "".join(
+        "".join(lines[n.lineno - 1 : n.end_lineno])
+        for n in tree.body
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+    )
+    body = ast.parse(module_text).body
+    has_doc = body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+    at = body[0].end_lineno if has_doc else 0
+    text_lines = module_text.splitlines(keepends=True)
+    return "".join(text_lines[:at]) + imports + "".join(text_lines[at:])
+
+
+def same_functions(module_text: str, case) -> bool:
+    """Every def of the reference has the same normalised AST in the module."""
+    code = textwrap.dedent(case.reference_module_code or case.reference_source)
+    tree = ast.parse(code)
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            qualname = case.qualname if node.name == case.qualname.rsplit(".", 1)[-1] else node.name
+            healed = function_text(module_text, qualname)
+            if healed is None or not same_function(healed, ast.get_source_segment(code, node)):
+                return False
+    return True
+
+
 def normalised(function_source: str) -> str | None:
     try:
         return ast.dump(ast.parse(textwrap.dedent(function_source)))

@@ -29,6 +29,9 @@ class BenchCase:
     reference_source: str  # the fixed function, a def at column 0
     tests: list[str] = field(default_factory=list)  # paths/nodeids relative to root; [] = all
     suite: str = "examples"
+    # A fix that needs more than the target (other functions, a helper, imports): the whole
+    # reference file, every def and import of which belongs in the fixed module. "" = target only.
+    reference_module_code: str = ""
 
 
 def examples_suite(folder: str | Path | None = None) -> list[BenchCase]:
@@ -48,14 +51,18 @@ def _example_case(bug: Path) -> BenchCase:
     doc = ast.get_docstring(tree) or ""
     match = _TARGET.search(doc)
     defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    if match is None or len(defs) != 1:
-        raise SuiteError(f"{bug}/reference.py needs 'target: <module>.py::<qualname>' and one def")
+    name = match["qualname"].rsplit(".", 1)[-1] if match else None
+    target = [n for n in defs if n.name == name]
+    if match is None or len(target) != 1:
+        raise SuiteError(f"{bug}/reference.py needs 'target: <module>.py::<qualname>' and its def")
+    imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
     return BenchCase(
         name=bug.name,
         root=str(bug),
         target=str(bug / match["module"]),
         qualname=match["qualname"],
-        reference_source=_def_source(text, defs[0]),
+        reference_source=_def_source(text, target[0]),
+        reference_module_code=text if len(defs) > 1 or imports else "",
     )
 
 

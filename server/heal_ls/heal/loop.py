@@ -169,7 +169,8 @@ def _context(root, failure, suspect, config, run, overlay, on_event, also_failin
 
 
 def offered_suspects(suspect, failure, root, run, overlay, max_nodes: int) -> list[Suspect]:
-    """The target, then up to max_nodes - 1 suspects of its module close to it in rank."""
+    """The target, then the suspects of its module among the failure's top `max_nodes` in rank
+    (the target's own nested defs are part of it already)."""
     if max_nodes <= 1:
         return [suspect]
     from heal_ls.locate import is_test_file, locate
@@ -178,15 +179,13 @@ def offered_suspects(suspect, failure, root, run, overlay, max_nodes: int) -> li
         ranked = locate(failure, root, run, overlay=overlay).suspects
     except Exception:  # ranking is advice: without it, the target alone is offered
         return [suspect]
-    top = max([s.score for s in ranked], default=suspect.score)
     inside = suspect.qualname + ".<locals>."
+    top = [s for s in ranked if not s.qualname.startswith(inside)][:max_nodes]
     close = [
         s
-        for s in ranked
+        for s in top
         if s.path == suspect.path
         and s.qualname != suspect.qualname
-        and not s.qualname.startswith(inside)
-        and s.score >= 0.5 * top
         and not is_test_file(s.path, root)
     ]
     return [suspect, *close[: max_nodes - 1]]
