@@ -145,3 +145,29 @@ def test_huge_test_output_is_cut_with_a_marker(tmp_path):
     finally:
         inv.cleanup()
     assert b"characters cut" in out and len(out) < 500_000
+
+
+def test_a_python_the_warm_server_cannot_serve_is_warned_about_once(tmp_path, caplog):
+    import asyncio
+    import logging
+
+    from heal_ls.testing.runner import run_pytest
+    from heal_ls.testing.warm import WarmRunner
+
+    write(tmp_path, {"pytest.ini": "[pytest]\n", "tests/test_a.py": "def test_ok():\n    pass\n"})
+    python = tmp_path / "python"  # a warm server dies at start (as on 3.8 before); cold runs work
+    python.write_text(
+        f'#!/bin/sh\ncase "$1" in *warm_server.py) exit 3;; esac\nexec {sys.executable} "$@"\n'
+    )
+    python.chmod(0o755)
+    runner = WarmRunner(str(python), str(tmp_path))
+
+    async def runs():
+        return [await run_pytest(tmp_path, python=str(python), warm=runner) for _ in range(2)]
+
+    with caplog.at_level(logging.DEBUG, logger="heal_ls.testing.warm"):
+        results = asyncio.run(runs())
+    runner.close()
+    assert [r.passed for r in results] == [1, 1] and runner.cold_runs == 2
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "running pytest cold" in warnings[0].getMessage()
