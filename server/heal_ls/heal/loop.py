@@ -87,6 +87,7 @@ class HealContext:
     warm_runner: object | None = None
     offered: list[Suspect] = field(default_factory=list)  # may change: the target first
     plans: dict[str, Planned] = field(default_factory=dict)  # module text -> its multi-node plan
+    best_plan: Planned | None = None  # the last multi-node plan that did not pass
     # Equal candidates (normalised) share one verification; runs are bounded by the cores.
     checks: dict[str, asyncio.Future] = field(default_factory=dict)
     slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(os.cpu_count() or 1))
@@ -205,8 +206,9 @@ async def _search(ctx: HealContext) -> HealResult:
         if result is not None:
             return result
     proposer_name = provider_for(ctx.config)
-    reason = "no candidate passed the tests" if ctx.best else "no usable candidate was proposed"
-    status: HealStatus = "unverified" if ctx.best else "failed"
+    tested = ctx.best or ctx.best_plan
+    reason = "no candidate passed the tests" if tested else "no usable candidate was proposed"
+    status: HealStatus = "unverified" if tested else "failed"
     return finish(ctx, status, reason=f"{reason} ({proposer_name})")
 
 
@@ -296,7 +298,10 @@ async def _try_planned(ctx: HealContext, candidate: Candidate, planned: Planned)
     touched = ", ".join(planned.touched)
     summary = f"{outcome.summary} (touched: {touched})"
     ctx.attempts.append(Attempt(candidate, "verified" if outcome.passed else "failed", summary))
-    return planned.text if outcome.passed else None
+    if outcome.passed:
+        return planned.text
+    ctx.best_plan = planned
+    return None
 
 
 async def verify(ctx: HealContext, module_text: str, candidate: Candidate) -> VerifyOutcome:

@@ -159,7 +159,7 @@ async def _rounds(ctx: HealContext, proposer) -> HealResult | None:
     ctx.model = proposer.model
     for attempt in range(1, total + 1):
         if ctx.over_budget():  # stop cleanly: no new question once the cap is reached
-            status = "unverified" if ctx.best else "failed"
+            status = "unverified" if ctx.best or ctx.best_plan else "failed"
             reason = f"token budget reached ({ctx.tokens:,} of {ctx.config.max_tokens:,})"
             return finish(ctx, status, reason=reason)
         failure = ctx.failures[0]
