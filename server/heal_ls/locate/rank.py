@@ -233,7 +233,10 @@ class _Ranker:
         for rank, (path, node) in enumerate(feeding):  # data-flow order: nearest value first
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             reason = f"computes a value checked on the failing line {where}"
-            self.add(path, node, reason, 0.6 + 0.1 * bonus - 0.001 * rank)
+            # A constructor only built the object; what was done to it, or read from it on the
+            # failing line, is likelier wrong.
+            base = 0.5 if node.name == "__init__" else 0.6
+            self.add(path, node, reason, base + 0.1 * bonus - 0.001 * rank)
         self.add_covered(failure, scores)
         if not covered and not on_line and not feeding:
             return "the failure is raised in the test and no workspace function could be tied to it"
