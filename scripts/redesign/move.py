@@ -23,6 +23,7 @@ import re
 import subprocess
 import symtable
 import sys
+import textwrap
 import tokenize
 from collections import defaultdict
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ FILE_MOVES: list[tuple[str, str]] = [
     ("edit.py", "pysource/splice.py"),
     ("cst.py", "pysource/cst.py"),  # issue 15, if it landed at the top
     ("edit_plan.py", "pysource/edit_plan.py"),  # issue 15, if it landed at the top
+    ("live.py", "commands/live.py"),  # issue 16: the CLI's live progress
     ("locate/paths.py", "pysource/paths.py"),
     ("check/command.py", "commands/check.py"),
     ("check/report.py", "commands/check_report.py"),
@@ -54,7 +56,7 @@ FILE_MOVES: list[tuple[str, str]] = [
     ("testing/warm_rewritten.py", "testing/agent/warm_rewritten.py"),
     ("testing/warm_sandbox.py", "testing/agent/warm_sandbox.py"),
 ]
-OPTIONAL = {"cst.py", "edit_plan.py"}
+OPTIONAL = {"cst.py", "edit_plan.py", "live.py"}
 # Packages that disappear: importers of their re-exports go to the defining module.
 DROPPED_PACKAGES = ["check"]
 MODULE_ALIASES = {"heal_ls.check": "heal_ls.commands.check"}  # `heal_ls.check` in the CLI table
@@ -74,6 +76,7 @@ class SymbolMove:
     dst: str
     rename: dict[str, str] | None = None  # old name -> new name (in dst and at every use)
     dedupe: bool = False  # dst already defines the (renamed) name: drop src's copy only
+    closure: bool = False  # also move every definition the named ones use (no import back)
 
 
 SYMBOL_MOVES: list[SymbolMove] = [
@@ -83,6 +86,7 @@ SYMBOL_MOVES: list[SymbolMove] = [
         "heal_ls.heal.loop",
         ["HealEvent", "HealContext", "finish", "try_candidate", "verify", "_verify"],
         "heal_ls.heal.attempt",
+        closure=True,
     ),
     SymbolMove("heal_ls.heal.loop", ["repeats_failed"], "heal_ls.heal.steps"),
     SymbolMove("heal_ls.heal.prompt", ["Prompt"], "heal_ls.llm.base"),
@@ -103,6 +107,13 @@ SYMBOL_MOVES: list[SymbolMove] = [
         dedupe=True,
     ),
     SymbolMove("heal_ls.commands.check", ["check_project"], "heal_ls.diagnose"),
+    # Test helpers live in a module, not in a conftest (tests import them by name).
+    SymbolMove(
+        "tests.lsp.conftest",
+        ["eventually", "CONFIG", "start_session"],
+        "tests.helpers.lsp",
+        closure=True,
+    ),
 ]
 
 NEW_MODULE_DOCS = {
@@ -115,6 +126,10 @@ NEW_MODULE_DOCS = {
         '"""One heal attempt: the context a heal carries, and one candidate taken through\n'
         "parse -> check -> splice -> verify (`try_candidate`); `finish` makes the HealResult.\n"
         '"""\n'
+    ),
+    "tests.helpers.lsp": (
+        '"""Helpers for the language-server tests: the server command, a session starter and\n'
+        '`eventually` (poll until a notification arrived)."""\n'
     ),
     "heal_ls.diagnose": (
         '"""The one run-and-locate pipeline: run the tests (or a script), then locate every\n'
@@ -166,6 +181,21 @@ TEXT_EDITS: list[tuple[str, str, str]] = [
     ),
     ("tests/conftest.py", "import shutil\n", "import shutil\nimport sys\n"),
     (
+        "tests/conftest.py",
+        "    items.sort(key=rank)  # stable: keeps each file's own order\n",
+        "    items.sort(key=rank)  # stable: keeps each file's own order\n"
+        "    for item in items:  # markers by folder: `-m lsp`, `-m 'not vscode'`...\n"
+        '        folder = Path(str(item.fspath)).relative_to(REPO / "tests").parts[0]\n'
+        "        if folder in _MARKED_FOLDERS:\n"
+        "            item.add_marker(folder)\n",
+    ),
+    (
+        "tests/conftest.py",
+        '_ORDER = {"unit": 0, "e2e": 1, "lsp": 2, "nvim": 3, "vscode": 4}\n',
+        '_ORDER = {"unit": 0, "e2e": 1, "lsp": 2, "nvim": 3, "vscode": 4}\n'
+        '_MARKED_FOLDERS = {"e2e", "lsp", "nvim", "vscode"}\n',
+    ),
+    (
         "pyproject.toml",
         'heal_ls = ["testing/pytest_plugin/*.py"]',
         'heal_ls = ["testing/agent/*.py"]',
@@ -194,6 +224,9 @@ TEXT_EDITS: list[tuple[str, str, str]] = [
         "import warm_rules\nimport warm_sandbox\nfrom warm_rules import is_workspace\n",
     ),
 ]
+
+# Imports of test helpers that left a conftest: (folder, old module, new module).
+HELPER_IMPORTS = [("tests/lsp", "conftest", "helpers.lsp")]
 
 # Modules of the agent folder that tests import: they are top-level modules on the agent path.
 AGENT_TEST_IMPORTS = "agent_modules"
@@ -313,7 +346,8 @@ def move_files(plan: Plan, dry: bool) -> list[tuple[Path, Path]]:
 
 
 def module_path(module: str) -> Path:
-    base = Path("server", *module.split("."))
+    parts = module.split(".")
+    base = Path(*parts) if parts[0] == "tests" else Path("server", *parts)
     return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
 
 
@@ -382,6 +416,45 @@ def _used_names(text: str) -> set[str]:
     return names
 
 
+def _references(tree: ast.Module, lines: list[str]) -> dict[str, tuple[int, set[str]]]:
+    """Top-level name -> (its lines, the module's top-level names it uses)."""
+    defs = {}
+    for node in tree.body:
+        for name in _defined(node):
+            a, b = _span(lines, node)
+            defs[name] = (a, b)
+    out = {}
+    for name, (a, b) in defs.items():
+        used = _used_names(textwrap.dedent("".join(lines[a:b])))
+        out[name] = (b - a, (used & set(defs)) - {name})
+    return out
+
+
+def closure(tree: ast.Module, lines: list[str], names: list[str]) -> set[str]:
+    refs = _references(tree, lines)
+    todo, seen = list(names), set()
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(refs.get(name, (0, set()))[1])
+    return seen
+
+
+def report_sizes(module: str) -> None:
+    """For a module to split: each definition's lines, its closure's lines, who uses it."""
+    path = module_path(module)
+    text = path.read_text()
+    tree, lines = ast.parse(text), text.splitlines(keepends=True)
+    refs = _references(tree, lines)
+    print(f"{path}: {len(lines)} lines")
+    for name, (size, _) in refs.items():
+        group = closure(tree, lines, [name])
+        users = sorted(n for n, (_, used) in refs.items() if name in used)
+        total = sum(refs[n][0] for n in group)
+        print(f"  {name:32} {size:4} closure {total:4} ({len(group)} defs)  used by {users}")
+
+
 def move_symbols(plan: Plan, dry: bool) -> None:
     for move in SYMBOL_MOVES:
         src_path, dst_path = module_path(move.src), module_path(move.dst)
@@ -390,6 +463,8 @@ def move_symbols(plan: Plan, dry: bool) -> None:
         text = src_path.read_text()
         tree = ast.parse(text)
         lines = text.splitlines(keepends=True)
+        if move.closure:
+            move.names = sorted(closure(tree, lines, move.names))
         spans, found = [], set()
         for node in tree.body:
             hit = _defined(node) & set(move.names)
@@ -414,7 +489,8 @@ def move_symbols(plan: Plan, dry: bool) -> None:
             renames.get(n, n) for n in found if renames.get(n, n) in _used_names(rest)
         )
         if still_used:
-            rest = _add_import(rest, f"from {move.dst} import {', '.join(still_used)}\n")
+            dst_name = move.dst.removeprefix("tests.")  # tests/ is on sys.path, not a package
+            rest = _add_import(rest, f"from {dst_name} import {', '.join(still_used)}\n")
         src_path.write_text(rest)
         if move.dedupe:
             continue
@@ -614,6 +690,22 @@ def fix_test_depth(moved: list[tuple[Path, Path]]) -> None:
             dst.write_text(new)
 
 
+def rewrite_helper_imports() -> list[Path]:
+    changed = []
+    for folder, old, new in HELPER_IMPORTS:
+        for path in Path(folder).rglob("*.py"):
+            text = path.read_text()
+            updated = re.sub(rf"^from {old} import ", f"from {new} import ", text, flags=re.M)
+            if updated != text:
+                path.write_text(updated)
+                changed.append(path)
+    init = Path("tests/helpers/__init__.py")
+    if not init.exists():
+        init.write_text('"""Test helpers, imported by name (never `from conftest import`)."""\n')
+        sh("git", "add", str(init))
+    return changed
+
+
 def apply_text_edits() -> None:
     for file, old, new in TEXT_EDITS:
         path = Path(file)
@@ -637,7 +729,11 @@ def all_files() -> list[Path]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dry-run", action="store_true", help="check the plan, change nothing")
+    parser.add_argument("--sizes", metavar="MODULE", help="show how MODULE could be split")
     args = parser.parse_args()
+    if args.sizes:
+        report_sizes(args.sizes)
+        return 0
     if not PKG.is_dir():
         sys.exit("move.py: run from the repository root")
     plan = Plan()
@@ -652,6 +748,7 @@ def main() -> int:
         return 0
     plan.all_old_modules |= set(plan.modules.values())
     changed = [p for p in all_files() if rewrite_file(p, plan)]
+    changed += rewrite_helper_imports()
     fix_test_depth(moved)
     apply_text_edits()
     layout_test = Path(__file__).with_name("test_layout.py")
