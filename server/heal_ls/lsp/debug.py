@@ -107,8 +107,6 @@ async def start_debug(ls, nodeid: str) -> dict:
 
 
 def register(server) -> None:
-    server.debug_processes = []
-
     @server.command(DEBUG_TEST)
     @guarded
     async def debug_test(ls, *args):

@@ -28,7 +28,7 @@ def register(server) -> None:
                 task.cancel()
         for folder in ls.folders:
             lastfailed.stop(folder)
-        for process in getattr(ls, "debug_processes", []):
+        for process in ls.debug_processes:
             if process.returncode is None:
                 process.kill()
         try:

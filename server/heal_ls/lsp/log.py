@@ -134,11 +134,17 @@ def guarded(handler):
     return wrapper
 
 
-def spawn(coro, name: str) -> asyncio.Task:
-    """Run `coro` as a background task whose failure is logged, never lost."""
-    task = asyncio.ensure_future(coro)
+RUNNING: set[asyncio.Future] = set()  # asyncio keeps only weak references to tasks: we keep them
 
-    def done(t: asyncio.Task) -> None:
+
+def spawn(coro, name: str) -> asyncio.Future:
+    """Run `coro` as a background task whose failure is logged, never lost; the task is kept
+    (in RUNNING) until it is done, so it cannot be garbage-collected halfway."""
+    task = asyncio.ensure_future(coro)
+    RUNNING.add(task)
+
+    def done(t: asyncio.Future) -> None:
+        RUNNING.discard(t)
         if t.cancelled():
             logger.debug("%s cancelled", name)
         elif t.exception() is not None:

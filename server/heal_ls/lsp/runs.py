@@ -159,7 +159,7 @@ class Runs:
             scope = [k.id for k in self.ls.state.known.values() if k.failure.script == script]
         self.ls.state.apply_run(run, located, scope)
         diagnostics.publish(self.ls)
-        if hasattr(self.ls, "indexes"):
+        if self.ls.indexes is not None:
             self.ls.indexes.refresh_all()
         logger.info(
             "run: %d passed, %d failed, %d errors in %.1fs",

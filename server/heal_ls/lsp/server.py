@@ -12,6 +12,7 @@ import importlib
 import os
 import sys
 from threading import Event
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -20,6 +21,9 @@ from heal_ls import __version__
 from heal_ls.lsp.cancel import HealProtocol
 from heal_ls.lsp.folders import Folder, folder_for, folder_roots
 from heal_ls.lsp.log import connected, logger, setup_logging
+
+if TYPE_CHECKING:
+    from heal_ls.lsp.code_index import Indexes
 
 FEATURES = (
     "config",
@@ -50,6 +54,8 @@ class HealLanguageServer(LanguageServer):
         self.last_heal: dict | None = None  # the last heal's outcome and budget, for heal/status
         self.heal_task = None
         self.failed_features: dict[str, str] = {}
+        self.indexes: Indexes | None = None  # code-action indexes (set by code_actions.register)
+        self.debug_processes: list[asyncio.subprocess.Process] = []  # the debugpy session
 
     def set_folders(self, params: types.InitializeParams) -> None:
         roots = folder_roots(params)
