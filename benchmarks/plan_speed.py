@@ -16,7 +16,7 @@ import sys
 import time
 
 from heal_ls.edit import splice
-from heal_ls.heal.plan import plan_answer
+from heal_ls.heal.plan import _import_edit, plan_answer
 from heal_ls.locate import index as index_module
 from heal_ls.locate import index_source, suspect_for
 
@@ -69,13 +69,15 @@ def module(lines: int) -> str:
     return HEADER + "".join(blocks) + TAIL
 
 
-def median_ms(run, rounds: int) -> float:
-    times = []
+def median_ms(run, rounds: int) -> tuple[float, float]:
+    """Median wall and CPU milliseconds (CPU time is steadier on a shared, loaded machine)."""
+    wall, cpu = [], []
     for _ in range(rounds):
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         run()
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times)
+        wall.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - cpu_started) * 1000)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def main() -> int:
@@ -101,17 +103,24 @@ def main() -> int:
     def single():
         splice(text, target, SINGLE)
 
+    def imports_only():
+        _import_edit(text, [("math", None, None), ("typing", "Optional", None)])
+
     results = {
         "plan + proof, index warm": median_ms(warm, args.rounds),
+        "  of which the import block (libcst)": median_ms(imports_only, args.rounds),
         "plan + proof, index cold": median_ms(cold, args.rounds),
         "single-function splice + proof": median_ms(single, args.rounds),
     }
     lines = text.count("\n")
     print(f"{lines}-line module, 4 touched nodes (import block, 2 functions, 1 helper)")
-    for name, ms in results.items():
-        print(f"  {name:34s} {ms:7.1f} ms")
-    verdict = "meets" if results["plan + proof, index warm"] <= 50 else "MISSES"
-    print(f"  warm plan vs target 50 ms: {verdict}")
+    for name, (wall, cpu) in results.items():
+        print(f"  {name:38s} {wall:7.1f} ms wall {cpu:7.1f} ms CPU")
+    wall, cpu = results["plan + proof, index warm"]
+    print(
+        f"  warm plan + proof vs target 50 ms: wall {'meets' if wall <= 50 else 'MISSES'}, "
+        f"CPU {'meets' if cpu <= 50 else 'MISSES'} (wall > CPU: the machine is shared)"
+    )
     return 0
 
 

@@ -88,6 +88,8 @@ def test_settings_contributed_with_defaults():
         "heal.testTimeout": 10,
         "heal.localBudget": 300,
         "heal.localSeconds": 60,
+        "heal.maxNodes": 3,
+        "heal.allowImports": True,
         "heal.autoVerifyOnSave": True,
         "heal.runOnStartup": False,
         "heal.previewFixes": False,
