@@ -31,12 +31,15 @@ async function applyEdit(
     return { applied: false, failureReason: `${stale} changed since the fix was computed` };
   }
   const edit = await client.protocol2CodeConverter.asWorkspaceEdit(params.edit);
-  if (!previewFixes()) {
+  // the server asks for a preview itself when the function has many callers
+  const forced = Object.values(params.edit.changeAnnotations ?? {}).some((a) => a.needsConfirmation);
+  if (!previewFixes() && !forced) {
     return { applied: await vscode.workspace.applyEdit(edit) };
   }
   pendingPreviews += 1;
   try {
-    const confirmed = needingConfirmation(edit, params.label ?? 'Heal fix');
+    // a forced preview keeps the server's own annotation (its label says why: the callers)
+    const confirmed = forced ? edit : needingConfirmation(edit, params.label ?? 'Heal fix');
     const applied = await vscode.workspace.applyEdit(confirmed);
     return applied ? { applied } : { applied, failureReason: 'discarded in the preview' };
   } finally {

@@ -5,6 +5,8 @@ export interface HealStatus {
   running: boolean;
   failing: number;
   healing: string | null;
+  /** The last heal's outcome and budget meter (tokens in/out, estimated cost). */
+  lastHeal?: { qualname: string; status: string; meter: string } | null;
 }
 
 export class StatusItem implements vscode.Disposable {
@@ -24,11 +26,16 @@ export class StatusItem implements vscode.Disposable {
     return this.item.text;
   }
 
+  get tooltip(): string {
+    return String(this.item.tooltip ?? '');
+  }
+
   update(status: Partial<HealStatus>): void {
     this.current = {
       running: Boolean(status.running),
       failing: Number(status.failing ?? 0),
       healing: status.healing ?? null,
+      lastHeal: status.lastHeal ?? null,
     };
     this.stopped = false;
     this.render();
@@ -44,7 +51,7 @@ export class StatusItem implements vscode.Disposable {
   }
 
   private render(): void {
-    const { running, failing, healing } = this.current;
+    const { running, failing, healing, lastHeal } = this.current;
     const failingText = failing === 1 ? '1 failing' : `${failing} failing`;
     if (this.stopped) {
       this.item.text = '$(debug-disconnect) Heal: stopped';
@@ -57,7 +64,8 @@ export class StatusItem implements vscode.Disposable {
     }
     this.item.tooltip = this.stopped
       ? 'The heal-ls server is not running: Heal: Show Logs'
-      : `${failingText}. Click to heal a failing test.`;
+      : `${failingText}. Click to heal a failing test.` +
+        (lastHeal ? `\nLast heal: ${lastHeal.qualname} ${lastHeal.status} (${lastHeal.meter})` : '');
     this.item.backgroundColor =
       failing > 0 && !running && !healing
         ? new vscode.ThemeColor('statusBarItem.warningBackground')

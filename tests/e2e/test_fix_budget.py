@@ -30,6 +30,7 @@ def test_tokens_and_cost_per_heal(example_copy, model):
     assert row["status"] == "verified" and row["model"] == model
     assert row["tokens_in"] > 0 and row["tokens_out"] > 0
     assert row["tokens"] == row["tokens_in"] + row["tokens_out"]
+    assert (row["callers"], row["guards"]) == (4, 2)  # the blast radius of Inventory.remove
     if model == "gpt-4o-mini":  # $0.15 in / $0.60 out per million tokens (prices.json)
         expected = (row["tokens_in"] * 0.15 + row["tokens_out"] * 0.6) / 1e6
         assert row["cost"] == pytest.approx(expected, abs=1e-6)

@@ -71,7 +71,7 @@ async def test_syntax_errors_unknown_documents_and_bad_arguments(vscode_client):
         context=t.CodeActionContext(diagnostics=[]),
     )
     actions = await vscode_client.text_document_code_action_async(params)
-    assert [a.title for a in actions][0] == "AI heal Inventory.remove"  # from the run's lines
+    assert [a.title for a in actions][0].startswith("AI heal Inventory.remove")  # run's lines
     for target in ({"failure": NODEID}, {"uri": uri, "qualname": "Inventory.remove"}):
         result = await editor.command("heal.healFunction", target)
         assert result["status"] == "failed" and "cannot heal now" in result["message"]

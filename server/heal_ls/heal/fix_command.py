@@ -139,7 +139,7 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
             updated[result.suspect.path] = result.new_source
             if args.apply:
                 applied = _apply(result, force=args.force)
-        rows.append(_row(root, target, result, applied))
+        rows.append(_row(root, target, result, applied, run_result))
     live.__exit__()  # the bar goes before the report
     _report(rows, as_json=args.json, applying=args.apply)
     if not targets:
@@ -205,8 +205,11 @@ def _apply(result: HealResult, *, force: bool) -> bool:
     return True
 
 
-def _row(root: str, target: HealTarget, result: HealResult, applied: bool) -> dict:
+def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) -> dict:
+    from heal_ls.heal.blast import blast_radius
+
     suspect = result.suspect or target.suspect
+    blast = blast_radius(root, suspect, [run]) if suspect else None
     return {
         "test": _failure_name(target.failures[0]),
         "tests": [_failure_name(f) for f in target.failures],
@@ -226,6 +229,8 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool) -> di
         "tokens_out": result.tokens_out,
         "cost": None if result.cost is None else round(result.cost, 6),
         "model": result.model,
+        "callers": blast.callers if blast else None,
+        "guards": blast.guards if blast else None,
         "seconds": result.seconds,
     }
 
@@ -243,6 +248,9 @@ def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
         print("nothing to heal: no failing tests")
     for row in rows:
         print(f"{row['suspect'] or row['test']}: {row['status']} - {row['reason'] or ''}")
+        if row["callers"] is not None:
+            blast = f"{row['callers']} callers, {row['guards']} guard tests"
+            print(f"# blast radius: {blast}")
         if row["model"]:
             print(f"# budget: {Usage(row['tokens_in'], row['tokens_out'], row['cost']).text()}")
         if row["diff"]:

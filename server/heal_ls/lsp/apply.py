@@ -119,12 +119,15 @@ async def apply_fix(
     tries: int = 2,
     edits: list[dict] | None = None,
     touched: list[str] | None = None,
+    confirm: str | None = None,
 ) -> Applied:
     """Apply the fix to the buffer of `suspect.path`; raise Refused with the reason if not.
 
     A planned fix (`edits`: several nodes, helpers, imports) goes as one TextEdit per node and
     only onto the text it was planned on. A single-function edit refused because the buffer
-    changed meanwhile is redone on the new text once.
+    changed meanwhile is redone on the new text once. With `confirm` (why: a function with many
+    callers) the user sees the fix first: an edit annotated needsConfirmation where the client
+    supports change annotations (VS Code's refactor preview), else a question.
     """
     touched = touched or [suspect.qualname]
     uri = path_to_uri(suspect.path)
@@ -142,10 +145,13 @@ async def apply_fix(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
             edits=text_edits(ls.workspace.position_codec, current, before, target, edits),
         )
-        params = types.ApplyWorkspaceEditParams(
-            edit=types.WorkspaceEdit(document_changes=[edit]),
-            label=f"AI heal {suspect.qualname} (touches {', '.join(touched)})",
-        )
+        label = f"AI heal {suspect.qualname} (touches {', '.join(touched)})"
+        workspace_edit = types.WorkspaceEdit(document_changes=[edit])
+        if confirm and supports_annotations(ls):
+            workspace_edit = needing_confirmation(edit, label, confirm)
+        elif confirm and not await user_confirms(ls, label, confirm):
+            raise Refused(f"not applied: declined ({confirm})")
+        params = types.ApplyWorkspaceEditParams(edit=workspace_edit, label=label)
         result = await ls.workspace_apply_edit_async(params)
         if result.applied:
             return Applied(target, version)
@@ -153,3 +159,36 @@ async def apply_fix(
         if current_text(ls, suspect.path) == (current, version):
             break  # declined, not stale (the user discarded the preview): never ask again
     raise Refused(f"the editor did not apply the fix: {reason}")
+
+
+PREVIEW = "heal-preview"
+APPLY = "Apply fix"
+
+
+def supports_annotations(ls) -> bool:
+    workspace = ls.client_capabilities.workspace
+    edit = workspace.workspace_edit if workspace else None
+    return bool(edit and edit.change_annotation_support)
+
+
+def needing_confirmation(edit: types.TextDocumentEdit, label: str, why: str):
+    """The same edit, every TextEdit annotated so the editor asks (and previews) first."""
+    annotated = types.TextDocumentEdit(
+        text_document=edit.text_document,
+        edits=[
+            types.AnnotatedTextEdit(range=e.range, new_text=e.new_text, annotation_id=PREVIEW)
+            for e in edit.edits
+        ],
+    )
+    note = types.ChangeAnnotation(label=label, needs_confirmation=True, description=why)
+    return types.WorkspaceEdit(document_changes=[annotated], change_annotations={PREVIEW: note})
+
+
+async def user_confirms(ls, label: str, why: str) -> bool:
+    params = types.ShowMessageRequestParams(
+        type=types.MessageType.Warning,
+        message=f"heal: {label}: {why}",
+        actions=[types.MessageActionItem(APPLY)],
+    )
+    choice = await ls.window_show_message_request_async(params)
+    return choice is not None and choice.title == APPLY

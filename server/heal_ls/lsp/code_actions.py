@@ -24,7 +24,8 @@ def actions_for(known: Known, diagnostics: list[types.Diagnostic], many: bool):
     failure, suffix = known.failure, f" ({known.label()})" if many else ""
     if known.healable and known.suspect is not None and known.flaky is None:
         arg = {"failure": known.id}
-        title = f"AI heal {known.suspect.qualname}{suffix}"
+        blast = f" — {known.blast.text()}" if known.blast else ""
+        title = f"AI heal {known.suspect.qualname}{blast}{suffix}"
         yield _quickfix(title, "AI heal", HEAL_FUNCTION, arg, diagnostics, preferred=True)
     if failure.test:
         arg = {"test": failure.test}

@@ -100,8 +100,16 @@ async def heal_known(ls, known: Known) -> dict:
             spawn(offer_best_candidate(ls, suspect, before, result), "offer candidate")
             return {**outcome(result.status, result.reason or "no verified fix", known), "told": 1}
         progress.report("applying the fix")
+        blast = known.blast
+        wide = blast is not None and blast.callers > ls.settings.previewAboveCallers
         applied = await apply_fix(
-            ls, suspect, before, result.new_source, edits=result.edits, touched=result.touched
+            ls,
+            suspect,
+            before,
+            result.new_source,
+            edits=result.edits,
+            touched=result.touched,
+            confirm=f"{blast.text()}: preview before applying" if wide else None,
         )
     tests = [t for t in (known.failure.test, *(f.test for f in others)) if t]
     fixed = {suspect.path: applied.text}
@@ -110,7 +118,8 @@ async def heal_known(ls, known: Known) -> dict:
     elif tests:
         ls.runs.in_background(tests, overlay=fixed)
     touched = ", ".join(result.touched or [suspect.qualname])
-    message = f"{suspect.qualname} fixed (touched: {touched}); re-running its tests{meter}"
+    radius = f"; {known.blast.text()}" if known.blast else ""
+    message = f"{suspect.qualname} fixed (touched: {touched}{radius}); re-running its tests{meter}"
     return {**outcome("verified", message, known, True), "touched": result.touched}
 
 

@@ -133,7 +133,8 @@ class Runs:
                             raise  # cancelled from above: a newer run or shutdown
                         self.ls.show("heal: run cancelled")
                         return None
-                    self._merge(run, scope, script)
+                    located = self._merge(run, scope, script)
+                    await self.measure(located, run)
                     return run
             finally:
                 self.explicit = None
@@ -148,10 +149,24 @@ class Runs:
             return run
         return with_passing(run, self.last_run.tests)
 
-    def _merge(self, run: RunResult, scope, script) -> None:
+    async def measure(self, located: dict[str, Known], run: RunResult) -> None:
+        """The blast radius of each new healable failure's function (a thread: the call-site
+        scan reads the workspace), then code actions are re-indexed to show it."""
+        from heal_ls.heal.blast import blast_radius
+
+        healable = [k for k in located.values() if k.healable and k.suspect is not None]
+        if not healable:
+            return
+        runs = [run, self.last_run]
+        for known in healable:
+            known.blast = await asyncio.to_thread(blast_radius, self.ls.root, known.suspect, runs)
+        self.ls.state.generation += 1
+        self.ls.indexes.refresh_all()
+
+    def _merge(self, run: RunResult, scope, script) -> dict[str, Known]:
         if run.error:
             self.ls.show(f"heal: could not run: {run.error}", types.MessageType.Error)
-            return
+            return {}
         if scope is None or self.last_run is None:
             self.last_run = run
         located = locate_all(self._contrasted(run), self.ls.root)
@@ -168,6 +183,7 @@ class Runs:
             run.errors,
             run.seconds,
         )
+        return located
 
     def in_background(self, nodeids, delay=0.0, overlay=None, done=None, script=None):
         """Start a background run (of `script` if given) after `delay`, cancelling the previous

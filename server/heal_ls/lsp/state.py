@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from heal_ls.heal.blast import Blast
 from heal_ls.models import Failure, RunResult, Suspect
 from heal_ls.testing.flaky import Flaky
 
@@ -22,6 +23,7 @@ class Known:
     reason: str | None = None
     rechecked: bool = False  # re-run on unchanged code to rule out a flaky test (flaky.py)
     flaky: Flaky | None = None  # set when one of those re-runs passed
+    blast: Blast | None = None  # call sites and guard tests of the suspect (heal/blast.py)
 
     @property
     def id(self) -> str:
@@ -51,6 +53,7 @@ class Known:
             "healable": self.healable,
             "reason": self.reason,
             "flaky": self.flaky.to_json() if self.flaky else None,
+            "blast": self.blast.to_json() if self.blast else None,
         }
 
 

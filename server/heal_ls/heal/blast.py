@@ -1,0 +1,87 @@
+"""Blast radius of a heal: how many places call the function, how many tests guard it.
+
+Call sites are static: every `name(...)` and `<anything>.name(...)` in the workspace's Python
+files whose called name is the function's own (so `getattr` tricks and callbacks are not
+counted, and a common method name counts every class's). Each file's called names are cached
+by its size and modification time, so only changed files are parsed again. Guards are the
+passing tests of a traced run that executed the function (coverage keys "path:first_line").
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections import Counter
+from dataclasses import dataclass
+
+from heal_ls.locate.paths import FOREIGN_DIRS
+
+_CALLED: dict[str, tuple[tuple[int, int], Counter]] = {}  # path -> (signature, called names)
+
+
+@dataclass
+class Blast:
+    callers: int
+    guards: int
+
+    def text(self) -> str:
+        callers = f"{self.callers} caller{'s' * (self.callers != 1)}"
+        return f"{callers}, {self.guards} guard test{'s' * (self.guards != 1)}"
+
+    def to_json(self) -> dict:
+        return {"callers": self.callers, "guards": self.guards}
+
+
+def python_files(root: str):
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in FOREIGN_DIRS and not d.startswith((".", "__"))]
+        for name in names:
+            if name.endswith(".py"):
+                yield os.path.join(folder, name)
+
+
+def called_names(path: str) -> Counter:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return Counter()
+    signature = (stat.st_mtime_ns, stat.st_size)
+    cached = _CALLED.get(path)
+    if cached is not None and cached[0] == signature:
+        return cached[1]
+    counts: Counter = Counter()
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        tree = None
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name):
+                counts[func.id] += 1
+            elif isinstance(func, ast.Attribute):
+                counts[func.attr] += 1
+    _CALLED[path] = (signature, counts)
+    return counts
+
+
+def call_sites(root: str, qualname: str) -> int:
+    """Static call sites of the function named by `qualname` (its last part) under `root`."""
+    name = qualname.rsplit(".", 1)[-1]
+    return sum(called_names(path)[name] for path in python_files(root))
+
+
+def guard_count(runs, suspect) -> int:
+    """Passing tests, in any of `runs` (RunResults, None skipped), that ran `suspect`."""
+    keys = {f"{suspect.path}:{suspect.start_line}", f"{suspect.path}:{suspect.def_line}"}
+    guards = set()
+    for run in runs:
+        for test in run.tests if run is not None else ():
+            if test.outcome == "passed" and keys.intersection(test.covered):
+                guards.add(test.nodeid)
+    return len(guards)
+
+
+def blast_radius(root: str, suspect, runs) -> Blast:
+    return Blast(call_sites(root, suspect.qualname), guard_count(runs, suspect))

@@ -1,0 +1,41 @@
+"""Blast radius: a function with more callers than heal.previewAboveCallers is always previewed:
+VS Code gets an edit annotated needsConfirmation (its refactor preview); a client without
+change annotations (Neovim's profile) is asked first, and a "no" applies nothing."""
+
+import pytest
+from conftest import eventually
+
+pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
+
+MODULE = "shop/inventory.py"
+NODEID = "tests/test_inventory.py::test_remove_all"
+
+
+@pytest.fixture
+def settings():
+    return {"provider": "local", "previewAboveCallers": 3}  # Inventory.remove has 4 callers
+
+
+async def test_a_widely_called_function_is_previewed(client):
+    editor = client.editor
+    uri = editor.open(MODULE)
+    before = editor.text(uri)
+    await editor.command("heal.runTests")
+    annotations = client.capabilities.workspace.workspace_edit.change_annotation_support
+    editor.answer = lambda params: None  # Neovim's question: the user says no first
+    if not annotations:
+        declined = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=120)
+        assert declined["status"] == "refused" and editor.applied == []
+        assert "4 callers, 2 guard tests" in editor.questions[-1].message
+        editor.answer = lambda params: "Apply fix"
+    result = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=120)
+    assert result["status"] == "verified", result
+    assert "4 callers, 2 guard tests" in result["message"]
+    [params] = editor.applied
+    if annotations:  # VS Code: the edit itself asks for confirmation (refactor preview)
+        [note] = params.edit.change_annotations.values()
+        assert note.needs_confirmation is True
+        assert note.description.startswith("4 callers, 2 guard tests")
+        assert all(e.annotation_id for e in params.edit.document_changes[0].edits)
+    assert editor.text(uri) != before  # the local repairer's fix is in the buffer
+    await eventually(lambda: editor.diagnostics(MODULE) == [], what="the re-run to clear it")
