@@ -10,6 +10,7 @@ from heal_ls.source import SourceError, read_source, split_lines
 
 MAX_MESSAGE = 200
 MAX_NOTES = 3
+WEAK = 0.5  # suspects only because they ran in the failing test score at most this
 
 
 def human_lines(
@@ -34,7 +35,8 @@ def human_lines(
         unseen = [s for s in where.suspects if (s.path, s.focus_line) not in shown]
         if traceback and unseen and unseen[0] is where.suspects[0]:  # say why the target
             lines.append(_note(unseen.pop(0), root, "heal target"))
-        others = [s for s in unseen if s is not where.suspects[0]]
+        # Runner-ups with a reason of their own; "it merely ran" ones stay in --json.
+        others = [s for s in unseen if s is not where.suspects[0] and s.score > WEAK]
         lines += [_note(other, root, "also") for other in others[:MAX_NOTES]]
     if result.timed_out:
         lines.append(f"{root}: the run timed out before every test finished")
