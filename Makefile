@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
+	@scripts/setup-sandbox.sh
 
 lint: setup
 	$(BIN)/ruff check .

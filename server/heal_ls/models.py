@@ -157,3 +157,4 @@ class HealResult:
     tokens_out: int = 0
     cost: float | None = None  # estimated USD; None when the model's price is unknown
     model: str | None = None  # the model asked, if any
+    warning: str | None = None  # e.g. "verification not isolated on this system"

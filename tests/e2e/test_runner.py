@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from heal_ls.testing.runner import run_pytest
-from heal_ls.testing.sandbox import MEMORY_LIMIT, unshare_prefix
+from heal_ls.testing.sandbox import MEMORY_LIMIT, level
 
 pytestmark = pytest.mark.e2e
 
@@ -205,13 +205,13 @@ async def test_bad_interpreter_and_missing_pytest_are_clear_errors(tmp_path):
 async def test_sandbox_has_temp_home_rlimits_and_no_network(tmp_path):
     listener = socket.create_server(("127.0.0.1", 0))  # reachable only from our own netns
     port = listener.getsockname()[1]
-    isolated = bool(unshare_prefix())
+    isolated = level() != "none"
     tests = f"""
         import os, resource, socket
 
         def test_home():
-            assert os.environ["HOME"] != {os.environ.get("HOME", "")!r}
             assert os.path.isdir(os.environ["HOME"])
+            assert not os.listdir(os.environ["HOME"])
 
         def test_memory_limit():
             assert resource.getrlimit(resource.RLIMIT_AS)[0] == {MEMORY_LIMIT}

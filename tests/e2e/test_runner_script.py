@@ -97,8 +97,14 @@ async def test_missing_interpreter_is_a_clear_error(tmp_path):
     assert result.error and "cannot run" in result.error
 
 
-async def test_sandboxed_script_gets_a_temp_home(tmp_path):
-    code = f"import os\nassert os.environ['HOME'] != {str(Path.home())!r}\n"
-    (tmp_path / "home.py").write_text(code, encoding="utf-8")
-    result = await run_script(tmp_path, "home.py", sandbox=True)
-    assert (result.passed, result.failures) == (1, [])
+async def test_sandboxed_script_does_not_see_the_home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    (home / "secret").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    code = f"import os\nassert not os.path.exists({str(home / 'secret')!r})\n"
+    code += "open(os.path.expanduser('~/written'), 'w').close()\n"
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "home.py").write_text(code, encoding="utf-8")
+    result = await run_script(tmp_path / "ws", "home.py", sandbox=True)
+    assert (result.passed, result.failures) == (1, []), result.failures
+    assert sorted(p.name for p in home.iterdir()) == ["secret"]

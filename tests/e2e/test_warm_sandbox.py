@@ -1,14 +1,13 @@
-"""Sandboxed runs on the warm runner: temp HOME, memory limit, no network (where the OS allows)."""
+"""Sandboxed runs on the warm runner: its twin server lives in the sandbox, runs stay limited."""
 
 from __future__ import annotations
 
-import os
 import socket
 import sys
 
 import pytest
 from heal_ls.testing.runner import build_pytest_invocation, collect_result
-from heal_ls.testing.sandbox import unshare_prefix
+from heal_ls.testing.sandbox import SandboxPolicy, level
 from heal_ls.testing.warm import WarmRunner
 
 pytestmark = pytest.mark.e2e
@@ -17,8 +16,10 @@ TESTS = """\
 import os, socket, tempfile
 
 def test_home():
-    with open(os.environ["HOME_REPORT"], "w") as f:
-        f.write(os.environ["HOME"] + "\\n" + tempfile.gettempdir())
+    assert not os.listdir(os.path.expanduser("~"))  # a fresh home for each run
+    open(os.path.expanduser("~/left-behind"), "w").close()
+    assert tempfile.gettempdir() == os.environ["TMPDIR"] != "/tmp"  # the run's own scratch
+    print("HOME", os.environ["HOME"], "TMP", tempfile.gettempdir())
 
 def test_memory():
     blob = bytearray(3 * 1024**3)
@@ -45,7 +46,6 @@ def project(tmp_path, monkeypatch):
     listener.bind(("127.0.0.1", 0))
     listener.listen()
     monkeypatch.setenv("OPEN_PORT", str(listener.getsockname()[1]))
-    monkeypatch.setenv("HOME_REPORT", str(tmp_path / "home.txt"))
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     yield root
     listener.close()
@@ -68,15 +68,16 @@ async def test_sandboxed_warm_run_is_limited(project, tmp_path):
     warm = WarmRunner(sys.executable, str(project))
     try:
         free = await run(project, warm, sandbox=False, nodeids=["test_box.py::test_network"])
-        boxed = await run(project, warm, sandbox=True)
+        policy = SandboxPolicy(test_env=("OPEN_PORT",))
+        boxed = await run(project, warm, sandbox=policy)
+        again = await run(project, warm, sandbox=policy, nodeids=["test_box.py::test_home"])
     finally:
         warm.close()
-    assert warm.cold_runs == 0
+    assert warm.cold_runs == 0 and all(twin.cold_runs == 0 for twin in warm.boxed.values())
     assert outcomes(free)["test_network"] == "passed"
     assert outcomes(boxed)["test_memory"] == "failed"
     assert "MemoryError" in {f.exc_type for f in boxed.failures}
-    home, temp = (tmp_path / "home.txt").read_text().splitlines()
-    assert home != os.environ.get("HOME") and "heal-ls-home-" in home
-    assert temp == home  # TMPDIR follows the sandbox even if the server computed it before
-    if unshare_prefix():
+    assert outcomes(boxed)["test_home"] == outcomes(again)["test_home"] == "passed"
+    if level() != "none":
         assert outcomes(boxed)["test_network"] == "failed"
+        assert len(warm.boxed) == 1  # the twin server inside the sandbox served both runs

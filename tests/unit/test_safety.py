@@ -48,6 +48,20 @@ def refuse(new: str, original: str = ORIGINAL, path: str = SOURCE) -> str:
         ("import inspect\n    return inspect.currentframe().f_back", "`f_back`"),
         ("import os\n    return 0 if 'PYTEST_CURRENT_TEST' in os.environ else 1", "test run"),
         ("import sys\n    return 0 if 'pytest' in sys.modules else 1", "test run"),
+        ("import os\n    os.posix_spawn('/bin/sh', ['sh'], {})", "`os.posix_spawn`"),
+        (
+            "import asyncio\n    return asyncio.create_subprocess_exec('ls')",
+            "`asyncio.create_subprocess_`",
+        ),
+        ("import pickle\n    return pickle.loads(b'x')", "`pickle`"),
+        (
+            "import operator\n    return operator.methodcaller('system', 'ls')(o)",
+            "`operator.methodcaller`",
+        ),
+        ("import multiprocessing\n    return multiprocessing.Process()", "`multiprocessing`"),
+        ("return globals()['__builtins__']", "`globals`"),
+        ("import sys\n    return getattr(sys.modules['os'], 'sys' + 'tem')('ls')", "`sys.modules`"),
+        ("import os\n    os.fork() or os.setsid()", "`os.setsid`"),
         ("import builtins\n    builtins.len = lambda x: 0", "`builtins`"),
     ],
 )

@@ -66,6 +66,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--show-prompt", action="store_true", help="print the prompt; no model call"
     )
     parser.add_argument("--no-cache", action="store_true", help="ignore the repair cache")
+    parser.add_argument(
+        "--test-env",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="pass a variable into the sandboxed test runs (repeatable)",
+    )
+    parser.add_argument(
+        "--allow-unisolated",
+        action="store_true",
+        help="verify candidates even where no sandbox works (every result says so)",
+    )
     parser.add_argument("--allow-test-edits", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -93,6 +105,8 @@ def config_from(args: argparse.Namespace) -> HealConfig:
         allow_imports=not args.no_imports,
         use_cache=not args.no_cache,
         max_tokens=max(0, args.max_tokens),
+        test_env=tuple(args.test_env),
+        allow_unisolated=args.allow_unisolated,
     )
 
 
@@ -224,6 +238,7 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) 
         "touched": result.touched,
         "applied": applied,
         "reason": result.reason,
+        "warning": result.warning,
         "tokens": result.tokens,
         "tokens_in": result.tokens_in,
         "tokens_out": result.tokens_out,
@@ -253,6 +268,8 @@ def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
             print(f"# blast radius: {blast}")
         if row["model"]:
             print(f"# budget: {Usage(row['tokens_in'], row['tokens_out'], row['cost']).text()}")
+        if row["warning"]:
+            print(f"warning: {row['warning']}")
         if row["diff"]:
             print(f"# touched: {', '.join(row['touched'])}")
             print(row["diff"], end="" if row["diff"].endswith("\n") else "\n")

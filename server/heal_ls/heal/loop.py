@@ -30,6 +30,8 @@ from heal_ls.models import (
     RunResult,
     Suspect,
 )
+from heal_ls.testing.sandbox import NOT_ISOLATED, SandboxPolicy
+from heal_ls.testing.sandbox import level as sandbox_level
 
 
 @dataclass
@@ -53,6 +55,8 @@ class HealConfig:
     warm: bool = True
     max_tokens: int = 0  # tokens (in + out) one heal may spend; 0 = no cap
     prices: dict | None = None  # per-model price overrides (heal/budget.py)
+    test_env: tuple[str, ...] = ()  # variables passed into the sandbox: "NAME" or "NAME=value"
+    allow_unisolated: bool = False  # run candidates even where no sandbox works (warned)
 
 
 @dataclass
@@ -242,6 +246,7 @@ def finish(
         tokens_out=ctx.tokens_out,
         cost=spent.cost if ctx.model else None,
         model=ctx.model,
+        warning=None if sandbox_level() != "none" else NOT_ISOLATED,
     )
 
 
@@ -324,6 +329,7 @@ async def _verify(ctx: HealContext, module_text: str, candidate: Candidate) -> V
         test_timeout=ctx.config.test_timeout,
         overlay=ctx.overlay,
         warm=ctx.warm_runner,
+        sandbox=SandboxPolicy(ctx.config.test_env, ctx.config.allow_unisolated),
     )
     ctx.emit(HealEvent("verify_end", outcome.summary, *step))
     return outcome

@@ -65,6 +65,36 @@ _ATTRS = {
 }
 _TEST_RUN_STRINGS = ("PYTEST_CURRENT_TEST", "pytest", "_pytest")
 
+# Ways around the names above, seen in practice (issue 11). Like every rail, a first filter that
+# keeps honest candidates honest; the sandbox (heal_ls.testing.sandbox) is the boundary.
+_ESCAPE_MODULES = {
+    "multiprocessing": "starts processes",
+    "pickle": "runs code hidden in data (pickle.loads)",
+    "marshal": "loads code objects from data",
+    "shelve": "runs code hidden in data (pickle)",
+}
+_ESCAPE_DOTTED = {
+    "os.posix_spawn*": "starts processes",
+    "os.setsid": "detaches a process from the test run",
+    "asyncio.create_subprocess_*": "starts processes",
+    "concurrent.futures.ProcessPoolExecutor": "starts processes",
+    "operator.methodcaller": "calls methods by name to get around these checks",
+    "operator.attrgetter": "reaches attributes by name to get around these checks",
+    "sys.modules": "reaches modules by name to get around these checks",
+}
+_ESCAPE_BUILTINS = {
+    "globals": "reaches the module's globals (and through them the builtins)",
+    "vars": "reaches a namespace by name to get around these checks",
+}
+_MODULES.update(_ESCAPE_MODULES)
+_DOTTED.update(_ESCAPE_DOTTED)
+_BUILTINS.update(_ESCAPE_BUILTINS)
+
+
+# Test-only switch (tests/e2e/test_sandbox_escapes.py): run hostile candidates with the rails off,
+# so the tests prove the sandbox is the boundary. Never set it outside those tests.
+RAILS_OFF_ENV = "HEAL_LS_TESTING_RAILS_OFF"
+
 
 class UnsafeCandidate(Exception):
     """The candidate may not run; str(err) is the reason, fit to send back to the model."""
@@ -85,6 +115,8 @@ def check_candidate(
         raise UnsafeCandidate(
             f"the candidate does not parse: {describe_syntax_error(err)}"
         ) from err
+    if os.environ.get(RAILS_OFF_ENV) == "1":
+        return  # test-only: the sandbox, not the rails, is under test
     added = capabilities(tree)
     try:
         for label in capabilities(parse_block(_lf(original_function))[1]):

@@ -75,6 +75,7 @@ async def verify_module_text(
     test_timeout: float,
     overlay: dict[str, str] | None = None,
     warm=None,
+    sandbox=True,
 ) -> VerifyOutcome:
     """Run the failing tests (or script) plus regressions with `module_text` served for `path`."""
     from heal_ls.testing.runner import run_pytest
@@ -85,7 +86,12 @@ async def verify_module_text(
     scripts = [f.script for f in failures if f.script]
     if scripts:
         run = await run_script(
-            root, scripts[0], python=python, timeout=test_timeout * 3, overlay=files, sandbox=True
+            root,
+            scripts[0],
+            python=python,
+            timeout=test_timeout * 3,
+            overlay=files,
+            sandbox=sandbox,
         )
         return summarise(run, root, [])
     failing = [f.test for f in failures if f.test]
@@ -99,7 +105,7 @@ async def verify_module_text(
         run_timeout=max(30.0, test_timeout * (len(nodeids) + 2)),
         overlay=files,
         trace=False,
-        sandbox=True,
+        sandbox=sandbox,
         warm=warm,
     )
     return summarise(run, root, failing)

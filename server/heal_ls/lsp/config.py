@@ -35,6 +35,8 @@ class Settings:
     maxTokensPerHeal: int = 0  # noqa: N815 - 0: no cap
     prices: dict = field(default_factory=dict)  # model -> {input, output} USD per 1M tokens
     previewAboveCallers: int = 10  # noqa: N815
+    testEnv: list[str] = field(default_factory=list)  # noqa: N815
+    allowUnisolated: bool = False  # noqa: N815
 
 
 def _optional_str(value: Any) -> bool:
@@ -79,6 +81,8 @@ VALIDATORS = {
         )
     ),
     "previewAboveCallers": _int_between(0, 1_000_000),
+    "testEnv": lambda v: isinstance(v, list) and all(isinstance(a, str) and a for a in v),
+    "allowUnisolated": lambda v: isinstance(v, bool),
 }
 
 
@@ -129,6 +133,8 @@ def heal_config(settings: Settings):
         prices=settings.prices or None,
         max_nodes=settings.maxNodes,
         allow_imports=settings.allowImports,
+        test_env=tuple(settings.testEnv),
+        allow_unisolated=settings.allowUnisolated,
     )
 
 

@@ -95,6 +95,8 @@ async def heal_known(ls, known: Known) -> dict:
             also_failing=others,
         )
         meter = remember_budget(ls, suspect.qualname, result)
+        if result.warning:
+            ls.show(f"heal: {result.warning}", types.MessageType.Warning)
         if result.status != "verified" or result.new_source is None:
             result.reason = f"{result.reason or 'no verified fix'}{meter}"
             spawn(offer_best_candidate(ls, suspect, before, result), "offer candidate")

@@ -17,7 +17,7 @@ from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation
 from heal_ls.testing.process import run_process
 from heal_ls.testing.report import collect_result
 from heal_ls.testing.report_tail import ReportTail
-from heal_ls.testing.sandbox import sandboxed
+from heal_ls.testing.sandbox import NotIsolated, as_policy, sandboxed
 
 DUMP = getattr(signal, "SIGUSR1", None)  # the plugin dumps all stacks on it (faulthandler)
 
@@ -34,11 +34,12 @@ async def run_pytest(
     run_timeout: float = 300.0,
     overlay: dict[str, str] | None = None,
     trace: bool = True,
-    sandbox: bool = False,
+    sandbox=False,
     warm: Any = None,
     on_row: Callable[[dict], None] | None = None,
 ) -> RunResult:
-    """`on_row(row)` sees each report row (collected, start, test...) while the run goes on."""
+    """`on_row(row)` sees each report row (collected, start, test...) while the run goes on;
+    sandbox: True or a SandboxPolicy runs untrusted code (candidates) in the sandbox."""
     inv = build_pytest_invocation(
         root,
         nodeids=nodeids,
@@ -49,20 +50,26 @@ async def run_pytest(
         trace=trace,
     )
     tail = ReportTail(inv.report_path, on_row) if on_row else None
+    policy = as_policy(sandbox)
     try:
         if tail is not None:
             tail.start()
         if warm is not None:
-            return await _run_warm(inv, warm, run_timeout, sandbox)
-        return await _run_spawned(inv, run_timeout, sandbox)
+            return await _run_warm(inv, warm, run_timeout, policy)
+        return await _run_spawned(inv, run_timeout, policy)
+    except NotIsolated as exc:
+        return RunResult(root=inv.root, error=str(exc))
     finally:
         if tail is not None:
             await tail.stop()
         inv.cleanup()
 
 
-async def _run_spawned(inv: PytestInvocation, run_timeout: float, sandbox: bool) -> RunResult:
-    with sandboxed(inv.command, inv.env, run_timeout, sandbox) as (cmd, env, preexec):
+async def _run_spawned(inv: PytestInvocation, run_timeout: float, policy) -> RunResult:
+    box = sandboxed(
+        inv.command, inv.env, run_timeout, policy, root=inv.root, writable=[inv.workdir]
+    )
+    with box as (cmd, env, preexec):
         try:
             outcome = await run_process(
                 cmd, env=env, cwd=inv.cwd, timeout=run_timeout, preexec_fn=preexec, dump_signal=DUMP
@@ -75,9 +82,7 @@ async def _run_spawned(inv: PytestInvocation, run_timeout: float, sandbox: bool)
     )
 
 
-async def _run_warm(
-    inv: PytestInvocation, warm: Any, run_timeout: float, sandbox: bool
-) -> RunResult:
+async def _run_warm(inv: PytestInvocation, warm: Any, run_timeout: float, sandbox) -> RunResult:
     started = time.monotonic()
     timed_out = False
     try:

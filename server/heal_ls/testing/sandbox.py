@@ -1,87 +1,312 @@
-"""Limits for running untrusted candidates: a temp HOME, memory/CPU rlimits, no network.
+"""The boundary for running untrusted candidates: a sandbox built from a well-kept tool.
 
-No network uses `unshare` (a new user + network namespace) when this machine allows it; where
-it does not, the run goes ahead with the other limits and `Sandbox.network_isolated` says so.
+Levels, best first (HEAL_LS_SANDBOX=bwrap|unshare|none forces one, for tests and diagnosis):
+- bwrap: bubblewrap (the engine under Flatpak) builds the view;
+- unshare: util-linux `unshare` (user + mount + pid + net namespaces) and `mount` build the same
+  view where bubblewrap is missing;
+- none: no isolation; a run is refused unless the user opted in (heal.allowUnisolated /
+  --allow-unisolated), and every result then says NOT_ISOLATED.
+Inside the bwrap and unshare levels: the whole filesystem is read-only; the system temp dirs,
+/run, /home, /root and the user's home are fresh empty tmpfs (HOME points at one), with the
+workspace and the interpreter's paths bound back read-only; only the run's own report folder is
+writable, and every other write lands in tmpfs, discarded when the run ends. No network (a private
+loopback only), a private PID namespace (every process dies with the run), rlimits on memory,
+CPU, file size and process count, and an allow-listed environment (sandbox_env).
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
+import shlex
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from heal_ls.testing.sandbox_env import scrub
 
 MEMORY_LIMIT = 2 * 1024**3  # bytes of address space per process
 CPU_MARGIN = 5  # CPU seconds allowed beyond the wall-clock timeout
+FILE_LIMIT = 1024**3  # bytes per written file
+PROCESS_LIMIT = 4096  # processes of this user (the kernel counts them per user)
+LEVEL_ENV = "HEAL_LS_SANDBOX"
+LEVELS = ("bwrap", "unshare", "none")
+NOT_ISOLATED = "verification not isolated on this system"
+HOME_INSIDE = "/tmp/home"  # HOME of a sandboxed run: empty, in the discarded tmpfs
+TESTING_DIR = str(Path(__file__).resolve().parent)  # our plugin and warm server live here
+
+
+class NotIsolated(Exception):
+    """No sandbox tool works here and the user did not opt in to unisolated runs."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"{NOT_ISOLATED} (install bubblewrap, or allow unisolated runs with "
+            "heal.allowUnisolated / --allow-unisolated)"
+        )
+
+
+@dataclass(frozen=True)
+class SandboxPolicy:
+    """What the user chose: variables passed through and whether unisolated runs may proceed."""
+
+    test_env: tuple[str, ...] = ()
+    allow_unisolated: bool = False
+
+
+def as_policy(sandbox) -> SandboxPolicy | None:
+    """run_pytest(sandbox=True | False | None | SandboxPolicy) -> a policy or None."""
+    if sandbox is True:
+        return SandboxPolicy()
+    return sandbox or None
 
 
 @dataclass
 class Sandbox:
     cmd: list[str]
     env: dict[str, str]
-    home: str
-    network_isolated: bool
+    home: str  # HOME inside the sandbox (an empty tmpfs, or a temp dir at level "none")
+    level: str
+    prefix: list[str] = field(default_factory=list)  # prepend to any command to run it inside
+    scratch: str | None = None  # host temp dir to remove (level "none" only)
+
+    @property
+    def isolated(self) -> bool:
+        return self.level != "none"
+
+    @property
+    def network_isolated(self) -> bool:
+        return self.isolated
 
     def preexec(self, cpu_seconds: float):
         """A preexec_fn applying the rlimits in the child (POSIX only)."""
-        try:
-            import resource
-        except ImportError:
-            return None
-
-        def apply() -> None:
-            for limit, value in (
-                (resource.RLIMIT_AS, MEMORY_LIMIT),
-                (resource.RLIMIT_CPU, int(cpu_seconds) + CPU_MARGIN),
-            ):
-                try:
-                    soft, hard = resource.getrlimit(limit)
-                    cap = value if hard == resource.RLIM_INFINITY else min(value, hard)
-                    resource.setrlimit(limit, (cap, hard))
-                except (ValueError, OSError):
-                    pass
-
-        return apply
+        return functools.partial(apply_limits, cpu_seconds)
 
     def cleanup(self) -> None:
-        shutil.rmtree(self.home, ignore_errors=True)
+        if self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def apply_limits(cpu_seconds: float) -> None:
+    try:
+        import resource
+    except ImportError:
+        return
+    for name, value in (
+        ("RLIMIT_AS", MEMORY_LIMIT),
+        ("RLIMIT_CPU", int(cpu_seconds) + CPU_MARGIN),
+        ("RLIMIT_FSIZE", FILE_LIMIT),
+        ("RLIMIT_NPROC", PROCESS_LIMIT),
+    ):
+        limit = getattr(resource, name, None)
+        if limit is None:
+            continue
+        try:
+            soft, hard = resource.getrlimit(limit)
+            cap = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(limit, (cap, hard))
+        except (ValueError, OSError):
+            pass
 
 
 @functools.lru_cache(maxsize=1)
-def unshare_prefix() -> tuple[str, ...]:
-    """The command prefix that drops the network here, or () if none works."""
-    exe = shutil.which("unshare")
-    if not exe:
-        return ()
-    for flags in (("--map-current-user", "--net"), ("-rn",)):
+def level() -> str:
+    """The best isolation that really works on this machine (probed once)."""
+    forced = os.environ.get(LEVEL_ENV, "").strip().lower()
+    if forced in LEVELS:
+        return forced
+    probe = View(hidden=("/tmp",), keep=(), writable=(), inside={}, cwd="/")
+    for name in ("bwrap", "unshare"):
         try:
-            done = subprocess.run([exe, *flags, "true"], capture_output=True, timeout=5)
-        except (OSError, subprocess.SubprocessError):
+            done = subprocess.run([*_prefix(name, probe), "true"], capture_output=True, timeout=10)
+        except (OSError, subprocess.SubprocessError, FileNotFoundError):
             continue
         if done.returncode == 0:
-            return (exe, *flags)
-    return ()
+            return name
+    return "none"
 
 
-def make_sandbox(cmd: list[str], env: dict[str, str]) -> Sandbox:
-    home = tempfile.mkdtemp(prefix="heal-ls-home-")
-    env = dict(env, HOME=home, TMPDIR=home, XDG_CACHE_HOME=os.path.join(home, ".cache"))
-    env["PIP_NO_INDEX"] = "1"  # belt and braces: no package downloads from a candidate
-    prefix = unshare_prefix()
-    return Sandbox(cmd=[*prefix, *cmd], env=env, home=home, network_isolated=bool(prefix))
+@dataclass(frozen=True)
+class View:
+    hidden: tuple[str, ...]  # fresh empty tmpfs
+    keep: tuple[str, ...]  # bound back read-only (they live under a hidden dir)
+    writable: tuple[str, ...]  # bound read-write at the same path
+    inside: dict  # host dir -> path inside the sandbox, bound read-write
+    cwd: str
+
+
+def home_dirs() -> list[str]:
+    """$HOME and the home the password database knows (code can find either)."""
+    homes = {os.path.expanduser("~")}
+    with contextlib.suppress(ImportError, KeyError):
+        import pwd
+
+        homes.add(pwd.getpwuid(os.getuid()).pw_dir)
+    return sorted(h for h in homes if h and h != "/")
+
+
+def hidden_dirs() -> list[str]:
+    dirs = ["/tmp", "/var/tmp", "/run", "/home", "/root", "/dev/shm", tempfile.gettempdir()]
+    dirs += home_dirs()
+    return sorted({os.path.realpath(d) for d in dirs if os.path.isdir(d) and d != "/"})
+
+
+@functools.lru_cache(maxsize=16)
+def python_paths(python: str, pythonpath: str) -> tuple[str, ...]:
+    """Where the interpreter reads from: sys.path and its prefixes (asked once per python)."""
+    code = "import sys, json; print(json.dumps(sys.path + [sys.prefix, sys.base_prefix]))"
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": pythonpath}
+    paths = [os.path.dirname(os.path.dirname(os.path.abspath(python)))]
+    try:
+        done = subprocess.run(
+            [python, "-c", code], capture_output=True, text=True, timeout=20, env=env
+        )
+        paths += json.loads(done.stdout)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        pass
+    return tuple(p for p in paths if p and os.path.exists(p))
+
+
+def view(root: str, python: str, env: dict, writable=(), inside=None) -> View:
+    hidden = hidden_dirs()
+    wanted = [root, TESTING_DIR, *python_paths(python, env.get("PYTHONPATH", ""))]
+    wanted += [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    keep = []
+    for path in sorted({os.path.realpath(p) for p in wanted if p and os.path.exists(p)}):
+        if any(_under(path, h) for h in hidden) and path not in keep:
+            keep.append(path)
+    return View(
+        hidden=tuple(hidden),
+        keep=tuple(keep),
+        writable=tuple(os.path.realpath(w) for w in writable),
+        inside=dict(inside or {}),
+        cwd=os.path.realpath(root),
+    )
+
+
+def _under(path: str, parent: str) -> bool:
+    return path == parent or path.startswith(parent.rstrip("/") + "/")
+
+
+def _prefix(name: str, box: View) -> list[str]:
+    return _bwrap(box) if name == "bwrap" else _unshare(box)
+
+
+def _bwrap(box: View) -> list[str]:
+    cmd = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev"]
+    cmd += ["--proc", "/proc"]
+    for path in box.hidden:
+        if not _under(path, "/dev"):
+            cmd += ["--tmpfs", path]
+    for path in box.keep:
+        cmd += ["--ro-bind", path, path]
+    for path in box.writable:
+        cmd += ["--bind", path, path]
+    for host, inner in box.inside.items():
+        cmd += ["--bind", host, inner]
+    cmd += [
+        "--dir",
+        HOME_INSIDE,
+        "--unshare-user",
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+    ]
+    cmd += ["--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+    return [*cmd, "--chdir", box.cwd, "--"]
+
+
+def _unshare(box: View) -> list[str]:
+    """unshare(1) for the namespaces, a short sh script of mount(8) calls for the same view."""
+    exe = shutil.which("unshare") or "unshare"
+    ns = ["--user", "--map-root-user", "--mount", "--pid", "--net", "--ipc", "--uts"]
+    ns += ["--fork", "--kill-child", "--mount-proc"]
+    return [exe, *ns, "--", "/bin/sh", "-c", _mount_script(box), "heal-ls-sandbox"]
+
+
+def _mount_script(box: View) -> str:
+    q = shlex.quote
+    lines = ["set -e"]
+    binds = [(p, p, "ro") for p in box.keep] + [(p, p, "rw") for p in box.writable]
+    binds += [(host, inner, "rw") for host, inner in box.inside.items()]
+    # Open every directory to bind back before tmpfs covers it; mount reads it via the fd.
+    for fd, (source, _, _) in enumerate(binds, start=3):
+        lines.append(f"exec {fd}<{q(source)}")
+    for path in box.hidden:
+        lines.append(f"mkdir -p {q(path)} && mount -t tmpfs tmpfs {q(path)}")
+    for fd, (_, target, mode) in enumerate(binds, start=3):
+        lines.append(f"mkdir -p {q(target)}")
+        lines.append(f"mount --no-canonicalize --bind /proc/self/fd/{fd} {q(target)}")
+        if mode == "ro":
+            lines.append(f"mount -o remount,bind,ro {q(target)}")
+        lines.append(f"exec {fd}<&-")
+    # Everything else read-only: each mount point of the original tree, except our own.
+    skip = " ".join(q(p) for p in ["/proc", *box.hidden, *(t for _, t, _ in binds)])
+    lines.append(
+        "awk '{print $5}' /proc/self/mountinfo | while read -r mp; do "
+        f'case " {skip} " in *" $mp "*) continue;; esac; '
+        'case "$mp" in /proc/*) continue;; esac; '
+        'mount -o remount,bind,ro "$mp" 2>/dev/null || true; done'
+    )
+    lines.append(f"mkdir -p {HOME_INSIDE}")
+    lines.append(f"cd {q(box.cwd)}")
+    lines.append('exec "$@"')
+    return "\n".join(lines)
+
+
+def make_sandbox(
+    cmd: list[str],
+    env: dict[str, str],
+    policy: SandboxPolicy | None = None,
+    *,
+    root: str,
+    writable=(),
+    inside=None,
+) -> Sandbox:
+    """cmd and env to run untrusted code with, at the best level here; raises NotIsolated."""
+    policy = policy or SandboxPolicy()
+    kind = level()
+    clean = sandbox_env(env, policy, kind)
+    if kind == "none":
+        if not policy.allow_unisolated:
+            raise NotIsolated()
+        scratch = tempfile.mkdtemp(prefix="heal-ls-home-")
+        clean.update(HOME=scratch, TMPDIR=scratch, XDG_CACHE_HOME=os.path.join(scratch, ".cache"))
+        return Sandbox(cmd=list(cmd), env=clean, home=scratch, level=kind, scratch=scratch)
+    prefix = _prefix(kind, view(root, cmd[0], clean, writable, inside))
+    return Sandbox(cmd=[*prefix, *cmd], env=clean, home=clean["HOME"], level=kind, prefix=prefix)
+
+
+def sandbox_env(env: dict[str, str], policy: SandboxPolicy, kind: str | None = None) -> dict:
+    """The allow-listed environment of a sandboxed run (HOME: the empty tmpfs over the home)."""
+    clean = scrub(env, policy.test_env, source=os.environ)
+    clean["PIP_NO_INDEX"] = "1"  # belt and braces: no package downloads from a candidate
+    if (kind or level()) != "none":
+        clean.update(HOME=HOME_INSIDE, TMPDIR="/tmp", XDG_CACHE_HOME=f"{HOME_INSIDE}/.cache")
+    return clean
 
 
 @contextlib.contextmanager
-def sandboxed(cmd: list[str], env: dict[str, str], cpu_seconds: float, enabled: bool):
-    """(cmd, env, preexec_fn) to spawn with: sandboxed when enabled, its HOME removed after."""
-    if not enabled:
+def sandboxed(cmd, env, cpu_seconds: float, policy: SandboxPolicy | None, *, root, writable=()):
+    """(cmd, env, preexec_fn) to spawn with: sandboxed when a policy is given.
+
+    Raises NotIsolated when no sandbox works here and the policy does not allow going on.
+    """
+    if policy is None:
         yield cmd, env, None
         return
-    box = make_sandbox(cmd, env)
+    box = make_sandbox(cmd, env, policy, root=root, writable=writable)
     try:
         yield box.cmd, box.env, box.preexec(cpu_seconds)
     finally:
         box.cleanup()
+
+
+def describe() -> str:
+    """One line for logs and `heal-ls bench --perf`: which level runs candidates here."""
+    kind = level()
+    return NOT_ISOLATED if kind == "none" else f"candidates run isolated by {kind}"

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.invocation import DROPPED_ENV, PLUGIN_DIR
 from heal_ls.testing.process import run_process
-from heal_ls.testing.sandbox import sandboxed
+from heal_ls.testing.sandbox import NotIsolated, as_policy, sandboxed
 from heal_ls.testing.traceback_text import failure_from_text, parse_faulthandler
 
 BOOT = os.path.join(PLUGIN_DIR, "heal_overlay.py")
@@ -32,20 +32,24 @@ async def run_script(
     timeout: float = 30.0,
     args: Sequence[str] = (),
     overlay: dict[str, str] | None = None,
-    sandbox: bool = False,
+    sandbox=False,
 ) -> RunResult:
+    """sandbox: True or a SandboxPolicy runs untrusted code (candidates) in the sandbox."""
     root = os.path.abspath(str(root))
     script = os.path.abspath(os.path.join(root, str(script)))
     with tempfile.TemporaryDirectory(prefix="heal-ls-script-") as workdir:
         cmd = [python or sys.executable, BOOT, script, *args]
         env = _script_env(workdir, overlay, timeout)
-        with sandboxed(cmd, env, timeout, sandbox) as (cmd, env, preexec):
-            try:
+        box = sandboxed(cmd, env, timeout, as_policy(sandbox), root=root, writable=[workdir])
+        try:
+            with box as (cmd, env, preexec):
                 outcome = await run_process(
                     cmd, env=env, cwd=root, timeout=timeout + KILL_MARGIN, preexec_fn=preexec
                 )
-            except OSError as exc:
-                return RunResult(root=root, error=f"cannot run {cmd[0]}: {exc.strerror or exc}")
+        except NotIsolated as exc:
+            return RunResult(root=root, error=str(exc))
+        except OSError as exc:
+            return RunResult(root=root, error=f"cannot run {cmd[0]}: {exc.strerror or exc}")
     return script_result(root, script, outcome.returncode, outcome.output, outcome.seconds)
 
 

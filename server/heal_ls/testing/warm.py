@@ -10,19 +10,22 @@ run's whole process group. Timeouts raise WarmTimeout (a TimeoutError) carrying 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import os
+import shutil
 import sys
 import tempfile
 from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_cache_dir
 
+from heal_ls.testing import sandbox as sandboxing
 from heal_ls.testing import warm_process
 from heal_ls.testing.process import run_process
-from heal_ls.testing.sandbox import CPU_MARGIN, MEMORY_LIMIT, Sandbox, make_sandbox
+from heal_ls.testing.sandbox import CPU_MARGIN, MEMORY_LIMIT, Sandbox, SandboxPolicy, make_sandbox
 from heal_ls.testing.warm_fingerprint import fingerprint
 
 if TYPE_CHECKING:
@@ -35,6 +38,7 @@ CACHE_DIR = os.environ.get("HEAL_LS_WARM_CACHE") or user_cache_dir("heal-ls", ap
 PYCACHE = os.path.join(CACHE_DIR, "warm-pycache")
 LEARNED_DIR = os.path.join(CACHE_DIR, "warm-learned")  # preload lists, one file per runner
 MAX_FAILURES = 3
+IO_INSIDE = "/run/heal-ls-io"  # where a sandboxed server sees its exchange folder (reports, output)
 
 if sys.version_info >= (3, 11):  # asyncio.TimeoutError is TimeoutError
 
@@ -58,8 +62,12 @@ class WarmTimeout(_Timeout):
 class WarmRunner:
     """Runs invocations on a warm server for one (python, root); falls back to cold runs."""
 
-    def __init__(self, python: str, root: str):
+    def __init__(self, python: str, root: str, policy: SandboxPolicy | None = None):
+        """policy: this runner's server runs inside the sandbox, for candidate runs only."""
         self.python, self.root = python, os.path.realpath(root)
+        self.policy = policy
+        self.boxed: dict[SandboxPolicy, WarmRunner] = {}  # sandboxed twins, one per policy
+        self.io_dir: str | None = None  # host side of IO_INSIDE (sandboxed runners)
         self.server: warm_process.ServerProcess | None = None
         self.key: tuple | None = None
         self.learned: dict[str, None] = {}  # ordered set, carried across restarts
@@ -74,17 +82,41 @@ class WarmRunner:
         self._starting: tuple[asyncio.AbstractEventLoop, asyncio.Future] | None = None
         self._load_learned()
 
-    async def run(
-        self, inv: PytestInvocation, timeout: float, *, sandbox: bool = False
-    ) -> tuple[int, str]:
-        """(returncode, output) of `python -m pytest inv.argv`; sandbox=True adds a temp HOME,
-        memory/CPU rlimits and no network where the OS allows (like the cold runner's)."""
-        box = make_sandbox(inv.command, inv.env) if sandbox else None
+    async def run(self, inv: PytestInvocation, timeout: float, *, sandbox=False) -> tuple[int, str]:
+        """(returncode, output) of `python -m pytest inv.argv`. sandbox=True or a SandboxPolicy
+        runs it on a twin server that lives inside the sandbox (see sandbox.py); raises
+        NotIsolated when no sandbox works here and the policy does not allow going on."""
+        policy = sandboxing.as_policy(sandbox)
+        if self.policy is not None:
+            return await self._run_boxed(inv, timeout)
+        if policy is not None and sandboxing.level() != "none":
+            if policy not in self.boxed:
+                self.boxed[policy] = WarmRunner(self.python, self.root, policy)
+            return await self.boxed[policy].run(inv, timeout)
+        box = make_sandbox(inv.command, inv.env, policy, root=inv.root) if policy else None
         try:
             return await self._run(inv, timeout, box)
         finally:
             if box is not None:
                 box.cleanup()
+
+    async def _run_boxed(self, inv: PytestInvocation, timeout: float) -> tuple[int, str]:
+        """Run on the sandboxed server: report and overlay go through the exchange folder."""
+        if self.io_dir is None:
+            self.io_dir = tempfile.mkdtemp(prefix="heal-ls-warm-io-")
+        host = tempfile.mkdtemp(prefix="run-", dir=self.io_dir)
+        inner = f"{IO_INSIDE}/{os.path.basename(host)}"
+        env = sandboxing.sandbox_env(inv.env, self.policy)
+        env["HEAL_LS_REPORT"] = f"{inner}/report.jsonl"
+        if inv.env.get("HEAL_LS_OVERLAY"):
+            shutil.copyfile(inv.env["HEAL_LS_OVERLAY"], os.path.join(host, "overlay.json"))
+            env["HEAL_LS_OVERLAY"] = f"{inner}/overlay.json"
+        try:
+            return await self._run(inv, timeout, None, boxed=(env, host, inner))
+        finally:
+            with contextlib.suppress(OSError):
+                os.replace(os.path.join(host, "report.jsonl"), inv.report_path)
+            shutil.rmtree(host, ignore_errors=True)
 
     async def prewarm(self, inv: PytestInvocation, timeout: float = 120.0) -> bool:
         """Start the server and let it learn what to preload, off the critical path (e.g. when a
@@ -95,16 +127,23 @@ class WarmRunner:
         except Exception:  # noqa: BLE001 - prewarming is only ever an optimisation
             return False
 
-    async def _run(self, inv: PytestInvocation, timeout: float, box: Sandbox | None):
+    async def _run(self, inv: PytestInvocation, timeout: float, box: Sandbox | None, boxed=None):
         same_python = os.path.realpath(inv.python) == os.path.realpath(self.python)
         if not same_python or not hasattr(os, "fork") or self.failures >= MAX_FAILURES:
             self.cold_runs += 1  # another interpreter, Windows, or a server that keeps failing
-            return await run_cold(inv, timeout, box)
+            return await self._run_cold(inv, timeout, box)
         try:
-            server = await self._server_for(inv)
-            env, limits = (box.env, _limits(box, timeout)) if box else (inv.env, None)
+            if boxed:
+                env, host, inner = boxed
+                server = await self._server_for(inv, env)
+                output, inside = os.path.join(host, "out"), f"{inner}/out"
+                limits = dict(_limits(timeout), pid_namespace=True, scratch="/tmp")
+            else:
+                env, limits = (box.env, _limits(timeout)) if box else (inv.env, None)
+                server = await self._server_for(inv, inv.env)
+                output = inside = _output_path()
             request = dict(argv=inv.argv, env=env, cwd=inv.cwd, pycache=PYCACHE, sandbox=limits)
-            result = await server.run(request, timeout, _output_path())
+            result = await server.run(request, timeout, output, inside)
             self.last_cpu, self.failures = server.last_cpu, 0
             if server.learned or server.learned_rewritten:
                 self._harvest(server)
@@ -124,14 +163,24 @@ class WarmRunner:
             self.failures += not exc.kind.startswith("doubt")
             self._drop()
             self.cold_runs += 1
-            return await run_cold(inv, timeout, box)
+            return await self._run_cold(inv, timeout, box)
 
-    async def _server_for(self, inv: PytestInvocation) -> warm_process.ServerProcess:
+    async def _run_cold(self, inv: PytestInvocation, timeout: float, box: Sandbox | None):
+        if self.policy is None:
+            return await run_cold(inv, timeout, box)
+        writable = [os.path.dirname(inv.report_path)]
+        box = make_sandbox(inv.command, inv.env, self.policy, root=inv.root, writable=writable)
+        try:
+            return await run_cold(inv, timeout, box)
+        finally:
+            box.cleanup()
+
+    async def _server_for(self, inv: PytestInvocation, env: dict) -> warm_process.ServerProcess:
         loop = asyncio.get_running_loop()
         while self._starting is not None and self._starting[0] is loop:
             await asyncio.shield(self._starting[1])  # concurrent runs share one start-up
         server = self.server
-        key = fingerprint(self.root, inv.cwd, inv.env, server.site_dirs if server else [])
+        key = fingerprint(self.root, inv.cwd, env, server.site_dirs if server else [])
         if server and server.alive() and key == self.key:
             return server
         if server:
@@ -139,15 +188,22 @@ class WarmRunner:
             self.restarts += 1
         self._starting = (loop, loop.create_future())
         try:
-            self.server = warm_process.ServerProcess(
-                self.python, self.root, dict(inv.env), inv.cwd, self._options()
-            )
+            self.server = self._start_server(inv, env)
             await self.server.wait_ready()
-            self.key = fingerprint(self.root, inv.cwd, inv.env, self.server.site_dirs)
+            self.key = fingerprint(self.root, inv.cwd, env, self.server.site_dirs)
             return self.server
         finally:
             self._starting[1].set_result(None)
             self._starting = None
+
+    def _start_server(self, inv: PytestInvocation, env: dict) -> warm_process.ServerProcess:
+        args = (self.python, self.root, dict(env), inv.cwd, self._options())
+        if self.policy is None:
+            return warm_process.ServerProcess(*args)
+        box = make_sandbox(
+            [self.python], env, self.policy, root=self.root, inside={self.io_dir: IO_INSIDE}
+        )
+        return warm_process.ServerProcess(*args, prefix=box.prefix)
 
     def _options(self) -> dict:
         rewritten = dict(self.rewritten, names=list(self.rewritten["names"]))
@@ -213,12 +269,21 @@ class WarmRunner:
         self.server, self.key = None, None
 
     def close(self) -> None:
+        for twin in self.boxed.values():
+            twin.close()
         self._drop()
+        if self.io_dir:
+            shutil.rmtree(self.io_dir, ignore_errors=True)
+            self.io_dir = None
 
 
-def _limits(box: Sandbox, timeout: float) -> dict:
-    cpu = int(timeout) + CPU_MARGIN
-    return {"memory": MEMORY_LIMIT, "cpu_seconds": cpu, "network": box.network_isolated}
+def _limits(timeout: float) -> dict:
+    return {
+        "memory": MEMORY_LIMIT,
+        "cpu_seconds": int(timeout) + CPU_MARGIN,
+        "file_size": sandboxing.FILE_LIMIT,
+        "processes": sandboxing.PROCESS_LIMIT,
+    }
 
 
 def _output_path() -> str:
@@ -251,7 +316,8 @@ def get_warm_runner(python: str, root: str) -> WarmRunner:
 
 async def shutdown_all() -> None:
     """Stop every warm server (they also stop on their own when idle or when we exit)."""
-    servers = [runner.server for runner in _POOL.values() if runner.server]
+    runners = [r for runner in _POOL.values() for r in (runner, *runner.boxed.values())]
+    servers = [runner.server for runner in runners if runner.server]
     for runner in _POOL.values():
         runner.close()  # runs in flight finish first; then the server sees EOF and exits
     _POOL.clear()

@@ -165,8 +165,7 @@ def run_child(request: dict, root: str, base_path: list[str], close_fds: list[in
     warm_rules.RewriteRecorder.output = request["output"]
     try:
         _isolate(request["output"], close_fds, parent)
-        if warm_sandbox.apply(request.get("sandbox")):
-            _die_with_parent(parent)  # a new user namespace may have cleared it
+        warm_sandbox.apply(request.get("sandbox"), request["env"])
         _fresh_std_streams(bool(request["env"].get("PYTHONUNBUFFERED")))
         _apply_request(request, root, base_path)
         import pytest

@@ -54,15 +54,18 @@ class _Pending:
 
 
 class ServerProcess:
-    def __init__(self, python, root, env, cwd, options: dict):
-        """options: preload (names), rewritten ({names, marked, prefix}), exclude, rewritten_ok."""
+    def __init__(self, python, root, env, cwd, options: dict, prefix=()):
+        """options: preload (names), rewritten ({names, marked, prefix}), exclude, rewritten_ok.
+        prefix: a sandbox command the server runs in (its pids are then not ours to kill: the
+        sandbox's PID namespace takes every run down with the server)."""
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
         self.proc = subprocess.Popen(
-            [python, SERVER_FILE, root, json.dumps(options)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [*prefix, python, SERVER_FILE, root, json.dumps(options)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self.log, env=env, cwd=cwd, start_new_session=True,
         )  # fmt: skip
         assert self.proc.stdin is not None and self.proc.stdout is not None  # both PIPEs
         self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
+        self.foreign_pids = bool(prefix)
         self.ready = threading.Event()
         self.site_dirs: list[str] = []
         self.learned: list[str] = []
@@ -85,12 +88,15 @@ class ServerProcess:
     def alive(self) -> bool:
         return not self.dead and self.proc.poll() is None
 
-    async def run(self, request: dict, timeout: float, output: str) -> tuple[int, str]:
-        """request: argv, env, cwd, pycache, sandbox (see warm_server's protocol)."""
+    async def run(
+        self, request: dict, timeout: float, output: str, inside: str | None = None
+    ) -> tuple[int, str]:
+        """request: argv, env, cwd, pycache, sandbox (see warm_server's protocol); output is
+        read here, at the path `inside` for the server when it runs in a sandbox."""
         rid, pending = next(self.ids), _Pending(asyncio.get_running_loop())
         self.pending[rid] = pending
         try:
-            self._send(dict(request, op="run", id=rid, output=output, timeout=timeout))
+            self._send(dict(request, op="run", id=rid, output=inside or output, timeout=timeout))
             done = await asyncio.wait_for(asyncio.shield(pending.done), timeout + GRACE)
             code, timed_out, self.last_cpu = done
         except asyncio.TimeoutError:
@@ -145,7 +151,7 @@ class ServerProcess:
         try:
             self._send({"op": "kill", "id": rid})
         except WarmUnavailable:
-            if pending.pid:  # the server is dead; the child may still be running
+            if pending.pid and not self.foreign_pids:  # the server is dead; the child may live
                 kill_group(pending.pid)
 
     def _read_replies(self) -> None:

@@ -1,26 +1,51 @@
-"""Sandbox limits applied inside a warm child: rlimits, and no network where the OS allows it.
+"""Per-run limits inside a warm child: rlimits, and a private PID namespace with fresh scratch.
 
-The counterpart of heal_ls.testing.sandbox for forked runs (the temp HOME comes with the run's
-environment). Network isolation enters a new user + network namespace, as `unshare -rn` does;
-the forked child is single-threaded, which unshare(CLONE_NEWUSER) requires. Stdlib only.
+The counterpart of heal_ls.testing.sandbox for forked runs. A sandboxed run is forked by a warm
+server that itself runs inside the sandbox (read-only files, no network, no secrets); what stays
+per run is done here: the rlimits, a nested user + PID namespace whose first process runs pytest
+(so every process the run starts dies with it), and a fresh HOME and TMPDIR removed afterwards.
+The forked child is single-threaded, which unshare(CLONE_NEWUSER) requires. Stdlib only.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 
 CLONE_NEWUSER = 0x10000000
-CLONE_NEWNET = 0x40000000
+CLONE_NEWPID = 0x20000000
+PR_SET_PDEATHSIG = 1
+LIMITS = (("RLIMIT_AS", "memory"), ("RLIMIT_CPU", "cpu_seconds"))
+LIMITS += (("RLIMIT_FSIZE", "file_size"), ("RLIMIT_NPROC", "processes"))
 
 
-def apply(spec: dict | None) -> bool:
-    """Apply {"memory": bytes, "cpu_seconds": n, "network": bool}; True if the network is gone."""
+def apply(spec: dict | None, env: dict) -> None:
+    """Apply {"memory", "cpu_seconds", "file_size", "processes", "pid_namespace", "scratch"}.
+
+    With pid_namespace, this process stays outside as a waiter and only its child returns.
+    env is the run's environment; HOME and TMPDIR are pointed at the run's fresh scratch.
+    """
     if not spec:
-        return False
-    _limit("RLIMIT_AS", spec.get("memory"))
-    _limit("RLIMIT_CPU", spec.get("cpu_seconds"))
-    return bool(spec.get("network")) and _drop_network()
+        return
+    for name, key in LIMITS:
+        _limit(name, spec.get(key))
+    scratch = _scratch(spec.get("scratch"), env)
+    if spec.get("pid_namespace") and _new_pid_namespace():
+        _fork_first_process(scratch)
+
+
+def _scratch(parent: str | None, env: dict) -> str | None:
+    if not parent:
+        return None
+    scratch = tempfile.mkdtemp(prefix="run-", dir=parent)
+    for name in ("home", "tmp"):
+        os.mkdir(os.path.join(scratch, name))
+    env["HOME"] = os.path.join(scratch, "home")
+    env["TMPDIR"] = os.path.join(scratch, "tmp")
+    env["XDG_CACHE_HOME"] = os.path.join(scratch, "home", ".cache")
+    return scratch
 
 
 def _limit(name: str, value) -> None:
@@ -39,15 +64,19 @@ def _limit(name: str, value) -> None:
         pass
 
 
-def _drop_network() -> bool:
+def _libc():
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _new_pid_namespace() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
+        libc = _libc()
         uid, gid = os.getuid(), os.getgid()
-        if libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0:
+        if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0:
             return False
         _write("/proc/self/setgroups", "deny")
         _write("/proc/self/uid_map", f"{uid} {uid} 1")
@@ -55,6 +84,28 @@ def _drop_network() -> bool:
         return True
     except (OSError, AttributeError):
         return False
+
+
+def _fork_first_process(scratch: str | None) -> None:
+    """Fork the namespace's first process (it returns and runs pytest); when it ends the kernel
+    kills everything else in the namespace. This process waits, cleans up and exits alike."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            import signal
+
+            _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the waiter killed: so are we
+        except (OSError, AttributeError):
+            pass
+        return
+    code = 70
+    try:
+        _, status = os.waitpid(pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+        os._exit(code if code >= 0 else 128 - code)
 
 
 def _write(path: str, text: str) -> None:
