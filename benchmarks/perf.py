@@ -1,7 +1,8 @@
 """heal-ls performance figures, measured side by side in one run on this machine.
 
 1. Focused re-run of one test: cold `python -m pytest`, heal-ls's cold runner, and the warm runner
-   (interleaved rounds, medians of wall time and of the test process's CPU time; target >= 8x).
+   (interleaved rounds, medians of wall time and of the test process's CPU time; target >= 8x),
+   each also in the candidate sandbox (its overhead per warm run: target <= 100 ms).
 2. The other benchmarks, when their files exist (each run as its own process, output shown):
    code_action.py (LSP), heal_overhead.py (heal loop, K=3 vs K=1), prompt_size.py,
    plugin_overhead.py, plan_speed.py (multi-node plan + proof).
@@ -23,6 +24,7 @@ import textwrap
 import time
 from pathlib import Path
 
+from heal_ls.testing import sandbox as sandboxing
 from heal_ls.testing import warm as warm_module
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.warm import WarmRunner
@@ -56,6 +58,7 @@ def test_mean():
 )
 FOCUS = "tests/test_stats.py::test_mean"
 CACHED = "cold runner, .pyc cached"
+BOXED = "warm runner, sandboxed"
 
 
 def build_project(root: Path) -> None:
@@ -96,6 +99,16 @@ async def measure_focused_rerun(rounds: int) -> dict[str, list[tuple[float, floa
         assert result.failed == 1 and warm.cold_runs == 0, result
         return warm.last_cpu
 
+    async def warm_boxed():
+        result = await run_pytest(root, nodeids=[FOCUS], warm=warm, sandbox=True)
+        twins = list(warm.boxed.values())
+        assert result.failed == 1 and all(t.cold_runs == 0 for t in twins), result
+        return twins[0].last_cpu if twins else warm.last_cpu
+
+    async def cold_boxed():
+        result = await run_pytest(root, nodeids=[FOCUS], sandbox=True)
+        assert result.failed == 1, result
+
     async def cold_cached():
         saved = dict(os.environ)
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -110,8 +123,13 @@ async def measure_focused_rerun(rounds: int) -> dict[str, list[tuple[float, floa
     if os.environ.get("PYTHONDONTWRITEBYTECODE"):  # also the best case for cold: .pyc caches on
         variants[CACHED] = cold_cached
     variants["warm runner"] = warmed
+    if sandboxing.level() != "none":
+        variants[BOXED] = warm_boxed
+        variants["cold runner, sandboxed"] = cold_boxed
     try:
         startup = [await timed(warmed) for _ in range(2)]  # start, then learn what to preload
+        for _ in range(2 if BOXED in variants else 0):
+            await timed(warm_boxed)  # the sandboxed twin server starts and learns too
         print(
             f"warm runner start-up: first run {startup[0][0]:.2f} s (server start, nothing"
             f" preloaded yet), second {startup[1][0]:.2f} s (preloads learned from the first)\n"
@@ -146,6 +164,15 @@ def report_focused_rerun(times: dict[str, list[tuple[float, float]]]) -> dict[st
             "  PYTHONDONTWRITEBYTECODE is set here, so plain cold runs re-rewrite every plugin;"
             f" against cold runs with .pyc caches: {figures['warm_speedup_vs_cached']:.1f}x"
         )
+    if BOXED in medians:
+        overhead = (medians[BOXED][0] - warm_wall) * 1000
+        figures["sandbox_overhead_ms"] = overhead
+        print(
+            f"  sandbox ({sandboxing.level()}) overhead per warm run: {overhead:.0f} ms"
+            " (target <= 100 ms)"
+        )
+    else:
+        print(f"  sandbox: {sandboxing.describe()}")
     return figures
 
 

@@ -44,8 +44,3 @@ def scrub(env: Mapping[str, str], passthrough: Iterable[str] = (), source=None) 
         elif name in source:
             kept[name] = source[name]
     return kept
-
-
-def looks_secret(name: str) -> bool:
-    """True for names that look like keys, tokens, secrets or credentials."""
-    return bool(_SECRET.search(name)) or name.startswith(("AWS_", "AZURE_", "GOOGLE_", "GCP_"))

@@ -10,6 +10,7 @@ run's whole process group. Timeouts raise WarmTimeout (a TimeoutError) carrying 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import hashlib
 import json
@@ -104,6 +105,7 @@ class WarmRunner:
         """Run on the sandboxed server: report and overlay go through the exchange folder."""
         if self.io_dir is None:
             self.io_dir = tempfile.mkdtemp(prefix="heal-ls-warm-io-")
+            atexit.register(shutil.rmtree, self.io_dir, True)  # the CLI exits without close()
         host = tempfile.mkdtemp(prefix="run-", dir=self.io_dir)
         inner = f"{IO_INSIDE}/{os.path.basename(host)}"
         env = sandboxing.sandbox_env(inv.env, self.policy)
