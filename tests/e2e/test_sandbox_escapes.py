@@ -53,6 +53,11 @@ ESCAPES = {
         "        os.setsid(); os.execv('/bin/sleep', ['sleep', {marker!r}])"
     ),
     "network": "socket.create_connection(('127.0.0.1', {port}), timeout=1).sendall(b'pwned')",
+    "posix_spawn": "os.posix_spawn('/bin/sleep', ['sleep', {marker!r}], dict(os.environ), setsid=True)",
+    "pickle": (
+        "import pickle; pickle.loads(b'cos\\nsystem\\n(S' + repr('touch ' + {ws!r} + '/pickled"
+        " && rm ' + {tmp_canary!r}).encode() + b'\\ntR.')"
+    ),
 }
 CHECK_ENV = """
     import re

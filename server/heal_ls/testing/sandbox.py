@@ -287,6 +287,8 @@ def sandbox_env(env: dict[str, str], policy: SandboxPolicy, kind: str | None = N
     clean["PIP_NO_INDEX"] = "1"  # belt and braces: no package downloads from a candidate
     if (kind or level()) != "none":
         clean.update(HOME=HOME_INSIDE, TMPDIR="/tmp", XDG_CACHE_HOME=f"{HOME_INSIDE}/.cache")
+        # `pip install --user` packages stay importable: their folder is bound back read-only.
+        clean.setdefault("PYTHONUSERBASE", os.path.join(os.path.expanduser("~"), ".local"))
     return clean
 
 
