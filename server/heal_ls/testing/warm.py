@@ -110,6 +110,8 @@ class WarmRunner:
         inner = f"{IO_INSIDE}/{os.path.basename(host)}"
         env = sandboxing.sandbox_env(inv.env, self.policy)
         env["HEAL_LS_REPORT"] = f"{inner}/report.jsonl"
+        with contextlib.suppress(OSError):  # read live where the run writes it (ReportTail)
+            os.symlink(os.path.join(host, "report.jsonl"), inv.report_path)
         if inv.env.get("HEAL_LS_OVERLAY"):
             shutil.copyfile(inv.env["HEAL_LS_OVERLAY"], os.path.join(host, "overlay.json"))
             env["HEAL_LS_OVERLAY"] = f"{inner}/overlay.json"
