@@ -67,11 +67,18 @@ def test_an_unknown_test_id_is_a_usage_error(command, nodeid, tmp_path):
     assert "usage error" in proc.stderr and "not found" in proc.stderr  # pytest's own reason
 
 
-def test_a_candidate_that_interrupts_the_run_is_never_verified(example_copy):
+CANDIDATE_INTERRUPTS = {
+    "keyboard_interrupt": "    raise KeyboardInterrupt\n",
+    "sigint": "    import os, signal\n    os.kill(os.getpid(), signal.SIGINT)\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CANDIDATE_INTERRUPTS))
+def test_a_candidate_that_interrupts_the_run_is_never_verified(kind, example_copy):
     root = example_copy("inventory")
     target = root / "shop" / "inventory.py"
     before = target.read_bytes()
-    answer = "def remove(self, name, count=1):\n    raise KeyboardInterrupt\n"
+    answer = "def remove(self, name, count=1):\n" + CANDIDATE_INTERRUPTS[kind]
     with FakeModelServer(functions={"Inventory.remove": answer}) as server:
         proc = heal_ls(
             "fix", root, "--provider", "openai", "--apply", "--json", "--no-cache",
