@@ -80,3 +80,26 @@ async def test_notifications_for_unopened_documents_are_ignored(vscode_client):
     )
     await still_serving(vscode_client)
     assert popups(vscode_client) == []
+
+
+INTERRUPTING = "def remove(self, name, count=1):\n    raise KeyboardInterrupt\n"
+
+
+@pytest.mark.parametrize("settings", [{"provider": "openai", "model": "fake", "maxAttempts": 1}])
+async def test_a_candidate_that_interrupts_the_run_is_not_applied(vscode_client, settings):
+    from fakemodel import FakeModelServer
+
+    editor = vscode_client.editor
+    uri = editor.open(MODULE)
+    before = editor.text(uri)
+    await editor.command("heal.runTests")
+    with FakeModelServer() as server:
+        server.push(INTERRUPTING)
+        config = {"heal": {**settings, "baseUrl": server.openai_url}}
+        vscode_client.set_configuration(config)
+        vscode_client.workspace_did_change_configuration(
+            t.DidChangeConfigurationParams(settings=config)
+        )
+        result = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=120)
+    assert result["status"] != "verified" and result["applied"] is False, result
+    assert editor.applied == [] and editor.text(uri) == before
