@@ -178,3 +178,53 @@ def test_a_python_the_warm_server_cannot_serve_is_warned_about_once(tmp_path, ca
     assert [r.passed for r in results] == [1, 1] and runner.cold_runs == 2
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "running pytest cold" in warnings[0].getMessage()
+
+
+def test_fix_timeout_ends_a_silent_model_quickly(example_copy):
+    import time
+
+    root = example_copy("inventory")
+    with FakeModelServer() as server:
+        for _ in range(3):
+            server.push("def remove(self, name, count=1):\n    pass\n", first_byte_delay=60)
+        started = time.monotonic()
+        proc = heal_ls(
+            "fix", root, "--provider", "openai", "--json", "--no-cache", "--max-attempts", "1",
+            "--timeout", "2", env=openai_env(server),
+        )  # fmt: skip
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["status"] == "failed" and "2s" in result["reason"], result
+    assert time.monotonic() - started < 60  # not 3 x 120 s
+
+
+def test_fix_refuses_a_huge_answer_in_one_line(example_copy):
+    root = example_copy("inventory")
+    with FakeModelServer() as server:
+        server.push("x" * 1_000_000)
+        proc = heal_ls(
+            "fix", root, "--provider", "openai", "--json", "--no-cache", "--max-attempts", "1",
+            env=openai_env(server),
+        )  # fmt: skip
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["status"] == "failed", result
+    assert "larger than 100000 characters; stopped reading it" in result["reason"]
+
+
+def test_fix_never_prints_credentials_from_the_base_url(example_copy):
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    root = example_copy("inventory")
+    url = f"http://alice:hunter2secret@127.0.0.1:{port}/v1"
+    proc = heal_ls(
+        "fix", root, "--provider", "openai", "--base-url", url, "--no-cache", "--max-attempts", "1",
+        env={"OPENAI_API_KEY": "test-key-not-real"},
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert "127.0.0.1" in proc.stdout + proc.stderr
+    assert (
+        "hunter2secret" not in proc.stdout + proc.stderr
+        and "alice" not in proc.stdout + proc.stderr
+    )
