@@ -45,6 +45,8 @@ class Live:
             TextColumn("{task.description}"),
             console=Console(file=sys.stderr),
             transient=True,  # the bar goes; the failures printed above it stay
+            redirect_stdout=False,  # stdout is the command's report, maybe piped: leave it be
+            redirect_stderr=False,
         )
         self.progress.start()
         self.task = self.progress.add_task("collecting", total=None, title=self.title)

@@ -101,3 +101,14 @@ def test_several_paths_of_one_project_run_together(slow_project, tmp_path_factor
     write(other, {"pytest.ini": "[pytest]\n", "test_x.py": "def test_x():\n    pass\n"})
     mixed = heal_check("tests/test_a.py", other / "test_x.py", cwd=slow_project)
     assert mixed.returncode == 2 and "different projects" in mixed.stderr
+
+
+def test_bench_and_fix_show_their_step_on_a_terminal(tmp_path, example_copy):
+    chunks = run_in_pty(["bench", "--only", "binary_search"], tmp_path)
+    while_running = "".join(text for _, text, running in chunks if running)
+    assert "healing binary_search" in while_running  # the case in hand, before its row
+    root = example_copy("inventory")
+    chunks = run_in_pty(["fix", str(root), "--provider", "local"], tmp_path)
+    while_running = "".join(text for _, text, running in chunks if running)
+    assert "FAILED tests/test_inventory.py::test_remove_all - KeyError" in while_running
+    assert "heal shop/inventory.py::Inventory.remove" in while_running  # the heal step

@@ -23,6 +23,38 @@ if not vim.wait(30000, function() return #vim.lsp.get_clients({ bufnr = buf }) >
 end
 out("attached: " .. vim.lsp.get_clients({ bufnr = buf })[1].name)
 
+local function diagnostics_of(severity)
+  return vim.diagnostic.get(buf, { severity = vim.diagnostic.severity[severity] })
+end
+
+if os.getenv("HEAL_MODE") == "follow" then
+  -- the user runs pytest in a terminal: heal-ls follows its lastfailed cache, no command needed
+  vim.fn.system({ os.getenv("HEAL_PY"), "-m", "pytest", "-q" })
+  if not vim.wait(60000, function() return #diagnostics_of("ERROR") > 0 end, 100) then
+    return fail("the terminal run's failure did not show up")
+  end
+  out("followed: " .. diagnostics_of("ERROR")[1].message)
+  local diag = diagnostics_of("ERROR")[1]
+  vim.api.nvim_win_set_cursor(0, { diag.lnum + 1, diag.col })
+  vim.lsp.buf.code_action({ apply = true, filter = function(a) return vim.startswith(a.title, "AI heal") end })
+  if not vim.wait(120000, function() return #diagnostics_of("INFO") > 0 end, 100) then
+    return fail("no flaky note; messages: " .. vim.inspect(messages))
+  end
+  out("flaky note: " .. diagnostics_of("INFO")[1].message)
+  local params = vim.lsp.util.make_range_params(0, "utf-16")
+  params.context = { diagnostics = {} }
+  local titles = {}
+  for _, answer in pairs(vim.lsp.buf_request_sync(buf, "textDocument/codeAction", params, 10000) or {}) do
+    for _, action in ipairs(answer.result or {}) do table.insert(titles, action.title) end
+  end
+  out("actions: " .. table.concat(titles, " | "))
+  out("messages: " .. table.concat(messages, " | "))
+  for _, client in ipairs(vim.lsp.get_clients()) do client:stop() end
+  vim.wait(3000, function() return #vim.lsp.get_clients() == 0 end, 50)
+  out("OK")
+  return vim.cmd("qall!")
+end
+
 vim.cmd("HealRunTests")
 local function heal_diagnostics()
   return vim.diagnostic.get(buf, { severity = vim.diagnostic.severity.ERROR })

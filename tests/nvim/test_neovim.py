@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from flaky_project import flaky_project  # the same project as the stdio test
 
 pytestmark = [pytest.mark.nvim, pytest.mark.e2e]
 HERE = Path(__file__).parent
@@ -65,3 +66,16 @@ def test_debug_failing_test_action_reports_where_debugpy_waits(example_copy):
     output = drive(workspace, "shop/inventory.py", "debug")
     assert "debug: heal: debugpy waits on 127.0.0.1:" in output
     assert "tests/test_inventory.py::test_remove_all" in output
+
+
+def test_a_terminal_run_shows_up_and_a_flaky_test_is_not_healed(tmp_path):
+    """The user's own pytest run is followed (lastfailed); healing its flaky test re-checks it:
+    an Information `flaky: passed 1 of 3 runs`, no heal action, the buffer untouched."""
+    flaky_project(tmp_path)
+    output = drive(tmp_path, "clock.py", "follow")
+    assert "followed: test_tick failed: AssertionError" in output
+    assert "flaky note: flaky: passed 1 of 3 runs: test_tick failed" in output
+    actions = output.split("actions: ", 1)[1].splitlines()[0]
+    assert "Re-run test" in actions and "AI heal" not in actions
+    assert "is flaky: passed 1 of 3 runs; not healed" in output
+    assert (tmp_path / "clock.py").read_text().endswith("return 1 if calls % 3 == 2 else 0\n")

@@ -153,15 +153,25 @@ async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[dict]
         local_budget_seconds=args.budget_seconds,
         use_cache=False,  # a benchmark measures the search, not the cache
     )
+    from heal_ls.live import Live, wanted
+
     rows = []
-    with tempfile.TemporaryDirectory(prefix="heal-bench-") as scratch:
+    with (
+        tempfile.TemporaryDirectory(prefix="heal-bench-") as scratch,
+        Live(wanted(args.json), "bench") as live,
+    ):
         copies: dict[str, str] = {}
         for index, case in enumerate(cases):
+            live.step(f"healing {case.name}")
             workspace = _copy_root(case, scratch, copies)
             row = await heal_case(_moved(case, workspace), config)
             rows.append(row)
+            live.advance(total=len(cases))
             line = table_lines([row], header=False)[0]
-            print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
+            if live.progress is not None and sys.stdout.isatty():
+                live.print(line)  # above the bar, on the same terminal
+            else:
+                print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
             if index + 1 == len(cases) or cases[index + 1].root != case.root:
                 await _shutdown_warm()  # one warm test server per project, not one per bug
     return rows
