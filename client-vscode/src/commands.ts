@@ -2,6 +2,14 @@
 // vscode-languageclient registers by itself.
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
+import {
+  DEBUG_TEST,
+  FAILURES,
+  HEAL_FAILING_TEST,
+  RERUN_FAILED,
+  RUN_SCRIPT,
+  RUN_TESTS,
+} from './constants';
 import { attachDebugger, isDebugTarget } from './debug';
 import { isKeyProvider, KeyProvider, PROVIDERS, storeKey } from './secrets';
 import { HealServer } from './server';
@@ -20,8 +28,8 @@ type TestArg = string | { test?: string } | undefined;
 export function registerCommands(context: vscode.ExtensionContext, server: HealServer): void {
   const commands: Record<string, (...args: never[]) => unknown> = {
     'heal-ls.healFailingTest': (arg: TestArg) => healFailingTest(server, arg),
-    'heal-ls.runTests': () => serverCommand(server, 'heal.runTests', []),
-    'heal-ls.rerunFailed': () => serverCommand(server, 'heal.rerunFailed', []),
+    'heal-ls.runTests': () => serverCommand(server, RUN_TESTS, []),
+    'heal-ls.rerunFailed': () => serverCommand(server, RERUN_FAILED, []),
     'heal-ls.runScript': (uri?: vscode.Uri) => runScript(server, uri),
     'heal-ls.debugTest': (arg: TestArg) => debugTest(server, arg),
     'heal-ls.setApiKey': (arg?: { provider?: string; key?: string }) => setApiKey(context, arg),
@@ -62,7 +70,7 @@ async function serverCommand(
 
 async function listFailures(server: HealServer): Promise<FailureInfo[]> {
   await server.ready();
-  const result = await server.client?.sendRequest<{ failures: FailureInfo[] }>('heal/failures', {});
+  const result = await server.client?.sendRequest<{ failures: FailureInfo[] }>(FAILURES, {});
   return result?.failures ?? [];
 }
 
@@ -100,7 +108,7 @@ async function healFailingTest(server: HealServer, arg: TestArg): Promise<unknow
   }
   const test = failure.test ?? failure.id;
   const target = failure.suspect?.qualname ?? test;
-  const result = await serverCommand(server, 'heal.healFailingTest', [{ test }]);
+  const result = await serverCommand(server, HEAL_FAILING_TEST, [{ test }]);
   reportHeal(target, result);
   return result;
 }
@@ -120,7 +128,7 @@ function runScript(server: HealServer, uri?: vscode.Uri): Promise<unknown> | und
     void vscode.window.showInformationMessage('Heal: open a Python script to run it.');
     return undefined;
   }
-  return serverCommand(server, 'heal.runScript', [{ uri: target.toString() }]);
+  return serverCommand(server, RUN_SCRIPT, [{ uri: target.toString() }]);
 }
 
 async function debugTest(server: HealServer, arg: TestArg): Promise<boolean> {
@@ -129,7 +137,7 @@ async function debugTest(server: HealServer, arg: TestArg): Promise<boolean> {
     return false;
   }
   const test = failure.test ?? failure.id;
-  const where = await serverCommand(server, 'heal.debugTest', [{ test }], `Starting ${test}`);
+  const where = await serverCommand(server, DEBUG_TEST, [{ test }], `Starting ${test}`);
   return isDebugTarget(where) ? attachDebugger(where, test) : false;
 }
 

@@ -2,8 +2,7 @@
 // palette command and the "Debug failing test" code action (through the client middleware).
 import * as vscode from 'vscode';
 import { ExecuteCommandSignature } from 'vscode-languageclient/node';
-
-const DEBUG_TEST = 'heal.debugTest';
+import { DEBUG_TEST } from './constants';
 
 /** What heal.debugTest answers: debugpy waits for a client there. */
 export interface DebugTarget {

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { State } from 'vscode-languageclient/node';
 import { registerCommands } from './commands';
+import { STATUS } from './constants';
 import * as debug from './debug';
 import * as preview from './preview';
 import { isKeySecret } from './secrets';
@@ -24,7 +25,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<HealAp
   const status = new StatusItem();
   const server = new HealServer(context, output, (client) => {
     preview.handleApplyEdit(client, output);
-    client.onNotification('heal/status', (params: HealStatus) => status.update(params));
+    client.onNotification(STATUS, (params: HealStatus) => status.update(params));
     client.onDidChangeState((event) => {
       if (event.newState === State.Stopped) {
         status.serverStopped();

@@ -9,10 +9,9 @@ from collections import OrderedDict
 from lsprotocol import types
 
 from heal_ls.lsp.log import logger
+from heal_ls.lsp.protocol import HEALS, RUNS
 from heal_ls.lsp.sync import DocumentSyncProtocol
 
-HEALS = ("heal.healFunction", "heal.healFailingTest")
-RUNS = ("heal.runTests", "heal.rerunFailed", "heal.runScript")
 REMEMBERED = 200  # recent executeCommand ids; a cancel refers to a recent request
 
 

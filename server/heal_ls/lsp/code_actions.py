@@ -12,12 +12,8 @@ from lsprotocol import types
 from heal_ls.lsp.code_index import Indexes
 from heal_ls.lsp.documents import uri_to_path
 from heal_ls.lsp.log import guarded
+from heal_ls.lsp.protocol import DEBUG_TEST, HEAL_FUNCTION, RUN_SCRIPT, RUN_TESTS
 from heal_ls.lsp.state import Known
-
-HEAL_FUNCTION = "heal.healFunction"
-DEBUG_TEST = "heal.debugTest"
-RUN_TESTS = "heal.runTests"
-RUN_SCRIPT = "heal.runScript"
 
 
 def actions_for(known: Known, diagnostics: list[types.Diagnostic], many: bool):

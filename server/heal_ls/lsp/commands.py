@@ -13,10 +13,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from heal_ls.lsp.documents import inside, uri_to_path
 from heal_ls.lsp.folders import folder_of_test
 from heal_ls.lsp.log import guarded
-
-RUN_TESTS = "heal.runTests"
-RERUN_FAILED = "heal.rerunFailed"
-RUN_SCRIPT = "heal.runScript"
+from heal_ls.lsp.protocol import RERUN_FAILED, RUN_SCRIPT, RUN_TESTS
 
 
 def options(args: tuple, command: str) -> dict:

@@ -19,8 +19,8 @@ from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 from heal_ls.lsp.commands import node_id, options
 from heal_ls.lsp.folders import folder_of_test
 from heal_ls.lsp.log import guarded, logger, spawn
+from heal_ls.lsp.protocol import DEBUG_TEST
 
-DEBUG_TEST = "heal.debugTest"
 HOST = "127.0.0.1"
 LIFETIME = 600.0
 

@@ -22,16 +22,16 @@ from heal_ls.lsp.documents import current_text, unsaved_overlay
 from heal_ls.lsp.folders import Folder, folder_of_test
 from heal_ls.lsp.log import guarded, logger, spawn
 from heal_ls.lsp.progress import Progress
+from heal_ls.lsp.protocol import HEAL_FAILING_TEST, HEAL_FUNCTION, HealOutcome
 from heal_ls.lsp.state import Known
 from heal_ls.lsp.unverified import offer_best_candidate
 
-HEAL_FUNCTION = "heal.healFunction"
-HEAL_FAILING_TEST = "heal.healFailingTest"
 
-
-def outcome(status_: str, message: str, known: Known | None = None, applied=False) -> dict:
+def outcome(
+    status_: str, message: str, known: Known | None = None, applied=False, **more
+) -> HealOutcome:
     qualname = known.suspect.qualname if known and known.suspect else None
-    return {"status": status_, "message": message, "applied": applied, "qualname": qualname}
+    return HealOutcome(status_, message, applied, qualname, **more)
 
 
 def current_suspect(ls, known: Known, text: str):
@@ -63,7 +63,7 @@ def progress_reporter(progress: Progress, min_interval: float = 0.1):
     return on_event
 
 
-async def heal_known(ls, known: Known) -> dict:
+async def heal_known(ls, known: Known) -> HealOutcome:
     """The heal task itself: everything from asking to the applied edit."""
     from heal_ls.heal.loop import heal_failure
     from heal_ls.lsp.flaky import triage
@@ -100,7 +100,7 @@ async def heal_known(ls, known: Known) -> dict:
         if result.status != "verified" or result.new_source is None:
             result.reason = f"{result.reason or 'no verified fix'}{meter}"
             spawn(offer_best_candidate(ls, suspect, before, result), "offer candidate")
-            return {**outcome(result.status, result.reason or "no verified fix", known), "told": 1}
+            return outcome(result.status, result.reason or "no verified fix", known, told=True)
         progress.report("applying the fix")
         blast = known.blast
         wide = blast is not None and blast.callers > ls.settings.previewAboveCallers
@@ -122,7 +122,7 @@ async def heal_known(ls, known: Known) -> dict:
     touched = ", ".join(result.touched or [suspect.qualname])
     radius = f"; {known.blast.text()}" if known.blast else ""
     message = f"{suspect.qualname} fixed (touched: {touched}{radius}); re-running its tests{meter}"
-    return {**outcome("verified", message, known, True), "touched": result.touched}
+    return outcome("verified", message, known, True, touched=result.touched)
 
 
 def remember_budget(ls, qualname: str, result) -> str:
@@ -142,7 +142,7 @@ def remember_budget(ls, qualname: str, result) -> str:
     return f" ({spent.text()})" if result.model else ""
 
 
-async def heal(ls, known: Known) -> dict:
+async def heal(ls, known: Known) -> HealOutcome:
     if not known.healable or known.suspect is None:
         return outcome("skipped", known.reason or "no function to heal for this failure", known)
     if ls.heal_task is not None and not ls.heal_task.done():
@@ -163,10 +163,10 @@ async def heal(ls, known: Known) -> dict:
     finally:
         ls.healing_target = None
         status.notify(ls)
-    if not result.pop("told", None):  # the unverified offer already told the user
-        verified = result["status"] in ("verified", "flaky")
+    if not result.told:  # the unverified offer already told the user
+        verified = result.status in ("verified", "flaky")
         level = types.MessageType.Info if verified else types.MessageType.Warning
-        ls.show(f"heal: {result['status']}: {result['message']}", level)
+        ls.show(f"heal: {result.status}: {result.message}", level)
     return result
 
 
@@ -200,7 +200,7 @@ def register(server) -> None:
             known = matches[0] if matches else None
         if known is None:
             raise JsonRpcInvalidParams(f"{HEAL_FUNCTION}: no known failure for {opts!r}")
-        return await heal(folder, known)
+        return (await heal(folder, known)).to_wire()
 
     @server.command(HEAL_FAILING_TEST)
     @guarded
@@ -215,5 +215,5 @@ def register(server) -> None:
         if picked is None:
             message = f"no known failure for {test}" if test else "no failing test to heal"
             ls.show(f"heal: {message} (run the tests first)")
-            return outcome("skipped", message)
-        return await heal(*picked)
+            return outcome("skipped", message).to_wire()
+        return (await heal(*picked)).to_wire()
