@@ -106,7 +106,6 @@ SYMBOL_MOVES: list[SymbolMove] = [
         },
         dedupe=True,
     ),
-    SymbolMove("heal_ls.commands.check", ["check_project"], "heal_ls.diagnose"),
     # Test helpers live in a module, not in a conftest (tests import them by name).
     SymbolMove(
         "tests.lsp.conftest",
@@ -130,11 +129,6 @@ NEW_MODULE_DOCS = {
     "tests.helpers.lsp": (
         '"""Helpers for the language-server tests: the server command, a session starter and\n'
         '`eventually` (poll until a notification arrived)."""\n'
-    ),
-    "heal_ls.diagnose": (
-        '"""The one run-and-locate pipeline: run the tests (or a script), then locate every\n'
-        "failure. Used by `heal-ls check`, `heal-ls fix`, the bench and the language server.\n"
-        '"""\n'
     ),
 }
 

@@ -228,3 +228,15 @@ def test_traceback_folds_foreign_frames_and_explains_targets_off_the_traceback(t
         "    ... 2 frames outside the workspace",
         "    heal target f at pkg/m.py:1 (called on the failing line tests/test_m.py:4)",
     ]
+
+
+def test_pytest_args_reach_pytest(project):
+    """--pytest-args is one string, split like a shell: here it deselects the only test."""
+    write(project, {"tests/test_bad.py": "def test_bad():\n    assert False\n"})
+    plain = heal_check(project, "--json")
+    assert plain.returncode == 1
+    chosen = heal_check(project, "--json", "--pytest-args", "-k 'test_ok and not bad'")
+    assert chosen.returncode == 0, chosen.stderr
+    assert json.loads(chosen.stdout)["passed"] == 1
+    broken = heal_check(project, "--pytest-args", "-k 'unclosed")
+    assert broken.returncode == 2 and "pytest argument list" in broken.stderr

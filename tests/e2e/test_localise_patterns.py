@@ -10,8 +10,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from heal_ls.check.command import check_project
 from heal_ls.check.report import to_json
+from heal_ls.diagnose import diagnose
 
 FILES = {
     "pytest.ini": "[pytest]\npythonpath = src\naddopts = --doctest-modules\ntestpaths = tests src\n",
@@ -191,7 +191,7 @@ def project(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def checked(project, tmp_path_factory):
-    return asyncio.run(check_project(project, test_timeout=60))
+    return asyncio.run(diagnose(project, test_timeout=60))
 
 
 def top(located, nodeid):
@@ -245,7 +245,7 @@ def test_json_gives_every_failure_with_workspace_code_a_suspect(checked, project
 
 def test_a_single_failing_test_gets_a_contrast_run_for_the_callee(project):
     nodeid = "tests/test_calls.py::test_parse_filter"
-    run, located = asyncio.run(check_project(project, tests=[nodeid], test_timeout=60))
+    run, located = asyncio.run(diagnose(project, tests=[nodeid], test_timeout=60))
     assert [t.nodeid for t in run.tests] == [nodeid]  # nothing passing in the run itself
     ((failure, where),) = located
     assert where.suspects[0].qualname == "_match_clause"

@@ -41,11 +41,11 @@ async def heal_case(case: BenchCase, config) -> dict:
 
 async def _heal_into(row: dict, case: BenchCase, config, started: float) -> None:
     """Seconds = running the tests + healing, as a user waits for it; judging is not counted."""
-    from heal_ls.check import check_project
+    from heal_ls.diagnose import diagnose
     from heal_ls.heal.loop import heal_failure
     from heal_ls.heal.targets import group_targets
 
-    run, located = await check_project(
+    run, located = await diagnose(
         case.root, tests=case.tests or None, python=config.python, test_timeout=config.test_timeout
     )
     if run.error or not run.failures:

@@ -124,14 +124,14 @@ async def localise_bug(
 ) -> dict | None:
     """Inject `mutant` into `root`, run the suite like `heal-ls check`, restore the file, and
     return the target's rank in each failure's suspects (None: no test failed)."""
-    from heal_ls.check.command import check_project
+    from heal_ls.diagnose import diagnose
 
     target = root / mutant.path
     original = target.read_text(encoding="utf-8")
     target.write_text(mutant.apply(original), encoding="utf-8")
     try:
         started = time.monotonic()
-        run, located = await check_project(
+        run, located = await diagnose(
             root,
             tests=[package.tests] if package.tests else None,
             test_timeout=test_timeout,

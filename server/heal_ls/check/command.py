@@ -15,14 +15,14 @@ import argparse
 import asyncio
 import json
 import os
+import shlex
 import shutil
 import sys
 
 from heal_ls.check.report import human_lines, summary_line, to_json
+from heal_ls.diagnose import diagnose
 from heal_ls.live import Live, wanted
-from heal_ls.locate import Located, is_test_file, locate
-from heal_ls.locate.contrast import needs_contrast, with_contrast
-from heal_ls.models import Failure, RunResult
+from heal_ls.locate import is_test_file
 from heal_ls.testing.invocation import interpreter
 from heal_ls.testing.lastfailed import read_lastfailed
 
@@ -51,40 +51,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--short", action="store_true", help="one line per failure, no traceback")
     parser.add_argument("--test-timeout", type=float, default=10.0, metavar="S")
     parser.add_argument("--run-timeout", type=float, default=300.0, metavar="S")
+    add_pytest_args(parser)
 
 
-async def check_project(
-    root,
-    *,
-    tests=None,
-    script=None,
-    python=None,
-    test_timeout=10.0,
-    run_timeout=300.0,
-    on_row=None,
-) -> tuple[RunResult, list[tuple[Failure, Located]]]:
-    """Run pytest (or the script) in `root` and locate every failure (`on_row`: live rows)."""
-    root = os.path.abspath(str(root))
-    if script:
-        from heal_ls.testing.script import run_script
+def pytest_args(text: str) -> tuple[str, ...]:
+    """--pytest-args "-k fast -x": extra pytest arguments, split like a shell would."""
+    try:
+        return tuple(shlex.split(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a pytest argument list: {exc}") from None
 
-        run = await run_script(root, script, python=python, timeout=run_timeout)
-    else:
-        from heal_ls.testing.runner import run_pytest
 
-        run = await run_pytest(
-            root,
-            nodeids=tests,
-            python=python,
-            test_timeout=test_timeout,
-            run_timeout=run_timeout,
-            on_row=on_row,
-        )
-    located = [(failure, locate(failure, root, run)) for failure in run.failures]
-    if tests and needs_contrast(run):  # a full run already holds every passing test there is
-        contrast = await with_contrast(run, located, python=python, test_timeout=test_timeout)
-        located = [(failure, locate(failure, root, contrast)) for failure in run.failures]
-    return run, located
+def add_pytest_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--pytest-args",
+        type=pytest_args,
+        default=(),
+        metavar="ARGS",
+        help='extra pytest arguments, one string (e.g. "-k fast -p no:randomly")',
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,11 +89,12 @@ def run(args: argparse.Namespace) -> int:
             return 0
     with Live(wanted(args.json)) as live:
         result, located = asyncio.run(
-            check_project(
+            diagnose(
                 root,
                 tests=tests,
                 script=script,
                 python=args.python,
+                pytest_args=args.pytest_args,
                 test_timeout=args.test_timeout,
                 run_timeout=args.run_timeout,
                 on_row=live.on_row,

@@ -8,6 +8,7 @@ import json
 import os
 import sys
 
+from heal_ls.check.command import add_pytest_args
 from heal_ls.heal.budget import Usage
 from heal_ls.heal.loop import HealConfig, HealEvent, heal_failure
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect
@@ -19,6 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", nargs="?", default=".", help="project root (default: .)")
     parser.add_argument("--test", action="append", default=[], metavar="NODEID")
     parser.add_argument("--script", metavar="FILE", help="heal a crashing script instead of tests")
+    add_pytest_args(parser)
     parser.add_argument(
         "--python", type=interpreter, metavar="PY", help="interpreter for test runs"
     )
@@ -97,6 +99,7 @@ def config_from(args: argparse.Namespace) -> HealConfig:
         candidates=args.candidates,
         python=args.python,
         test_timeout=args.test_timeout,
+        pytest_args=args.pytest_args,
         request_timeout=args.timeout,
         local_budget_count=args.local_budget,
         local_budget_seconds=args.local_seconds,
@@ -127,13 +130,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) -> int:
-    from heal_ls.check import check_project
+    from heal_ls.diagnose import diagnose
 
-    run_result, located = await check_project(
+    run_result, located = await diagnose(
         root,
         tests=args.test or None,
         script=args.script,
         python=args.python,
+        pytest_args=args.pytest_args,
         test_timeout=args.test_timeout,
         on_row=live.on_row,
     )

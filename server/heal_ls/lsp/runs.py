@@ -12,29 +12,25 @@ import sys
 
 from lsprotocol import types
 
+from heal_ls.diagnose import diagnose
+from heal_ls.locate import Located
 from heal_ls.lsp import diagnostics, status
 from heal_ls.lsp.documents import unsaved_overlay
 from heal_ls.lsp.log import logger, spawn
 from heal_ls.lsp.progress import Progress
 from heal_ls.lsp.state import Known
-from heal_ls.models import RunResult
+from heal_ls.models import Failure, RunResult
+
+SCRIPT_TIMEOUT = 30.0  # seconds a script run may take in the editor
 
 
-def locate_all(run: RunResult, root: str) -> dict[str, Known]:
-    from heal_ls.locate import locate
-
-    located = {}
-    for failure in run.failures:
-        try:
-            found = locate(failure, root, run)
-            suspect = found.suspects[0] if found.suspects else None
-            located[failure.id] = Known(
-                failure, suspect, found.healable and bool(suspect), found.reason
-            )
-        except Exception as exc:  # one odd failure must not hide the others
-            logger.error("could not locate %s: %s: %s", failure.id, type(exc).__name__, exc)
-            located[failure.id] = Known(failure, None, False, f"locate failed: {exc}")
-    return located
+def known_of(located: list[tuple[Failure, Located]]) -> dict[str, Known]:
+    """The state's view of located failures: the top suspect, healable or why not."""
+    known = {}
+    for failure, found in located:
+        suspect = found.suspects[0] if found.suspects else None
+        known[failure.id] = Known(failure, suspect, found.healable and bool(suspect), found.reason)
+    return known
 
 
 class Runs:
@@ -51,21 +47,20 @@ class Runs:
 
         `overlay` adds texts to the unsaved buffers (a just-applied fix the editor may not have
         reported back yet)."""
-        from heal_ls.testing.runner import run_pytest
-
         settings = self.ls.settings
 
         async def start(buffers):
-            return await run_pytest(
+            return await diagnose(
                 self.ls.root,
-                nodeids=nodeids or None,
+                tests=nodeids or None,
                 python=settings.python,
                 # the user's lastfailed is theirs: it tells us about THEIR runs (lastfailed.py)
                 pytest_args=("-p", "no:cacheprovider", *settings.pytestArgs),
                 test_timeout=settings.testTimeout,
                 overlay={**buffers, **(overlay or {})} or None,
-                trace=True,
                 warm=self.warm_runner(),
+                passing_from=self.last_run,  # a partial run ranks against the last full run
+                contrast_run=False,  # never an extra run of our own in the editor
             )
 
         return await self._run(start, nodeids or None, title)
@@ -102,13 +97,12 @@ class Runs:
         logger.info("warm runner %s", "ready" if ready else "unavailable: test runs stay cold")
 
     async def script(self, script: str, *, title="heal: running script", overlay=None):
-        from heal_ls.testing.script import run_script
-
         async def start(buffers):
-            return await run_script(
+            return await diagnose(
                 self.ls.root,
-                script,
+                script=script,
                 python=self.ls.settings.python,
+                run_timeout=SCRIPT_TIMEOUT,
                 overlay={**buffers, **(overlay or {})} or None,
             )
 
@@ -127,27 +121,19 @@ class Runs:
                     if asyncio.current_task() is not self.background:
                         self.explicit = progress
                     try:
-                        run = await work
+                        run, located = await work
                     except asyncio.CancelledError:
                         if not progress.cancelled_by_user:
                             raise  # cancelled from above: a newer run or shutdown
                         self.ls.show("heal: run cancelled")
                         return None
-                    located = self._merge(run, scope, script)
-                    await self.measure(located, run)
+                    known = self._merge(run, located, scope, script)
+                    await self.measure(known, run)
                     return run
             finally:
                 self.explicit = None
                 self.running = False
                 status.notify(self.ls)
-
-    def _contrasted(self, run: RunResult) -> RunResult:
-        """A partial run (on save, one test) ranks against the last full run's passing tests."""
-        from heal_ls.locate.contrast import needs_contrast, with_passing
-
-        if self.last_run is None or self.last_run is run or not needs_contrast(run):
-            return run
-        return with_passing(run, self.last_run.tests)
 
     async def measure(self, located: dict[str, Known], run: RunResult) -> None:
         """The blast radius of each new healable failure's function (a thread: the call-site
@@ -161,18 +147,19 @@ class Runs:
         for known in healable:
             known.blast = await asyncio.to_thread(blast_radius, self.ls.root, known.suspect, runs)
         self.ls.state.generation += 1
-        self.ls.indexes.refresh_all()
+        if self.ls.indexes is not None:
+            self.ls.indexes.refresh_all()
 
-    def _merge(self, run: RunResult, scope, script) -> dict[str, Known]:
+    def _merge(self, run: RunResult, located, scope, script) -> dict[str, Known]:
         if run.error:
             self.ls.show(f"heal: could not run: {run.error}", types.MessageType.Error)
             return {}
         if scope is None or self.last_run is None:
             self.last_run = run
-        located = locate_all(self._contrasted(run), self.ls.root)
         if script is not None:  # a script run replaces that script's earlier failure only
             scope = [k.id for k in self.ls.state.known.values() if k.failure.script == script]
-        self.ls.state.apply_run(run, located, scope)
+        known = known_of(located)
+        self.ls.state.apply_run(run, known, scope)
         diagnostics.publish(self.ls)
         if self.ls.indexes is not None:
             self.ls.indexes.refresh_all()
@@ -183,7 +170,7 @@ class Runs:
             run.errors,
             run.seconds,
         )
-        return located
+        return known
 
     def in_background(self, nodeids, delay=0.0, overlay=None, done=None, script=None):
         """Start a background run (of `script` if given) after `delay`, cancelling the previous
