@@ -117,6 +117,13 @@ step('diagnostics and the failing count clear once the fix is in', async () => {
   await until('"Heal" without a failing count', () => !state.api.status.text.includes('failing'), 20000);
 });
 
+step("status tooltip shows the last heal's budget", async () => {
+  // the fake model reports token usage; "fake" has no price, so the meter shows tokens only
+  const tooltip = () => state.api.status.tooltip;
+  await until('the last heal in the tooltip', () => tooltip().includes('Last heal: Inventory.remove verified'), 20000);
+  assert.ok(/\(\d[\d,]* in \/ \d[\d,]* out tokens\)/.test(tooltip()), tooltip());
+});
+
 step('heal failing test from the palette with one failure', async () => {
   await restoreBug();
   await runTestsUntilFailing(state.api, state.uri);
@@ -147,6 +154,25 @@ step('preview fixes: the fix waits in the refactor preview; discard keeps the co
     assert.ok(!isFixed(state.doc.getText()), 'discard keeps the code');
   } finally {
     await config.update('previewFixes', undefined, vscode.ConfigurationTarget.Workspace);
+  }
+});
+
+step('a function with more callers than previewAboveCallers is always previewed', async () => {
+  const config = vscode.workspace.getConfiguration('heal');
+  await config.update('previewAboveCallers', 0, vscode.ConfigurationTarget.Workspace);
+  try {
+    await restoreBug();
+    await runTestsUntilFailing(state.api, state.uri);
+    const healed = withTimeout(vscode.commands.executeCommand('heal-ls.healFailingTest'), 90000, 'the heal');
+    // heal.previewFixes is off: the server's needsConfirmation annotation opens the preview
+    await until('a forced preview', () => state.api.pendingPreviews() > 0, 45000);
+    assert.ok(!isFixed(state.doc.getText()), 'nothing changes while the preview is open');
+    await vscode.commands.executeCommand('refactorPreview.discard');
+    const result = await withTimeout(healed, 10000, 'the heal after discard');
+    assert.strictEqual(result && result.status, 'refused', JSON.stringify(result));
+    assert.ok(!isFixed(state.doc.getText()), 'discard keeps the code');
+  } finally {
+    await config.update('previewAboveCallers', undefined, vscode.ConfigurationTarget.Workspace);
   }
 });
 
