@@ -32,6 +32,7 @@ async def test_a_widely_called_function_is_previewed(client):
     assert result["status"] == "verified", result
     assert "4 callers, 2 guard tests" in result["message"]
     [params] = editor.applied
+    assert params.label.endswith("; 4 callers, 2 guard tests)")  # what previews show
     if annotations:  # VS Code: the edit itself asks for confirmation (refactor preview)
         [note] = params.edit.change_annotations.values()
         assert note.needs_confirmation is True

@@ -120,6 +120,7 @@ async def apply_fix(
     edits: list[dict] | None = None,
     touched: list[str] | None = None,
     confirm: str | None = None,
+    radius: str | None = None,
 ) -> Applied:
     """Apply the fix to the buffer of `suspect.path`; raise Refused with the reason if not.
 
@@ -127,7 +128,8 @@ async def apply_fix(
     only onto the text it was planned on. A single-function edit refused because the buffer
     changed meanwhile is redone on the new text once. With `confirm` (why: a function with many
     callers) the user sees the fix first: an edit annotated needsConfirmation where the client
-    supports change annotations (VS Code's refactor preview), else a question.
+    supports change annotations (VS Code's refactor preview), else a question. `radius` (the
+    blast radius) goes into the edit's label, which previews show.
     """
     touched = touched or [suspect.qualname]
     uri = path_to_uri(suspect.path)
@@ -145,7 +147,8 @@ async def apply_fix(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
             edits=text_edits(ls.workspace.position_codec, current, before, target, edits),
         )
-        label = f"AI heal {suspect.qualname} (touches {', '.join(touched)})"
+        label = f"AI heal {suspect.qualname} (touches {', '.join(touched)}"
+        label += f"; {radius})" if radius else ")"
         workspace_edit = types.WorkspaceEdit(document_changes=[edit])
         if confirm and supports_annotations(ls):
             workspace_edit = needing_confirmation(edit, label, confirm)

@@ -112,6 +112,7 @@ async def heal_known(ls, known: Known) -> HealOutcome:
             edits=result.edits,
             touched=result.touched,
             confirm=f"{blast.text()}: preview before applying" if wide else None,
+            radius=blast.text() if blast else None,
         )
     tests = [t for t in (known.failure.test, *(f.test for f in others)) if t]
     fixed = {suspect.path: applied.text}
