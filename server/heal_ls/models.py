@@ -150,6 +150,7 @@ class HealResult:
     reason: str | None = None
     best_candidate: str | None = None
     touched: list[str] = field(default_factory=list)  # qualnames of the nodes the fix changes
+    notes: list[str] = field(default_factory=list)  # what the model's answer held that was ignored
     # one {qualname, start, end, text} per touched node (offsets into the original text); empty
     # for a single-function fix, whose one node is the suspect
     edits: list[dict] = field(default_factory=list)

@@ -12,7 +12,13 @@ import sys
 
 import pytest
 from heal_ls.bench.differential import behaves_alike
-from heal_ls.bench.reference import function_text, reference_module, same_function, with_function
+from heal_ls.bench.reference import (
+    function_text,
+    reference_module,
+    same_function,
+    same_functions,
+    with_function,
+)
 from heal_ls.bench.suites import SuiteError, examples_suite, load_suite
 
 CASES = examples_suite()
@@ -34,6 +40,14 @@ def test_unknown_bug_and_suite_are_clear_errors():
         load_suite("examples", only=["no_such_bug"])
     with pytest.raises(SuiteError, match="unknown suite"):
         load_suite("nope")
+
+
+def test_same_functions_knows_each_reference_from_its_bug():
+    for case in CASES:  # decorated methods (temperature's @staticmethod) included
+        with open(case.target, encoding="utf-8", newline="") as handle:
+            module = handle.read()
+        assert same_functions(reference_module(module, case), case), case.name
+        assert not same_functions(module, case), case.name
 
 
 def test_multi_node_references_replace_append_and_import():

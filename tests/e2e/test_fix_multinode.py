@@ -31,6 +31,8 @@ TOUCHED = {
     "helper": ["initials", "_words"],
 }
 
+NOTES = {"nested": ["ignored `DEBUG = False`: only functions and imports are taken"]}
+
 
 def anthropic_env(server: FakeModelServer) -> dict:
     return {"ANTHROPIC_BASE_URL": server.anthropic_url, "ANTHROPIC_API_KEY": "test-key-not-real"}
@@ -61,6 +63,7 @@ def test_multinode_answer_is_applied_byte_exact(name, wire, tmp_path):
     result = json.loads(proc.stdout)["results"][0]
     assert result["status"] == "verified" and result["applied"] is True
     assert result["touched"] == TOUCHED[name]
+    assert result["notes"] == NOTES.get(name, [])
     expected = (root / "expected.py").read_bytes()
     assert (root / MODULES[name]).read_bytes() == expected
 

@@ -97,12 +97,13 @@ def reference_module(module_text: str, case) -> str:
 def same_functions(module_text: str, case) -> bool:
     """Every def of the reference has the same normalised AST in the module."""
     code = textwrap.dedent(case.reference_module_code or case.reference_source)
-    tree = ast.parse(code)
-    for node in tree.body:
+    lines = code.splitlines(keepends=True)
+    for node in ast.parse(code).body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             qualname = case.qualname if node.name == case.qualname.rsplit(".", 1)[-1] else node.name
             healed = function_text(module_text, qualname)
-            if healed is None or not same_function(healed, ast.get_source_segment(code, node)):
+            first, last = _line_range(node)  # decorators included
+            if healed is None or not same_function(healed, "".join(lines[first - 1 : last])):
                 return False
     return True
 

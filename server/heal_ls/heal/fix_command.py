@@ -240,6 +240,7 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) 
         "attempts": len(result.attempts),
         "diff": result.diff,
         "touched": result.touched,
+        "notes": result.notes,
         "applied": applied,
         "reason": result.reason,
         "warning": result.warning,

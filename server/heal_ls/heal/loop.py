@@ -223,7 +223,7 @@ def finish(
     from heal_ls.heal.budget import usage
 
     spent = usage(ctx.model, ctx.tokens_in, ctx.tokens_out, ctx.config.prices)
-    diff, touched, edits = "", [], []
+    diff, touched, edits, notes = "", [], [], []
     if new_source is not None:
         diff = unified_diff(
             os.path.relpath(ctx.suspect.path, ctx.root), ctx.module_text, new_source
@@ -231,9 +231,11 @@ def finish(
         planned = ctx.plans.get(new_source)
         touched = planned.touched if planned else [ctx.suspect.qualname]
         edits = [vars(e) for e in planned.edits] if planned else []
+        notes = planned.notes if planned else []
     return HealResult(
         touched=touched,
         edits=edits,
+        notes=notes,
         status=status,
         suspect=ctx.suspect,
         new_source=new_source,

@@ -123,6 +123,8 @@ async def heal_known(ls, known: Known) -> HealOutcome:
     touched = ", ".join(result.touched or [suspect.qualname])
     radius = f"; {known.blast.text()}" if known.blast else ""
     message = f"{suspect.qualname} fixed (touched: {touched}{radius}); re-running its tests{meter}"
+    if result.notes:
+        message += " (" + "; ".join(result.notes) + ")"
     return outcome("verified", message, known, True, touched=result.touched)
 
 
