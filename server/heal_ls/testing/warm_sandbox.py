@@ -101,7 +101,8 @@ def _fork_first_process(scratch: str | None) -> None:
     code = 70
     try:
         _, status = os.waitpid(pid, 0)
-        code = os.waitstatus_to_exitcode(status)
+        # -N for signal N, else the exit code (os has a helper for this only from 3.9)
+        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
     finally:
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)

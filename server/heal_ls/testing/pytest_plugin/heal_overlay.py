@@ -62,6 +62,7 @@ class OverlayFinder(importlib.abc.MetaPathFinder):
 
     def __init__(self, sources):
         self.sources = {os.path.realpath(p): t for p, t in sources.items()}
+        self.given = {os.path.abspath(p): t for p, t in sources.items()}
         # Cheap pre-filter so most imports cost one set lookup, not a second path search. A
         # module may be a symlink: it is imported by the link's name, matched by the target.
         self.names = {_module_name(p) for p in sources} | {_module_name(p) for p in self.sources}
@@ -71,13 +72,32 @@ class OverlayFinder(importlib.abc.MetaPathFinder):
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is None or not spec.origin:
-            return None
+            return self._through_link(fullname, path)
         text = self.sources.get(os.path.realpath(spec.origin))
         if text is None:
             return None
         spec.loader = OverlayLoader(fullname, spec.origin, text)
         spec.cached = None
         return spec
+
+    def _through_link(self, fullname, path):
+        """A symlinked module whose target cannot be read here (a sandbox shows only the
+        workspace): found by the link's own path; its text is the overlay's anyway."""
+        name = fullname.rpartition(".")[2]
+        folders = {os.path.abspath(d or os.getcwd()) for d in (sys.path if path is None else path)}
+        for file, text in self.given.items():
+            package = os.path.basename(file) == "__init__.py"
+            folder = os.path.dirname(os.path.dirname(file) if package else file)
+            if _module_name(file) == name and folder in folders and os.path.islink(file):
+                loader = OverlayLoader(fullname, file, text)
+                spec = importlib.machinery.ModuleSpec(
+                    fullname, loader, origin=file, is_package=package
+                )
+                spec.has_location = True
+                if package:
+                    spec.submodule_search_locations = [os.path.dirname(file)]
+                return spec
+        return None
 
 
 def _module_name(path):
