@@ -46,7 +46,8 @@ def test_reference_fix_goes_through_answer_safety_and_splice(case):
     parts = qualname.split(".")
     owner = parts[-2] if len(parts) > 1 and parts[-2] != "<locals>" else None
     original = function_source(text, suspect)
-    fix_def = ast.parse(reference).body[-1]
+    # the target's def (a multi-node reference also holds other defs and imports)
+    fix_def = next(n for n in ast.parse(reference).body if getattr(n, "name", "") == node.name)
     answer = f"The bug is in `{node.name}`. Fixed:\n\n```python\n{ast.get_source_segment(reference, fix_def)}\n```\n"
 
     new = extract_function(answer, node.name, owner, original=original)
@@ -60,7 +61,9 @@ def test_reference_fix_goes_through_answer_safety_and_splice(case):
     spliced = function_source(
         after, suspect_for(str(path), index_source(after).find(qualname), "x")
     )
-    assert as_code(spliced) == as_code(reference.split('"""', 2)[2])
+    first = min([fix_def.lineno] + [d.lineno for d in fix_def.decorator_list])
+    fixed = "".join(reference.splitlines(keepends=True)[first - 1 : fix_def.end_lineno])
+    assert as_code(spliced) == as_code(fixed)
     if "\r\n" in text:
         assert "\n" not in after.replace("\r\n", "")
 

@@ -129,6 +129,16 @@ def test_imports_after_a_docstring_only_and_into_an_empty_header():
     assert planned.text == "import math\n\ndef f(x):\n    return math.floor(x)\n"
 
 
+def test_relative_and_star_imports_are_not_added_and_said():
+    answer = fenced("from . import util\nfrom os.path import *\n\ndef mean_of(xs):\n    return 0\n")
+    planned = plan(MODULE, answer, "running_mean")
+    assert planned.touched == ["running_mean.<locals>.mean_of"]
+    assert [n.split(":")[0] for n in planned.notes] == [
+        "ignored `from . import util`",
+        "ignored `from os.path import *`",
+    ]
+
+
 def test_an_import_nothing_uses_or_the_module_has_is_not_added():
     answer = fenced("import json\nimport os\n\ndef spread(values):\n    return os.sep\n")
     planned = plan(MODULE, answer, "spread", "running_mean")

@@ -128,7 +128,13 @@ def _read_statement(module, stmt, owner: str, found: _Answer) -> None:
         for inner in stmt.body.body:
             _read_statement(module, inner, stmt.name.value + ".", found)
     elif not owner and _is_import(stmt):
-        found.imports.extend(_imports_of(stmt.body[0]))
+        taken = _imports_of(stmt.body[0])
+        found.imports.extend(taken)
+        if len(taken) < _name_count(stmt.body[0]):
+            line = module.code_for_node(stmt).strip()[:50]
+            found.notes.append(
+                f"ignored `{line}`: relative, star and `a.b as c` imports are not added"
+            )
     elif not owner and not _is_noise(stmt):
         line = module.code_for_node(stmt).strip().split("\n")[0][:50]
         found.notes.append(f"ignored `{line}`: only functions and imports are taken")
@@ -153,6 +159,12 @@ def _is_noise(stmt) -> bool:
         or (isinstance(s, cst.Expr) and isinstance(s.value, (cst.SimpleString, cst.Ellipsis)))
         for s in stmt.body
     )
+
+
+def _name_count(node) -> int:
+    import libcst as cst
+
+    return 1 if isinstance(node.names, cst.ImportStar) else len(node.names)
 
 
 def _imports_of(node) -> list[tuple[str, str | None, str | None]]:
