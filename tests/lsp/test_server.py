@@ -56,7 +56,8 @@ async def test_failures_request_and_status_before_any_run(client):
     failures = await client.protocol.send_request_async("heal/failures", {})
     assert failures.failures == []
     status = await eventually(lambda: client.editor.statuses, what="a heal/status notification")
-    assert status[-1]._asdict() == {"running": False, "failing": 0, "healing": None}
+    expected = {"running": False, "failing": 0, "healing": None, "lastHeal": None}
+    assert status[-1]._asdict() == expected
 
 
 @pytest.mark.parametrize("settings", [{"provider": "local", "runOnStartup": True}])
