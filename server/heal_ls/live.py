@@ -8,6 +8,7 @@ Everything goes to stderr, so stdout stays the command's report even while the b
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 
 def wanted(json_output: bool) -> bool:
@@ -20,8 +21,8 @@ class Live:
     def __init__(self, enabled: bool, title: str = "tests"):
         self.enabled = enabled
         self.title = title
-        self.progress = None
-        self.task = None
+        self.progress: Any = None  # rich's Progress, imported only on a terminal
+        self.task: Any = None
 
     def __enter__(self) -> Live:
         if not self.enabled:

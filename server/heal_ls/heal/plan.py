@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from heal_ls.models import Suspect
 
@@ -167,7 +168,7 @@ def _name_count(node) -> int:
     return 1 if isinstance(node.names, cst.ImportStar) else len(node.names)
 
 
-def _imports_of(node) -> list[tuple[str, str | None, str | None]]:
+def _imports_of(node) -> list[tuple[Any, str | None, str | None]]:  # libcst gives str | None
     """(module, name or None, alias) for each name; relative and star imports are dropped."""
     import libcst as cst
     from libcst.helpers import get_full_name_for_node
@@ -176,7 +177,7 @@ def _imports_of(node) -> list[tuple[str, str | None, str | None]]:
         return [
             (get_full_name_for_node(a.name), None, a.evaluated_alias)
             for a in node.names
-            if a.asname is None or "." not in get_full_name_for_node(a.name)
+            if a.asname is None or "." not in (get_full_name_for_node(a.name) or "")
         ]
     if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
         return []
@@ -406,7 +407,7 @@ def import_block_end(module_text: str) -> int:
         docstring = i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
         if not (docstring or isinstance(stmt, (ast.Import, ast.ImportFrom))):
             break
-        last = stmt.end_lineno
+        last = stmt.end_lineno or stmt.lineno
     starts = line_starts(module_text)
     return starts[last] if last < len(starts) else len(module_text)
 
@@ -519,7 +520,7 @@ def _prove_imports(old: str, new: str) -> None:
 
 
 def _bindings(stmts) -> set[tuple]:
-    found = set()
+    found: set[tuple] = set()
     for stmt in stmts:
         if isinstance(stmt, ast.Import):
             found.update(("", a.name, a.asname) for a in stmt.names)

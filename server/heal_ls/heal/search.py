@@ -20,7 +20,7 @@ from heal_ls.heal.loop import (
 )
 from heal_ls.heal.prompt import build_prompt
 from heal_ls.llm.base import ConfigError, ProviderError
-from heal_ls.models import Candidate, HealResult
+from heal_ls.models import Candidate, HealResult, HealStatus
 
 
 def provider_for(config: HealConfig) -> str:
@@ -159,7 +159,7 @@ async def _rounds(ctx: HealContext, proposer) -> HealResult | None:
     ctx.model = proposer.model
     for attempt in range(1, total + 1):
         if ctx.over_budget():  # stop cleanly: no new question once the cap is reached
-            status = "unverified" if ctx.best or ctx.best_plan else "failed"
+            status: HealStatus = "unverified" if ctx.best or ctx.best_plan else "failed"
             reason = f"token budget reached ({ctx.tokens:,} of {ctx.config.max_tokens:,})"
             return finish(ctx, status, reason=reason)
         failure = ctx.failures[0]

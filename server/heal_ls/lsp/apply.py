@@ -181,6 +181,7 @@ def needing_confirmation(edit: types.TextDocumentEdit, label: str, why: str):
         edits=[
             types.AnnotatedTextEdit(range=e.range, new_text=e.new_text, annotation_id=PREVIEW)
             for e in edit.edits
+            if not isinstance(e, types.SnippetTextEdit)  # we never make snippet edits
         ],
     )
     note = types.ChangeAnnotation(label=label, needs_confirmation=True, description=why)

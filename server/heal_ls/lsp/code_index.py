@@ -111,8 +111,9 @@ class Indexes:
         async def rebuild():
             await asyncio.sleep(delay)
             doc = self.ls.workspace.text_documents.get(uri)
-            if doc is not None:  # parse in a thread: the loop keeps answering requests
-                path, source, version = uri_to_path(uri), doc.source, doc.version
+            path = uri_to_path(uri)
+            if doc is not None and path is not None:  # parse in a thread: requests go on
+                source, version = doc.source, doc.version
                 knowns, generation = snapshot(self.ls, path)
                 spans = await asyncio.to_thread(index_spans, knowns, path, source)
                 self.by_uri[uri] = DocIndex(version, generation, spans)

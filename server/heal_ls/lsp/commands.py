@@ -7,6 +7,7 @@ an InvalidParams error response that says what was expected.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
@@ -63,7 +64,7 @@ def merged_summary(runs: list) -> dict:
     if len(summaries) == 1:
         return summaries[0]
     ran = [s for s in summaries if s["ran"]]
-    total = {"ran": bool(ran)}
+    total: dict[str, Any] = {"ran": bool(ran)}
     for key in ("passed", "failed", "errors"):
         total[key] = sum(s.get(key, 0) for s in ran)
     errors = [s["error"] for s in summaries if s.get("error")]

@@ -57,7 +57,7 @@ class Folder:
 
 def folder_roots(params: types.InitializeParams) -> list[tuple[str, str | None]]:
     """(root path, uri) of every folder the client opened; the root uri/path if none."""
-    found = []
+    found: list[tuple[str, str | None]] = []
     for folder in params.workspace_folders or []:
         path = uri_to_path(folder.uri)
         if path and os.path.isdir(path):

@@ -68,7 +68,7 @@ async def heal_known(ls, known: Known) -> HealOutcome:
     from heal_ls.heal.loop import heal_failure
     from heal_ls.lsp.flaky import triage
 
-    if await triage(ls, known):  # a flaky test is not a bug of the function: no model call
+    if await triage(ls, known) and known.flaky:  # flaky: not a bug of the function, no model call
         message = f"{known.label()} is {known.flaky.label()}; not healed (re-run or debug it)"
         return outcome("flaky", message, known)
     assert known.suspect is not None, "only healable failures (with a suspect) are healed"
@@ -111,7 +111,7 @@ async def heal_known(ls, known: Known) -> HealOutcome:
             result.new_source,
             edits=result.edits,
             touched=result.touched,
-            confirm=f"{blast.text()}: preview before applying" if wide else None,
+            confirm=f"{blast.text()}: preview before applying" if blast and wide else None,
             radius=blast.text() if blast else None,
         )
     tests = [t for t in (known.failure.test, *(f.test for f in others)) if t]

@@ -123,7 +123,7 @@ def register(server) -> None:
     @guarded
     async def on_watched(ls, params: types.DidChangeWatchedFilesParams):
         changed = {uri_to_path(change.uri) for change in params.changes}
-        logger.debug("watched files changed: %s", sorted(changed))
+        logger.debug("watched files changed: %s", sorted(p for p in changed if p))
         followers = [f.lastfailed for f in ls.folders if f.lastfailed.path in changed]
         if followers:
             await asyncio.sleep(SETTLE_SECONDS)

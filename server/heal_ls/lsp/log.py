@@ -12,6 +12,8 @@ import functools
 import inspect
 import logging
 import os
+from collections.abc import Coroutine
+from typing import Any
 
 from lsprotocol import types
 
@@ -134,16 +136,16 @@ def guarded(handler):
     return wrapper
 
 
-RUNNING: set[asyncio.Future] = set()  # asyncio keeps only weak references to tasks: we keep them
+RUNNING: set[asyncio.Task] = set()  # asyncio keeps only weak references to tasks: we keep them
 
 
-def spawn(coro, name: str) -> asyncio.Future:
+def spawn(coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task:
     """Run `coro` as a background task whose failure is logged, never lost; the task is kept
     (in RUNNING) until it is done, so it cannot be garbage-collected halfway."""
     task = asyncio.ensure_future(coro)
     RUNNING.add(task)
 
-    def done(t: asyncio.Future) -> None:
+    def done(t: asyncio.Task) -> None:
         RUNNING.discard(t)
         if t.cancelled():
             logger.debug("%s cancelled", name)

@@ -30,7 +30,7 @@ def register(server) -> None:
     def on_save(ls, params: types.DidSaveTextDocumentParams):
         path = uri_to_path(params.text_document.uri)
         folder = ls.folder_for(path)
-        if folder is None:
+        if folder is None or path is None:
             logger.debug("saved file outside the workspace: %s", path)
             return
         ls = folder

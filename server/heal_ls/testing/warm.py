@@ -108,6 +108,7 @@ class WarmRunner:
             atexit.register(shutil.rmtree, self.io_dir, True)  # the CLI exits without close()
         host = tempfile.mkdtemp(prefix="run-", dir=self.io_dir)
         inner = f"{IO_INSIDE}/{os.path.basename(host)}"
+        assert self.policy is not None, "boxed runs have a policy"
         env = sandboxing.sandbox_env(inv.env, self.policy)
         env["HEAL_LS_REPORT"] = f"{inner}/report.jsonl"
         with contextlib.suppress(OSError):  # read live where the run writes it (ReportTail)
@@ -141,7 +142,9 @@ class WarmRunner:
                 env, host, inner = boxed
                 server = await self._server_for(inv, env)
                 output, inside = os.path.join(host, "out"), f"{inner}/out"
-                limits = dict(_limits(timeout), pid_namespace=True, scratch="/tmp")
+                limits: dict[str, Any] | None = dict(
+                    _limits(timeout), pid_namespace=True, scratch="/tmp"
+                )
             else:
                 env, limits = (box.env, _limits(timeout)) if box else (inv.env, None)
                 server = await self._server_for(inv, inv.env)
