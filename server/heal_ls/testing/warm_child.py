@@ -65,7 +65,7 @@ def _no_workspace_bytecode(root: str) -> None:
             raise NotImplementedError("heal-ls warm runner: compile workspace code from source")
         return original(path, *args, **kwargs)
 
-    bootstrap.cache_from_source = cache_from_source
+    bootstrap.cache_from_source = cache_from_source  # type: ignore[union-attr]
 
 
 def _die_with_parent(parent: int) -> None:
@@ -115,6 +115,7 @@ def _pytest_as_main() -> None:
     """Look like `python -m pytest` to code that inspects __main__ (multiprocessing's spawn
     re-imports it by name in new processes; it must not re-run the warm server)."""
     spec = importlib.util.find_spec("pytest.__main__")
+    assert spec is not None, "pytest is importable: the server imported it"
     main = importlib.util.module_from_spec(spec)
     main.__name__ = "__main__"
     sys.modules["__main__"] = main
@@ -129,7 +130,7 @@ def _apply_request(request: dict, root: str, base_path: list[str]) -> None:
     first = [] if env.get("PYTHONSAFEPATH") else [cwd]  # what `python -m pytest` puts first
     sys.path[:] = first + extra + [p for p in base_path if p not in extra]
     _pytest_as_main()
-    sys.argv = [sys.modules["__main__"].__file__, *request["argv"]]
+    sys.argv = [str(sys.modules["__main__"].__file__), *request["argv"]]
     _choose_bytecode_cache(env, request.get("pycache"))
     _no_workspace_bytecode(root)
     _forget_process_caches()
@@ -141,7 +142,7 @@ def _forget_process_caches() -> None:
     if "linecache" in sys.modules:
         sys.modules["linecache"].clearcache()  # tracebacks show the source as it is now
     if "tempfile" in sys.modules:
-        sys.modules["tempfile"].tempdir = None  # recomputed from this run's TMPDIR (sandbox)
+        sys.modules["tempfile"].tempdir = None  # type: ignore[attr-defined]  # recomputed from this run's TMPDIR (sandbox)
 
 
 def _main(pytest, argv: list[str], profile_path: str | None) -> int:

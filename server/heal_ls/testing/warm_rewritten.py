@@ -54,7 +54,7 @@ def guard_plain_preloads(output: str) -> None:
             _doubt(output, {"kind": "doubt-plain", "message": name})
         original(self, name)
 
-    AssertionRewritingHook._warn_already_imported = warn
+    AssertionRewritingHook._warn_already_imported = warn  # type: ignore[method-assign]
 
 
 baseline: set[str] = set()  # what a cold run has imported before pytest marks plugins
@@ -95,7 +95,7 @@ def import_rewritten(names: list[str], marked: list[str], prefix: str | None, im
     try:
         from _pytest.assertion.rewrite import AssertionRewritingHook
 
-        hook = AssertionRewritingHook(_StubConfig())
+        hook = AssertionRewritingHook(_StubConfig())  # type: ignore[arg-type]  # what it reads
     except Exception:  # noqa: BLE001 - a pytest we do not understand: preload nothing
         return
     hook._must_rewrite.update(marked)

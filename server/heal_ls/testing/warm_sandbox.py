@@ -17,7 +17,7 @@ import tempfile
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
 PR_SET_PDEATHSIG = 1
-LIMITS = (("RLIMIT_AS", "memory"), ("RLIMIT_CPU", "cpu_seconds"))
+LIMITS: tuple[tuple[str, str], ...] = (("RLIMIT_AS", "memory"), ("RLIMIT_CPU", "cpu_seconds"))
 LIMITS += (("RLIMIT_FSIZE", "file_size"), ("RLIMIT_NPROC", "processes"))
 
 

@@ -59,7 +59,7 @@ def pytest_unconfigure(config):
         heal_overlay.uninstall(finder)
 
 
-class TestTimeout(pytest.fail.Exception):
+class TestTimeout(pytest.fail.Exception):  # type: ignore[name-defined]
     """Raised in the stuck test by the watchdog's signal; pytest reports it as a failure."""
 
 

@@ -12,7 +12,7 @@ import pluggy
 
 NOT_WORKSPACE_DIRS = {"site-packages", "dist-packages", ".venv", "venv", ".tox", ".nox", ".git"}
 RUNNER_DIRS = tuple(
-    os.path.dirname(os.path.realpath(m.__file__)) + os.sep for m in (_pytest, pluggy)
+    os.path.dirname(os.path.realpath(str(m.__file__))) + os.sep for m in (_pytest, pluggy)
 ) + (os.path.dirname(os.path.realpath(__file__)) + os.sep,)
 EXCEPTION_GROUP = getattr(builtins, "BaseExceptionGroup", ())  # Python 3.11+
 MAX_LOCALS = 25
