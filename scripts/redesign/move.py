@@ -117,6 +117,19 @@ SYMBOL_MOVES: list[SymbolMove] = [
         closure=True,
     ),
     SymbolMove("heal_ls.pysource.splice", ["_compiles"], "heal_ls.pysource.parse", closure=True),
+    SymbolMove(
+        "heal_ls.locate.rank",
+        [
+            "signature_error_callee",
+            "protocol_error_method",
+            "contrasted",
+            "_test_location",
+            "_raised_reason",
+            "_module_level_reason",
+        ],
+        "heal_ls.locate.evidence",
+        closure=True,
+    ),
     SymbolMove("heal_ls.locate.rank", ["_Ranker"], "heal_ls.locate.ranker", closure=True),
     SymbolMove(
         "heal_ls.heal.plan", ["_parse_answer", "_Mapper"], "heal_ls.heal.plan_answer", closure=True
@@ -129,7 +142,9 @@ SYMBOL_MOVES: list[SymbolMove] = [
         "heal_ls.testing.warm.cold",
         closure=True,
     ),
-    SymbolMove("heal_ls.commands.fix", ["add_arguments"], "heal_ls.commands.fix_args"),
+    SymbolMove(
+        "heal_ls.commands.fix", ["add_arguments"], "heal_ls.commands.fix_args", closure=True
+    ),
     # Test helpers live in a module, not in a conftest (tests import them by name).
     SymbolMove(
         "tests.lsp.conftest",
@@ -141,6 +156,10 @@ SYMBOL_MOVES: list[SymbolMove] = [
 
 NEW_MODULE_DOCS = {
     "heal_ls.pysource.diff": '"""Unified diffs that keep the texts\' own line endings."""\n',
+    "heal_ls.locate.evidence": (
+        '"""Small readings of a failure for the ranker: the callee a signature error names, the\n'
+        'method a protocol error names, where the test is, why a frame is or is not a target."""\n'
+    ),
     "heal_ls.locate.ranker": (
         '"""The ranking behind `locate`: every piece of evidence a failure offers (frames,\n'
         'calls on the failing line, coverage, data flow) scored into suspects."""\n'

@@ -32,6 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-attempts", type=int, default=3, metavar="N")
     parser.add_argument("--candidates", type=int, default=1, metavar="K")
     parser.add_argument("--test-timeout", type=float, default=10.0, metavar="S")
+    _budget_arguments(parser)
+    _output_arguments(parser)
+
+
+def _budget_arguments(parser: argparse.ArgumentParser) -> None:
+    """What one heal may spend and change: time, tokens, candidates, nodes, imports."""
     parser.add_argument(
         "--timeout",
         type=float,
@@ -62,6 +68,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="tokens one heal may spend (0: no cap)",
     )
+
+
+def _output_arguments(parser: argparse.ArgumentParser) -> None:
+    """What happens with the result: apply, show, cache, sandbox and output options."""
     parser.add_argument("--apply", action="store_true", help="write verified fixes")
     parser.add_argument("--force", action="store_true", help="apply even over uncommitted changes")
     parser.add_argument(

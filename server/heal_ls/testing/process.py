@@ -70,6 +70,19 @@ async def _ask_for_stacks(proc: asyncio.subprocess.Process, dump_signal: int) ->
         await asyncio.wait_for(asyncio.shield(proc.wait()), DUMP_GRACE)
 
 
+async def _wait(proc, timeout: float, dump_signal: int | None) -> bool:
+    """Wait for the process; on timeout ask for its stacks, then kill its group. True: timed out."""
+    try:
+        await asyncio.wait_for(proc.wait(), timeout)
+        return False
+    except asyncio.TimeoutError:
+        if dump_signal is not None:
+            await _ask_for_stacks(proc, dump_signal)
+        kill_group(proc.pid)
+        await proc.wait()
+        return True
+
+
 async def run_process(
     cmd: list[str],
     *,
@@ -97,16 +110,8 @@ async def run_process(
     buffer = _BoundedBuffer()
     assert proc.stdout is not None  # stdout=PIPE
     pump = asyncio.create_task(_pump(proc.stdout, buffer))
-    timed_out = False
     try:
-        try:
-            await asyncio.wait_for(proc.wait(), timeout)
-        except asyncio.TimeoutError:
-            timed_out = True
-            if dump_signal is not None:
-                await _ask_for_stacks(proc, dump_signal)
-            kill_group(proc.pid)
-            await proc.wait()
+        timed_out = await _wait(proc, timeout, dump_signal)
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(asyncio.shield(pump), PIPE_GRACE)
     finally:
