@@ -79,7 +79,14 @@ strict_equality = true
 check_untyped_defs = true
 
 [[tool.mypy.overrides]]
-module = ["heal_ls.pysource.*", "heal_ls.models", "heal_ls.diagnose", "heal_ls.lsp.protocol"]
+module = [
+  "heal_ls.models",
+  "heal_ls.diagnose",
+  "heal_ls.lsp.protocol",
+  "heal_ls.pysource.parse",
+  "heal_ls.pysource.source",
+  "heal_ls.pysource.indent",
+]
 disallow_untyped_defs = true
 disallow_incomplete_defs = true
 """
@@ -93,7 +100,8 @@ def mypy() -> None:
         "\t$(BIN)/ruff format --check .\n",
         "\t$(BIN)/ruff format --check .\n"
         "\t$(BIN)/mypy\n"
-        "\tMYPYPATH=server/heal_ls/testing/agent $(BIN)/mypy --explicit-package-bases "
+        "\tMYPYPATH=server/heal_ls/testing/agent $(BIN)/mypy --no-check-untyped-defs "
+        "--explicit-package-bases "
         "server/heal_ls/testing/agent/*.py\n",
     )
 

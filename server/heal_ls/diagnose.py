@@ -24,7 +24,7 @@ Diagnosis = tuple[RunResult, list[tuple[Failure, Located]]]
 
 
 async def diagnose(
-    root,
+    root: str | os.PathLike[str],
     *,
     tests: Sequence[str] | None = None,
     script: str | None = None,

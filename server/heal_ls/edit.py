@@ -309,7 +309,7 @@ def _parse(text: str) -> ast.Module:
     return parse_python(_strip_bom(text))
 
 
-def _compile(tree_or_text, path: str) -> None:
+def _compile(tree_or_text: ast.Module | str, path: str) -> None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -14,7 +14,7 @@ from typing import Any, Literal
 HealStatus = Literal["verified", "unverified", "failed", "cancelled", "skipped"]
 
 
-def _from_dict(cls, data: dict[str, Any]):
+def _from_dict(cls: Any, data: dict[str, Any]) -> Any:
     """Build a dataclass from a dict, ignoring unknown keys (forward compatible JSON)."""
     names = {f.name for f in fields(cls)}
     return cls(**{k: v for k, v in data.items() if k in names})
