@@ -106,9 +106,23 @@ def mypy() -> None:
     )
 
 
+README_SECTION = """## Architecture
+
+One pipeline, three faces. `diagnose.py` runs the tests (or a script) and locates each failure
+(`locate/`); `heal/` asks the local repairer (`repair/`) or a model (`llm/`) for a fix and
+verifies each candidate by running the tests on it (`testing/`, with `testing/agent/` inside your
+interpreter); `pysource/` splices the one node. `commands/` (check, fix, bench) and `lsp/` only
+translate. Modules sit on floors and never import upwards or in a circle (a test checks it):
+models/pysource -> testing/locate/llm/repair -> heal -> diagnose -> commands/bench/lsp.
+Details and the data flow: [docs/architecture.md](docs/architecture.md).
+
+"""
+
+
 def docs() -> None:
     shutil.copy(HERE / "architecture.md", "docs/architecture.md")
     subprocess.run(["git", "add", "docs/architecture.md"], check=True)
+    edit("README.md", "\n## Tests\n", "\n" + README_SECTION + "## Tests\n")
 
 
 if __name__ == "__main__":

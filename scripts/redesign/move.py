@@ -77,6 +77,7 @@ class SymbolMove:
     rename: dict[str, str] | None = None  # old name -> new name (in dst and at every use)
     dedupe: bool = False  # dst already defines the (renamed) name: drop src's copy only
     closure: bool = False  # also move every definition the named ones use (no import back)
+    reexport: bool = False  # src keeps the names importable (the CLI looks add_arguments up)
 
 
 SYMBOL_MOVES: list[SymbolMove] = [
@@ -143,7 +144,11 @@ SYMBOL_MOVES: list[SymbolMove] = [
         closure=True,
     ),
     SymbolMove(
-        "heal_ls.commands.fix", ["add_arguments"], "heal_ls.commands.fix_args", closure=True
+        "heal_ls.commands.fix",
+        ["add_arguments"],
+        "heal_ls.commands.fix_args",
+        closure=True,
+        reexport=True,
     ),
     # Test helpers live in a module, not in a conftest (tests import them by name).
     SymbolMove(
@@ -554,6 +559,9 @@ def move_symbols(plan: Plan, dry: bool) -> None:
         still_used = sorted(
             renames.get(n, n) for n in found if renames.get(n, n) in _used_names(rest)
         )
+        if move.reexport:  # `import x as x`: an explicit re-export that ruff keeps
+            names = ", ".join(f"{n} as {n}" for n in move.names if n not in still_used)
+            rest = _add_import(rest, f"from {move.dst} import {names}\n")
         if still_used:
             dst_name = move.dst.removeprefix("tests.")  # tests/ is on sys.path, not a package
             rest = _add_import(rest, f"from {dst_name} import {', '.join(still_used)}\n")
