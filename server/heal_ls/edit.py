@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from heal_ls.heal.answer import describe_syntax_error, node_source, parse_block, parse_python
 from heal_ls.indent import leading_space, reindent
 from heal_ls.models import Suspect
+from heal_ls.source import LINE_BREAK
 
-_NEWLINE = re.compile(r"\r\n|\r|\n")
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _ROLE = re.compile(r"^(property|\w+\.(setter|getter|deleter)|(typing\.)?overload)$")
 
@@ -77,7 +77,7 @@ def after_node(module_text: str, suspect: Suspect, new_function: str) -> tuple[i
         raise SpliceError(f"the helper cannot be tokenized: {err}") from err
     nl = region.newline
     blank = nl * (2 if region.base else 3)
-    ending = _NEWLINE.search(module_text, region.end)
+    ending = LINE_BREAK.search(module_text, region.end)
     if ending is None:  # the target ends the file without a line break
         return len(module_text), blank + nl.join(lines).rstrip(" \t")
     while lines and not lines[-1].strip():
@@ -147,7 +147,7 @@ def _region(text: str, node) -> _Region:
     end = starts[node.end_lineno - 1] + _char_col(end_line, node.end_col_offset)
     def_line = _line(text, starts, node.lineno)
     def_start = starts[node.lineno - 1] + _char_col(def_line, node.col_offset)
-    ending = _NEWLINE.search(text, starts[first - 1])
+    ending = LINE_BREAK.search(text, starts[first - 1])
     newline = ending.group() if ending else "\n"
     unit = _indent_unit(text, starts, node, base)
     return _Region(node, starts[first - 1] + len(base), end, def_start, base, unit, newline)
@@ -327,7 +327,7 @@ def _strip_bom(text: str) -> str:
 def line_starts(text: str) -> list[int]:
     """Offsets where each line starts, splitting on \\r\\n, \\r and \\n as Python's tokenizer does."""
     starts = [1 if text.startswith("\ufeff") else 0]
-    starts.extend(m.end() for m in _NEWLINE.finditer(text))
+    starts.extend(m.end() for m in LINE_BREAK.finditer(text))
     return starts
 
 

@@ -14,7 +14,7 @@ import tokenize
 from pathlib import Path
 
 # Python's own line breaks: not str.splitlines(), which also breaks on \f, \x1c, \u2028 ...
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as Python's tokenizer splits lines
 
 
 class SourceError(ValueError):
@@ -63,7 +63,7 @@ def encode_source(text: str, original: bytes | None = None) -> bytes:
 
 def split_lines(text: str) -> list[str]:
     """The lines of `text` as Python numbers them (line 1 is index 0), without their breaks."""
-    return _LINE_BREAK.split(text)
+    return LINE_BREAK.split(text)
 
 
 def byte_col_to_char(line_text: str, byte_col: int) -> int:

@@ -10,6 +10,7 @@ import itertools
 
 from heal_ls.bench.reference import find_function, function_text, same_function
 from heal_ls.bench.suites import BenchCase
+from heal_ls.pysource.parse import first_line
 
 
 def rank_of_reference(case: BenchCase, limit: int = 3000) -> int | None:
@@ -21,7 +22,7 @@ def rank_of_reference(case: BenchCase, limit: int = 3000) -> int | None:
     node = find_function(ast.parse(module), case.qualname)
     if node is None:
         return None
-    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    first = first_line(node)
     lines = module.splitlines(keepends=True)[first - 1 : node.end_lineno]
     source = "".join(lines)
     candidates = LocalRepairer().candidates(source, [], first)

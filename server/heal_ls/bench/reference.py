@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 import textwrap
 
+from heal_ls.pysource.parse import first_line
+
 
 def find_function(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The def node for "f", "Class.method" or "outer.<locals>.inner"."""
@@ -36,8 +38,7 @@ def _defs_in(body: list[ast.stmt]):
 
 
 def _line_range(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
-    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-    return first, node.end_lineno or node.lineno
+    return first_line(node), node.end_lineno or node.lineno
 
 
 def function_text(module_text: str, qualname: str) -> str | None:

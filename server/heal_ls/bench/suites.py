@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from heal_ls.pysource.parse import first_line
+
 EXAMPLES_BENCH = Path(__file__).resolve().parents[3] / "examples" / "bench"
 _TARGET = re.compile(r"target:\s*(?P<module>\S+?\.py)::(?P<qualname>\S+)")
 
@@ -68,7 +70,7 @@ def _example_case(bug: Path) -> BenchCase:
 
 def _def_source(text: str, node: Any) -> str:
     """The def's lines, decorators included, exactly as written."""
-    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    first = first_line(node)
     lines = text.splitlines(keepends=True)
     return "".join(lines[first - 1 : node.end_lineno])
 

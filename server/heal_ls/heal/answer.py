@@ -17,6 +17,8 @@ import tokenize
 import warnings
 from typing import Any
 
+from heal_ls.pysource.parse import first_line
+
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _THINK = re.compile(r"<think>.*?(</think>|\Z)", re.DOTALL)
@@ -198,7 +200,7 @@ def parse_python(code: str) -> ast.Module:
 def node_source(code: str, node: Any) -> str:
     """The lines of a def node (decorators included), dedented by the def's own indentation."""
     lines = code.split("\n")
-    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    first = first_line(node)
     chunk = lines[first - 1 : node.end_lineno]
     indent = chunk[0][: len(chunk[0]) - len(chunk[0].lstrip())]
     out = [line[len(indent) :] if line.startswith(indent) else line for line in chunk]

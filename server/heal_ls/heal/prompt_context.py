@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 
 from heal_ls.locate import index_source
 from heal_ls.models import Failure
 from heal_ls.pysource.parse import qualified_defs
-from heal_ls.source import read_source
+from heal_ls.source import LINE_BREAK, read_source
 
-LINE_BREAK = re.compile(r"\r\n|\r|\n")
 MAX_TEST_LINES, MAX_CONTEXT_LINE = 120, 120
 Def = ast.FunctionDef | ast.AsyncFunctionDef
 

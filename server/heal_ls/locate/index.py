@@ -13,6 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from heal_ls.pysource.parse import first_line
 from heal_ls.source import SourceError, byte_col_to_char, read_source, split_lines
 
 _CACHE_SIZE = 256
@@ -145,7 +146,7 @@ def _walk(body: list, prefix: str, in_function: bool, lines: list[str], index: M
         if isinstance(node, (*_DEFS, ast.ClassDef)):
             qualname = f"{prefix}{'.<locals>.' if in_function else '.'}{node.name}"
             qualname = qualname if prefix else node.name
-            start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            start = first_line(node)
             if isinstance(node, ast.ClassDef):
                 end = node.end_lineno or node.lineno
                 index.classes.append(ClassNode(qualname, start, node.lineno, end))
