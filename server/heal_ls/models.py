@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
-HealStatus = Literal["verified", "unverified", "failed", "cancelled", "skipped"]
+# verified: the failing tests really pass and so does every guard (a passing test that runs the
+# function); weak: they pass but no guard exists, so nothing shows the rest still works.
+HealStatus = Literal["verified", "weak", "unverified", "failed", "cancelled", "skipped"]
 
 
 def _from_dict(cls: Any, data: dict[str, Any]) -> Any:
@@ -76,6 +78,7 @@ class TestOutcome:
     path: str | None = None
     line: int | None = None
     covered: list[str] = field(default_factory=list)
+    call: str | None = None  # the call phase's own outcome; None when it never ran
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TestOutcome:
@@ -97,6 +100,11 @@ class RunResult:
     timed_out: bool = False  # the run as a whole hit its timeout
     error: str | None = None  # the runner itself could not run (no pytest, bad interpreter...)
     interrupted: str | None = None  # why the session stopped early (KeyboardInterrupt...): no pass
+    exitstatus: int | None = None  # pytest's own session exit status, from its report stream
+    returncode: int | None = None  # the process's exit code
+    # The report stream ended with a session line whose counts match the lines before it, and
+    # the process exited with that same status: nothing died or wrote to the report mid-way.
+    complete: bool = False
 
 
 @dataclass
@@ -159,3 +167,6 @@ class HealResult:
     cost: float | None = None  # estimated USD; None when the model's price is unknown
     model: str | None = None  # the model asked, if any
     warning: str | None = None  # e.g. "verification not isolated on this system"
+    targets: list[str] = field(default_factory=list)  # the failing tests (or script) it was for
+    guards: list[str] = field(default_factory=list)  # passing tests that ran the function
+    proof: str = ""  # what proved it: "verified by 1 failing test now passing and 3 guards..."

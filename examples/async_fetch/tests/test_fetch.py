@@ -1,6 +1,8 @@
 import asyncio
 
-from pager.fetch import count_words, fetch_all
+import pytest
+
+from pager.fetch import count_words, fetch_all, fetch_page
 
 
 def test_count_words():
@@ -14,3 +16,8 @@ def test_fetch_nothing():
 def test_fetch_all_pages():
     pages = ["one", "two", "three"]
     assert asyncio.run(fetch_all(pages)) == pages
+
+
+def test_fetch_past_the_last_page():
+    with pytest.raises(IndexError):
+        asyncio.run(fetch_page(["one"], 2))

@@ -12,3 +12,7 @@ def test_column_widths_numbers():
 def test_render_table():
     rows = [["name", "qty"], ["pear", 2], ["fig", 10]]
     assert render_table(rows) == "name  qty\npear  2\nfig   10"
+
+
+def test_render_empty_row():
+    assert render_table([[]]) == ""

@@ -11,3 +11,7 @@ def test_repr():
 
 def test_boiling_in_fahrenheit():
     assert Temperature(100).fahrenheit == 212
+
+
+def test_warmer_is_more_fahrenheit():
+    assert Temperature(10).fahrenheit < Temperature(20).fahrenheit

@@ -15,3 +15,7 @@ def test_spread():
 
 def test_mean():
     assert mean([1, 2, 3, 4]) == 2.5
+
+
+def test_mean_of_one():
+    assert mean([5]) == 5

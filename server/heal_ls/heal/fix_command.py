@@ -73,6 +73,11 @@ def _budget_arguments(parser: argparse.ArgumentParser) -> None:
 def _output_arguments(parser: argparse.ArgumentParser) -> None:
     """What happens with the result: apply, show, cache, sandbox and output options."""
     parser.add_argument("--apply", action="store_true", help="write verified fixes")
+    parser.add_argument(
+        "--accept-weak",
+        action="store_true",
+        help="with --apply, also write weak fixes (no passing test guards the function)",
+    )
     parser.add_argument("--force", action="store_true", help="apply even over uncommitted changes")
     parser.add_argument(
         "--show-prompt", action="store_true", help="print the prompt; no model call"
@@ -163,7 +168,8 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
     for target in targets:
         result = await _heal_target(root, target, run_result, config, updated, args.json, live)
         applied = False
-        if result.status == "verified" and result.new_source is not None and result.suspect:
+        accepted = result.status == "verified" or (result.status == "weak" and args.accept_weak)
+        if accepted and result.new_source is not None and result.suspect:
             updated[result.suspect.path] = result.new_source
             if args.apply:
                 applied = _apply(result, force=args.force)
@@ -247,6 +253,10 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) 
             else None
         ),
         "status": result.status,
+        "proof": result.proof,
+        # passing tests that run the function: what the heal found, else the last run's count
+        "guards": len(result.guards) if result.status != "skipped" or not blast else blast.guards,
+        "guard_tests": result.guards,
         "attempts": len(result.attempts),
         "diff": result.diff,
         "touched": result.touched,
@@ -260,7 +270,6 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) 
         "cost": None if result.cost is None else round(result.cost, 6),
         "model": result.model,
         "callers": blast.callers if blast else None,
-        "guards": blast.guards if blast else None,
         "seconds": result.seconds,
     }
 
@@ -277,7 +286,8 @@ def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
     if not rows:
         print("nothing to heal: no failing tests")
     for row in rows:
-        print(f"{row['suspect'] or row['test']}: {row['status']} - {row['reason'] or ''}")
+        what = row["proof"] or row["status"]
+        print(f"{row['suspect'] or row['test']}: {what} - {row['reason'] or ''}")
         if row["callers"] is not None:
             blast = f"{row['callers']} callers, {row['guards']} guard tests"
             print(f"# blast radius: {blast}")

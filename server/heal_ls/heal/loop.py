@@ -20,7 +20,8 @@ from heal_ls.heal.candidate import (
     planned_from_answer,
 )
 from heal_ls.heal.plan import Planned
-from heal_ls.heal.verify import VerifyOutcome, regression_tests, verify_module_text
+from heal_ls.heal.guards import Guards, find_guards
+from heal_ls.heal.verify import VerifyOutcome, verify_module_text
 from heal_ls.models import (
     Attempt,
     Candidate,
@@ -77,7 +78,7 @@ class HealContext:
     suspect: Suspect
     module_text: str
     original_function: str
-    regressions: list[str]
+    guards: Guards
     config: HealConfig
     overlay: dict[str, str]
     emit: Callable[[HealEvent], None]
@@ -130,7 +131,20 @@ async def heal_failure(
         if not located.healable or not located.suspects:
             return HealResult("skipped", reason=located.reason or "no function to heal")
         suspect = located.suspects[0]
-    ctx = _context(root, failure, suspect, config, run, overlay or {}, on_event, also_failing)
+    ctx = _context(root, failure, suspect, config, overlay or {}, on_event, also_failing)
+    ctx.emit(HealEvent("guards", "finding the passing tests that exercise the function"))
+    ctx.guards = await find_guards(
+        root,
+        suspect,
+        ctx.failures,
+        run,
+        python=config.python,
+        pytest_args=config.pytest_args,
+        test_timeout=config.test_timeout,
+        overlay=ctx.overlay,
+        warm=ctx.warm_runner,
+    )
+    ctx.emit(HealEvent("guards", guard_line(ctx)))
     try:
         result = await _search(ctx)
     finally:  # shared verifications outlive their waiters: stop them with the heal
@@ -141,7 +155,7 @@ async def heal_failure(
     return result
 
 
-def _context(root, failure, suspect, config, run, overlay, on_event, also_failing) -> HealContext:
+def _context(root, failure, suspect, config, overlay, on_event, also_failing) -> HealContext:
     from heal_ls.edit import function_source
     from heal_ls.source import read_source
 
@@ -149,7 +163,6 @@ def _context(root, failure, suspect, config, run, overlay, on_event, also_failin
     if module_text is None:
         module_text = read_source(suspect.path)
     failures = [failure, *(also_failing or [])]
-    failing = [f.test for f in failures if f.test]
     warm_runner = None
     if config.warm:
         try:
@@ -164,7 +177,7 @@ def _context(root, failure, suspect, config, run, overlay, on_event, also_failin
         suspect=suspect,
         module_text=module_text,
         original_function=function_source(module_text, suspect),
-        regressions=regression_tests(suspect, run, failing),
+        guards=Guards(),
         config=config,
         overlay=overlay,
         emit=on_event or (lambda event: None),
@@ -223,6 +236,8 @@ def finish(
     from heal_ls.heal.budget import usage
 
     spent = usage(ctx.model, ctx.tokens_in, ctx.tokens_out, ctx.config.prices)
+    if status == "verified" and not ctx.guards.tests:
+        status = "weak"  # the failing tests pass, but nothing shows the rest still works
     diff, touched, edits, notes = "", [], [], []
     if new_source is not None:
         diff = unified_diff(
@@ -249,7 +264,31 @@ def finish(
         cost=spent.cost if ctx.model else None,
         model=ctx.model,
         warning=None if sandbox_level() != "none" else NOT_ISOLATED,
+        targets=[f.test or f.script or f.id for f in ctx.failures],
+        guards=list(ctx.guards.tests),
+        proof=proof_line(ctx) if status in ("verified", "weak") else "",
     )
+
+
+def guard_line(ctx: HealContext) -> str:
+    count, name = len(ctx.guards.tests), ctx.suspect.qualname.split(".")[-1]
+    line = f"{count} passing test(s) run {name}()" if count else f"no passing test runs {name}()"
+    if ctx.guards.already_failing:
+        line += f"; {len(ctx.guards.already_failing)} already failing (not held against a fix)"
+    return line
+
+
+def proof_line(ctx: HealContext) -> str:
+    """What proved the fix: `verified by 1 failing test now passing and 12 guards that run f()`."""
+    targets = len(ctx.failures)
+    what = "failing test" if any(f.test for f in ctx.failures) else "crashing script"
+    now = "now passing" if what == "failing test" else "now running cleanly"
+    head = f"{targets} {what}{'s' if targets != 1 else ''} {now}"
+    name = ctx.suspect.qualname.split(".")[-1]
+    count = len(ctx.guards.tests)
+    if not count:
+        return f"weak: only {head}; no passing test runs {name}() to guard against regressions"
+    return f"verified by {head} and {count} guard{'s' if count != 1 else ''} that run {name}()"
 
 
 async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: bool) -> str | None:
@@ -317,7 +356,7 @@ async def verify(ctx: HealContext, module_text: str, candidate: Candidate) -> Ve
 
 
 async def _verify(ctx: HealContext, module_text: str, candidate: Candidate) -> VerifyOutcome:
-    count = len(ctx.failures) + len(ctx.regressions)
+    count = len(ctx.failures) + len(ctx.guards.tests)
     step = (candidate.attempt, ctx.total, candidate.proposer)
     ctx.emit(HealEvent("verify_start", f"verifying {count} test(s)", *step))
     outcome = await verify_module_text(
@@ -325,7 +364,7 @@ async def _verify(ctx: HealContext, module_text: str, candidate: Candidate) -> V
         ctx.suspect.path,
         module_text,
         ctx.failures,
-        ctx.regressions,
+        ctx.guards.tests,
         python=ctx.config.python,
         pytest_args=ctx.config.pytest_args,
         test_timeout=ctx.config.test_timeout,

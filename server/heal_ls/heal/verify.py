@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from heal_ls.models import Failure, RunResult, Suspect
+from heal_ls.models import Failure, RunResult
 
 
 @dataclass
@@ -17,21 +17,6 @@ class VerifyOutcome:
     passed: bool
     summary: str  # why it did not pass, in words that can go back to the model
     run: RunResult | None = None
-
-
-def regression_tests(suspect: Suspect, run: RunResult | None, failing: list[str]) -> list[str]:
-    """Passing tests that exercised the suspect function in the earlier run (a cheap guard)."""
-    if run is None:
-        return []
-    key = f"{suspect.path}:{suspect.start_line}"
-    alt = f"{suspect.path}:{suspect.def_line}"
-    return [
-        t.nodeid
-        for t in run.tests
-        if t.outcome == "passed"
-        and t.nodeid not in failing
-        and (key in t.covered or alt in t.covered)
-    ]
 
 
 def _describe_failure(failure: Failure, root: str) -> str:
@@ -44,8 +29,15 @@ def _describe_failure(failure: Failure, root: str) -> str:
     return f"{name} fails: {failure.exc_type}: {failure.message}{where}".strip()
 
 
-def summarise(run: RunResult, root: str, failing: list[str]) -> VerifyOutcome:
-    """Decide whether a verification run passed, and say why not."""
+def summarise(
+    run: RunResult, root: str, failing: list[str], guards: list[str] = ()
+) -> VerifyOutcome:
+    """Decide whether a verification run passed, and say why not.
+
+    For tests (not scripts) a pass is strict: every target and guard has a call-phase `passed`
+    report, every requested id was reported, and the session ended by itself with status 0 and a
+    complete report stream. A skip, xfail, missing test, early exit or forged report is no pass.
+    """
     if run.error:
         return VerifyOutcome(False, f"the tests could not run: {run.error}", run)
     if run.interrupted:
@@ -58,9 +50,35 @@ def summarise(run: RunResult, root: str, failing: list[str]) -> VerifyOutcome:
             prefix = "" if (failure.test in failing or failure.script) else "regression: "
             lines.append(prefix + _describe_failure(failure, root))
         return VerifyOutcome(False, "; ".join(lines), run)
-    if run.passed == 0 and run.failed == 0:
-        return VerifyOutcome(False, "no test ran (the focused tests were not collected)", run)
-    return VerifyOutcome(True, f"{run.passed} test(s) pass", run)
+    if not failing and not guards:  # a script: it ran to the end without an error
+        if run.passed == 0 and run.failed == 0:
+            return VerifyOutcome(False, "no test ran (the focused tests were not collected)", run)
+        return VerifyOutcome(True, f"{run.passed} test(s) pass", run)
+    problem = _not_a_real_pass(run, failing, list(guards))
+    if problem:
+        return VerifyOutcome(False, problem, run)
+    passed = f"{len(failing)} failing test(s) now pass" if failing else "the script runs"
+    return VerifyOutcome(True, passed + (f"; {len(guards)} guard(s) pass" if guards else ""), run)
+
+
+def _not_a_real_pass(run: RunResult, failing: list[str], guards: list[str]) -> str | None:
+    reported = {t.nodeid: t for t in run.tests}
+    for nodeid in failing + [g for g in guards if g not in failing]:
+        test = reported.get(nodeid)
+        role = "" if nodeid in failing else "regression: guard "
+        if test is None:
+            return f"{role}{nodeid} was not reported (it did not run to its end)"
+        if test.outcome != "passed" or test.call != "passed":
+            how = test.call or f"{test.outcome} before its call phase"
+            return f"{role}{nodeid} did not pass: {how} (only a real pass counts)"
+    if not run.complete:
+        return (
+            "the test session did not end normally (its report is incomplete or its exit "
+            f"status {run.returncode} is not pytest's own)"
+        )
+    if run.exitstatus != 0:
+        return f"the test session ended with exit status {run.exitstatus}, not 0"
+    return None
 
 
 async def verify_module_text(
@@ -68,7 +86,7 @@ async def verify_module_text(
     path: str,
     module_text: str,
     failures: list[Failure],
-    regressions: list[str],
+    guards: list[str],
     *,
     python: str | None,
     pytest_args: tuple[str, ...] | list[str],
@@ -77,7 +95,7 @@ async def verify_module_text(
     warm=None,
     sandbox=True,
 ) -> VerifyOutcome:
-    """Run the failing tests (or script) plus regressions with `module_text` served for `path`."""
+    """Run the failing tests (or script) plus guards with `module_text` served for `path`."""
     from heal_ls.testing.runner import run_pytest
     from heal_ls.testing.script import run_script
 
@@ -93,9 +111,11 @@ async def verify_module_text(
             overlay=files,
             sandbox=sandbox,
         )
-        return summarise(run, root, [])
+        outcome = summarise(run, root, [])
+        if not outcome.passed or not guards:
+            return outcome
     failing = [f.test for f in failures if f.test]
-    nodeids = failing + [t for t in regressions if t not in failing]
+    nodeids = failing + [t for t in guards if t not in failing]
     run = await run_pytest(
         root,
         nodeids=nodeids,
@@ -108,4 +128,4 @@ async def verify_module_text(
         sandbox=sandbox,
         warm=warm,
     )
-    return summarise(run, root, failing)
+    return summarise(run, root, failing, nodeids)

@@ -41,12 +41,15 @@ def collect_result(
     inv: PytestInvocation, returncode: int, output: str, seconds: float, timed_out: bool = False
 ) -> RunResult:
     result = RunResult(root=inv.root, seconds=round(seconds, 3), timed_out=timed_out)
+    result.returncode = returncode
     rows = read_report(inv.report_path)
     started, finished, hung, exitstatus = None, set(), {}, None
+    starts = 0
     for row in rows:
         kind = row.get("kind")
         if kind == "start":
             started = row["nodeid"]
+            starts += 1
         elif kind == "timeout":
             hung[row["nodeid"]] = row["failure"]
         elif kind == "test":
@@ -66,7 +69,24 @@ def collect_result(
     else:
         _check_session(result, exitstatus, returncode, output)
     _map_paths(result, inv.root)
+    _judge_stream(result, rows, starts, returncode)
     return result
+
+
+def _judge_stream(result: RunResult, rows: list[dict], starts: int, returncode: int) -> None:
+    """Is the stream complete: a last session line, counts that match, the process's own exit?"""
+    last = rows[-1] if rows else {}
+    if last.get("kind") != "session":
+        return
+    result.exitstatus = last.get("exitstatus")
+    tests = sum(row.get("kind") == "test" for row in rows)
+    sessions = sum(row.get("kind") == "session" for row in rows)
+    result.complete = (
+        sessions == 1
+        and last.get("tests") == tests == starts
+        and returncode == result.exitstatus
+        and not result.timed_out
+    )
 
 
 def _add_test(result: RunResult, row: dict) -> None:

@@ -12,9 +12,12 @@ import time, so a warm process that imported this module earlier still sees each
 
 Report lines, in order: {"kind": "start", "nodeid"} before each test; {"kind": "timeout",
 "nodeid", "failure"} when a test hangs; {"kind": "test", ...} after it; {"kind":
-"collect_error", "failure"}; finally {"kind": "session", "exitstatus"}. A test during which the
-session was interrupted (KeyboardInterrupt, SIGINT, pytest.exit) is "failed" with
-"interrupted": true.
+"collect_error", "failure"}; finally {"kind": "session", "exitstatus", "tests"} where "tests"
+counts the test lines written: a stream whose last line is not a session line with matching
+counts is incomplete (the process died, or something else wrote to the report). A test during
+which the session was interrupted (KeyboardInterrupt, SIGINT, pytest.exit) is "failed" with
+"interrupted": true. A test line's "call" is the outcome of the test's call phase ("passed",
+"failed", "skipped"), absent when the call phase never ran (a skip or error in setup).
 """
 
 import faulthandler
@@ -79,6 +82,7 @@ class HealReporter:
             self.watchdog = heal_watch.Watchdog(self._on_timeout, self.stuck_file)
         self.record = None
         self.import_covered = []
+        self.written = 0  # test lines, for the session line's count
         self.interrupt_pending = False
         self.previous_handler = None
         self.signal_installed = False
@@ -157,6 +161,8 @@ class HealReporter:
         if rec is None:
             return
         rec["duration"] += report.duration
+        if call.when == "call":
+            rec["call"] = report.outcome
         # Each phase's report carries the sections of the phases before it: keep the latest.
         rec["stdout"] = "".join(f"--- {title} ---\n{text}" for title, text in report.sections)
         if report.skipped and rec["outcome"] == "passed":
@@ -188,6 +194,7 @@ class HealReporter:
             failure.update(duration=rec["duration"], covered=rec["covered"])
             failure["stdout"] = rec["stdout"]
         rec.pop("timed_out", None)
+        self.written += 1
         self._emit(rec)
 
     @pytest.hookimpl(hookwrapper=True)
@@ -205,7 +212,7 @@ class HealReporter:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
-        self._emit({"kind": "session", "exitstatus": int(exitstatus)})
+        self._emit({"kind": "session", "exitstatus": int(exitstatus), "tests": self.written})
 
     def pytest_unconfigure(self, config):
         if self.watchdog:

@@ -1,0 +1,93 @@
+"""Guards: the passing tests that exercise the function a candidate changes.
+
+A candidate that makes the failing test pass proves little on its own (flip `in` to `not in`
+and the one failing test may pass while its siblings break). So before any candidate is trusted,
+heal-ls knows which tests passed on the ORIGINAL code and ran the suspect: those from the last
+run's coverage, plus a traced run of the failing tests' modules and the suspect module's importers
+(testing/coverage_run.py, cached by file contents). Tests that already failed on the original are
+reported, never held against a candidate. No guard at all makes a fix `weak`, not `verified`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from heal_ls.models import Failure, RunResult, Suspect
+
+
+@dataclass
+class Guards:
+    tests: list[str] = field(default_factory=list)  # node ids, in a stable order
+    durations: dict[str, float] = field(default_factory=dict)  # measured on the original
+    already_failing: list[str] = field(default_factory=list)  # ran the suspect, did not pass
+    seconds: float = 0.0  # what discovery cost (0.0 when cached)
+    error: str | None = None  # discovery could not run; the guards are then only the last run's
+
+    def slowest(self) -> float:
+        return max(self.durations.values(), default=0.0)
+
+
+def suspect_keys(suspect: Suspect) -> tuple[str, ...]:
+    """The coverage keys ("abs_path:first_line") the suspect's function may be recorded under."""
+    lines = {suspect.start_line, suspect.def_line or suspect.start_line}
+    return tuple(f"{suspect.path}:{line}" for line in sorted(lines))
+
+
+def from_last_run(suspect: Suspect, run: RunResult | None, failing: list[str]) -> Guards:
+    """Passing tests that exercised the suspect in an earlier run (free: already measured)."""
+    guards = Guards()
+    if run is None:
+        return guards
+    keys = set(suspect_keys(suspect))
+    for test in run.tests:
+        if test.nodeid in failing or not keys.intersection(test.covered):
+            continue
+        if test.outcome == "passed":
+            guards.tests.append(test.nodeid)
+            guards.durations[test.nodeid] = test.duration
+        else:
+            guards.already_failing.append(test.nodeid)
+    return guards
+
+
+async def find_guards(
+    root: str,
+    suspect: Suspect,
+    failures: list[Failure],
+    run: RunResult | None,
+    *,
+    python: str | None,
+    pytest_args=(),
+    test_timeout: float = 10.0,
+    overlay: dict[str, str] | None = None,
+    warm=None,
+) -> Guards:
+    """The last run's guards plus those a traced run of the tests around the suspect finds."""
+    from heal_ls.testing.coverage_run import coverage_run
+
+    failing = [f.test for f in failures if f.test]
+    guards = from_last_run(suspect, run, failing)
+    found = await coverage_run(
+        root,
+        suspect_paths=[suspect.path],
+        failing=failing,
+        python=python,
+        pytest_args=pytest_args,
+        test_timeout=test_timeout,
+        overlay=overlay,
+        warm=warm,
+    )
+    guards.seconds, guards.error = found.seconds, found.error
+    keys = set(suspect_keys(suspect))
+    fresh = {t.nodeid: t for t in found.tests}
+    for nodeid, test in fresh.items():
+        if nodeid in failing or not keys.intersection(test.covered):
+            continue
+        if test.outcome == "passed" and nodeid not in guards.tests:
+            guards.tests.append(nodeid)
+        elif test.outcome != "passed" and nodeid not in guards.already_failing:
+            guards.already_failing.append(nodeid)
+        guards.durations[nodeid] = test.duration
+    # A test the last run saw pass but the original now fails (a flaky or changed test) is no guard.
+    guards.tests = [t for t in guards.tests if t not in guards.already_failing]
+    return guards
