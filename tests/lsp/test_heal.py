@@ -8,6 +8,7 @@ import pytest
 from conftest import eventually
 from fakemodel import fake_model  # noqa: F401 - the fixture
 from lsprotocol import types as t
+from projects import FIXED_SUBTOTAL, write_shared_cause
 from pygls.uris import to_fs_path
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
@@ -75,6 +76,12 @@ async def test_heal_failing_test_with_the_model(vscode_client, fake_model):  # n
     assert spent.tokensIn > 0 and spent.tokensOut > 0 and spent.model == "fake"
     assert spent.cost == pytest.approx((spent.tokensIn + 2 * spent.tokensOut) / 1e6, abs=1e-6)
     assert f"({spent.tokensIn:,} in / {spent.tokensOut:,} out tokens" in result["message"]
+    # what proved it, in the progress and in the message
+    assert any("2 passing test(s) run remove()" in (r.message or "") for r in report), report
+    assert any(
+        "verified by 1 failing test now passing and 2 guards that run remove()" in m.message
+        for m in vscode_client.messages
+    )
 
 
 async def test_cancelling_the_progress_stops_the_heal(vscode_client, fake_model):  # noqa: F811
@@ -154,6 +161,7 @@ async def test_heal_failing_test_asks_which_when_several_fail(vscode_client, fak
     )
     (editor.root / "tests" / "test_prices.py").write_text(
         "from shop.prices import with_tax\n\n\ndef test_with_tax():\n    assert with_tax(10) == 12\n"
+        "\n\ndef test_more_costs_more():\n    assert with_tax(20) > with_tax(10)\n"
     )
     result = await editor.command("heal.runTests")
     assert result["failed"] == 2
@@ -222,3 +230,56 @@ async def test_a_fix_the_editor_declines_returns_refused_with_its_reason(
     assert any("discarded in the preview" in m.message for m in vscode_client.messages)
     # the server keeps serving: the tests still run and the failure is still known
     await failing(editor)
+
+
+WEAK_MODULE = "shop/prices.py"
+
+
+async def weak_heal(vscode_client, fake_model, answer):  # noqa: F811
+    """A function whose only test fails: any fix is weak (no passing test guards it)."""
+    editor = vscode_client.editor
+    (editor.root / "shop" / "prices.py").write_text(
+        "def with_tax(amount):\n    return amount * 1.2 + 1\n"
+    )
+    (editor.root / "tests" / "test_prices.py").write_text(
+        "from shop.prices import with_tax\n\n\ndef test_with_tax():\n    assert with_tax(10) == 12\n"
+    )
+    uri = editor.open(WEAK_MODULE)
+    await editor.command("heal.runTests")
+    fake_model.push("def with_tax(amount):\n    return amount * 1.2\n")
+    editor.answer = answer
+    test = "tests/test_prices.py::test_with_tax"
+    result = await editor.command("heal.healFailingTest", {"test": test}, timeout=180)
+    [question] = editor.questions
+    assert "no passing test runs with_tax()" in question.message
+    assert [a.title for a in question.actions] == ["Apply weak fix", "Discard"]
+    shown = vscode_client.shown_documents[0].uri  # the diff, shown before the question
+    assert "+    return amount * 1.2\n" in Path(to_fs_path(shown)).read_text(encoding="utf-8")
+    return result, editor.text(uri)
+
+
+async def test_a_weak_fix_is_previewed_and_applied_only_when_accepted(vscode_client, fake_model):  # noqa: F811
+    result, text = await weak_heal(vscode_client, fake_model, lambda params: "Apply weak fix")
+    assert result["status"] == "weak" and result["applied"] is True, result
+    assert "return amount * 1.2\n" in text
+
+
+async def test_a_declined_weak_fix_changes_nothing(vscode_client, fake_model):  # noqa: F811
+    result, text = await weak_heal(vscode_client, fake_model, lambda params: "Discard")
+    assert result["status"] == "weak" and result["applied"] is False, result
+    assert "+ 1" in text and vscode_client.editor.applied == []
+
+
+async def test_healing_a_shared_cause_clears_the_other_failure(vscode_client, fake_model):  # noqa: F811
+    editor = vscode_client.editor
+    write_shared_cause(editor.root, fresh=False)
+    result = await editor.command("heal.runTests")
+    assert result["failed"] == 3, result
+    assert editor.diagnostics("orders.py")
+    fake_model.push(FIXED_SUBTOTAL)
+    test = "tests/test_orders.py::test_subtotal"
+    result = await editor.command("heal.healFailingTest", {"test": test}, timeout=180)
+    assert result["status"] == "verified" and result["qualname"] == "Order.subtotal", result
+    # test_total_with_tax failed in Order.total; the re-run after the heal clears it too
+    await eventually(lambda: editor.diagnostics("orders.py") == [], what="both cleared")
+    assert len(fake_model.requests) == 1

@@ -63,6 +63,33 @@ def refuse(new: str, original: str = ORIGINAL, path: str = SOURCE) -> str:
         ("import sys\n    return getattr(sys.modules['os'], 'sys' + 'tem')('ls')", "`sys.modules`"),
         ("import os\n    os.fork() or os.setsid()", "`os.setsid`"),
         ("import builtins\n    builtins.len = lambda x: 0", "`builtins`"),
+        # ways to make a test run look passed without fixing anything (issue 10)
+        ("import unittest\n    raise unittest.SkipTest('later')", "`unittest`"),
+        ("from unittest import SkipTest\n    raise SkipTest('x')", "`unittest`"),
+        ("from _pytest.outcomes import skip\n    skip('x')", "`_pytest`"),
+        ("import _pytest.outcomes\n    _pytest.outcomes.exit('x')", "`_pytest`"),
+        ("import sys\n    sys.modules['_pytest.outcomes'].skip('x')", "`sys.modules`"),
+        ("import sys\n    sys.exit(0)", "`sys.exit`"),
+        ("raise KeyboardInterrupt", "`KeyboardInterrupt`"),
+        ("raise SystemExit(0)", "`SystemExit`"),
+        ("import signal, os\n    os.kill(os.getpid(), signal.SIGINT)", "`signal`"),
+        (
+            "import os\n    open(os.environ['HEAL_LS_REPORT'], 'a').write('{}')\n    return 0",
+            "`os.environ`",
+        ),
+        ("import heal_pytest_plugin\n    heal_pytest_plugin.HealReporter = None", "heal_pytest"),
+        ("import gc\n    return gc.get_objects()", "`gc`"),
+        (
+            "class Any:\n        def __eq__(self, other):\n            return True\n"
+            "    return Any()",
+            "`class definition`",
+        ),
+        ("return type('A', (), {'__eq__': lambda s, o: True})()", "`type(name, bases, dict)`"),
+        ("r = sum(items)\n    r.__eq__ = lambda o: True\n    return r", "`.__eq__`"),
+        ("import math\n    math.fsum = lambda xs: 0\n    return 0", "`math.fsum = ...`"),
+        ("setattr(self, 'total', None)\n    return 0", "`setattr`"),
+        ("from unittest import mock\n    return mock.ANY", "`unittest`"),
+        ("def __bool__():\n        return True\n    return 0", "`def __bool__`"),
     ],
 )
 def test_added_capabilities_are_refused(body, label):
@@ -172,3 +199,12 @@ def test_hostile_answers_run_nothing_and_change_no_file(tmp_path):
             splice(text, suspect, new)
     assert module.read_text() == text
     assert not witness.exists()
+
+
+def test_tampering_rails_allow_what_the_original_already_did():
+    original = "    def __eq__(self, other):\n        return self.items == other.items\n"
+    fixed = "    def __eq__(self, other):\n        return list(self.items) == list(other.items)\n"
+    check_candidate(original, fixed, SOURCE)  # its own name is no added dunder
+    check_candidate(
+        ORIGINAL, "def total(self, items):\n    self.count = len(items)\n    return 0\n", SOURCE
+    )

@@ -19,6 +19,7 @@ def empty_row(case: BenchCase) -> dict:
         "status": "-",
         "fixed": False,
         "equal": "-",
+        "weak": False,  # the tests pass but no passing test guarded the function
         "attempts": 0,
         "model_calls": 0,
         "tokens": 0,
@@ -68,7 +69,7 @@ async def _heal_into(row: dict, case: BenchCase, config, started: float) -> None
     )
     row["seconds"] = round(time.monotonic() - started, 2)
     _record(row, result)
-    if result.status == "verified" and result.new_source is not None:
+    if result.status in ("verified", "weak") and result.new_source is not None:
         await _judge(row, case, result, config)
 
 
@@ -81,13 +82,14 @@ def _is_case_target(case: BenchCase, suspect) -> bool:
 
 def _record(row: dict, result: HealResult) -> None:
     row["status"] = result.status
+    row["weak"] = result.status == "weak"
     row["attempts"] = len(result.attempts)
     row["model_calls"] = sum(
         a.candidate.proposer not in ("local", "cache") for a in result.attempts
     )
     row["tokens"] = result.tokens
     row["heal_seconds"] = result.seconds
-    if result.status != "verified":
+    if result.status not in ("verified", "weak"):
         row["note"] = (result.reason or "")[:120]
 
 

@@ -9,6 +9,7 @@ COLUMNS = [
     ("located", "located", 7),
     ("fixed", "fixed", 5),
     ("equal", "equal", 8),
+    ("weak", "weak", 4),
     ("tries", "attempts", 5),
     ("calls", "model_calls", 5),
     ("tokens", "tokens", 7),
@@ -45,6 +46,7 @@ def summary(rows: list[dict]) -> dict:
         "fixed": sum(r["fixed"] for r in rows),
         "equal": sum(r["equal"] in ("same", "behaves") for r in rows),
         "same_ast": sum(r["equal"] == "same" for r in rows),
+        "weak": sum(r.get("weak", False) for r in rows),
         "attempts": sum(r["attempts"] for r in rows),
         "model_calls": sum(r["model_calls"] for r in rows),
         "tokens": sum(r["tokens"] for r in rows),
@@ -57,7 +59,7 @@ def summary(rows: list[dict]) -> dict:
 def totals_line(s: dict) -> str:
     return (
         f"fixed {s['fixed']}/{s['bugs']}, equal to reference {s['equal']} "
-        f"({s['same_ast']} same AST), located {s['located']}/{s['bugs']}, "
+        f"({s['same_ast']} same AST), weak {s['weak']}, located {s['located']}/{s['bugs']}, "
         f"{s['attempts']} attempts, {s['model_calls']} model calls, {s['tokens']} tokens; "
         f"{s['total_seconds']} s total, median {s['median_seconds']} s, max {s['max_seconds']} s"
     )

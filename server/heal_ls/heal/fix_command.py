@@ -11,7 +11,7 @@ import sys
 from heal_ls.check.command import add_pytest_args
 from heal_ls.heal.budget import Usage
 from heal_ls.heal.loop import HealConfig, HealEvent, heal_failure
-from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect
+from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
 from heal_ls.models import HealResult
 from heal_ls.testing.invocation import interpreter
 
@@ -160,26 +160,66 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
     if problem:
         print(f"heal-ls fix: {problem}", file=sys.stderr)
         return 2
-    targets = group_targets(located)
+    targets = shared_first(group_targets(located), located)
     if args.show_prompt:
         return _show_prompts(root, targets, run_result, config.max_nodes)
     rows: list[dict] = []
     updated: dict[str, str] = {}
-    for target in targets:
+    remaining = list(targets)
+    while remaining:
+        target = remaining.pop(0)
         result = await _heal_target(root, target, run_result, config, updated, args.json, live)
-        applied = False
+        applied, fixed_along = False, []
         accepted = result.status == "verified" or (result.status == "weak" and args.accept_weak)
         if accepted and result.new_source is not None and result.suspect:
             updated[result.suspect.path] = result.new_source
             if args.apply:
                 applied = _apply(result, force=args.force)
-        rows.append(_row(root, target, result, applied, run_result))
+            fixed_along = await _fixed_along(root, result, remaining, updated, config, run_result)
+        rows += [_row(root, target, result, applied, run_result), *fixed_along]
     live.__exit__()  # the bar goes before the report
     _report(rows, as_json=args.json, applying=args.apply)
     if not targets:
         return 0
-    healed = all(r["status"] == "verified" and (r["applied"] or not args.apply) for r in rows)
+    healed = all(
+        r["status"] == "fixed" or (r["status"] == "verified" and (r["applied"] or not args.apply))
+        for r in rows
+    )
     return 0 if healed else 1  # --apply that wrote nothing is not a success
+
+
+async def _fixed_along(root, result: HealResult, remaining, updated, config, run) -> list[dict]:
+    """Rows for the remaining targets whose tests the fix already made pass (a shared cause);
+    `remaining` keeps only what still fails."""
+    from heal_ls.heal.loop import warm_runner_for
+    from heal_ls.heal.shared_cause import recheck, split_fixed
+    from heal_ls.testing.sandbox import SandboxPolicy
+
+    passing = await recheck(
+        root,
+        remaining,
+        updated,
+        python=config.python,
+        pytest_args=config.pytest_args,
+        test_timeout=config.test_timeout,
+        warm=warm_runner_for(config, root),
+        sandbox=SandboxPolicy(config.test_env, config.allow_unisolated),
+    )
+    rows, still = [], []
+    by = f"{os.path.relpath(result.suspect.path, root).replace(os.sep, '/')}::"
+    by += result.suspect.qualname
+    for target in remaining:
+        fixed, failing = split_fixed(target, passing)
+        if fixed:
+            done = HealTarget(failures=fixed, suspect=target.suspect)
+            reason = f"fixed by {result.suspect.qualname}: its tests pass now"
+            rows.append(
+                _row(root, done, HealResult("fixed", reason=reason), False, run) | {"fixed_by": by}
+            )
+        if failing:
+            still.append(HealTarget(failures=failing, suspect=target.suspect, reason=target.reason))
+    remaining[:] = still
+    return rows
 
 
 async def _heal_target(
@@ -264,6 +304,7 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) 
         "applied": applied,
         "reason": result.reason,
         "warning": result.warning,
+        "fixed_by": None,
         "tokens": result.tokens,
         "tokens_in": result.tokens_in,
         "tokens_out": result.tokens_out,
@@ -286,6 +327,9 @@ def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
     if not rows:
         print("nothing to heal: no failing tests")
     for row in rows:
+        if row["fixed_by"]:
+            print(f"{', '.join(row['tests'])}: fixed by {row['fixed_by']} (not healed separately)")
+            continue
         what = row["proof"] or row["status"]
         print(f"{row['suspect'] or row['test']}: {what} - {row['reason'] or ''}")
         if row["callers"] is not None:
@@ -299,6 +343,9 @@ def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
             print(f"# touched: {', '.join(row['touched'])}")
             print(row["diff"], end="" if row["diff"].endswith("\n") else "\n")
     verified = sum(r["status"] == "verified" for r in rows)
+    fixed = sum(r["status"] == "fixed" for r in rows)
+    if fixed:
+        print(f"{fixed} target(s) fixed by another target's fix")
     if rows and applying:
         print(f"{verified}/{len(rows)} verified; {sum(r['applied'] for r in rows)} applied")
     elif rows:

@@ -19,8 +19,8 @@ from heal_ls.heal.candidate import (
     normalised,
     planned_from_answer,
 )
-from heal_ls.heal.plan import Planned
 from heal_ls.heal.guards import Guards, find_guards
+from heal_ls.heal.plan import Planned
 from heal_ls.heal.verify import VerifyOutcome, verify_module_text
 from heal_ls.models import (
     Attempt,
@@ -131,7 +131,7 @@ async def heal_failure(
         if not located.healable or not located.suspects:
             return HealResult("skipped", reason=located.reason or "no function to heal")
         suspect = located.suspects[0]
-    ctx = _context(root, failure, suspect, config, overlay or {}, on_event, also_failing)
+    ctx = _context(root, failure, suspect, config, run, overlay or {}, on_event, also_failing)
     ctx.emit(HealEvent("guards", "finding the passing tests that exercise the function"))
     ctx.guards = await find_guards(
         root,
@@ -155,7 +155,7 @@ async def heal_failure(
     return result
 
 
-def _context(root, failure, suspect, config, overlay, on_event, also_failing) -> HealContext:
+def _context(root, failure, suspect, config, run, overlay, on_event, also_failing) -> HealContext:
     from heal_ls.edit import function_source
     from heal_ls.source import read_source
 
@@ -163,14 +163,6 @@ def _context(root, failure, suspect, config, overlay, on_event, also_failing) ->
     if module_text is None:
         module_text = read_source(suspect.path)
     failures = [failure, *(also_failing or [])]
-    warm_runner = None
-    if config.warm:
-        try:
-            from heal_ls.testing.warm import get_warm_runner
-
-            warm_runner = get_warm_runner(config.python or _default_python(), root)
-        except Exception:  # the warm runner is an optimisation: fall back to cold runs
-            warm_runner = None
     return HealContext(
         root=root,
         failures=failures,
@@ -181,7 +173,7 @@ def _context(root, failure, suspect, config, overlay, on_event, also_failing) ->
         config=config,
         overlay=overlay,
         emit=on_event or (lambda event: None),
-        warm_runner=warm_runner,
+        warm_runner=warm_runner_for(config, root),
         offered=offered_suspects(suspect, failure, root, run, overlay, config.max_nodes),
     )
 
@@ -207,6 +199,18 @@ def offered_suspects(suspect, failure, root, run, overlay, max_nodes: int) -> li
         and not is_test_file(s.path, root)
     ]
     return [suspect, *close[: max_nodes - 1]]
+
+
+def warm_runner_for(config: HealConfig, root: str):
+    """The workspace's warm runner, or None (cold runs) when off or unavailable."""
+    if not config.warm:
+        return None
+    try:
+        from heal_ls.testing.warm import get_warm_runner
+
+        return get_warm_runner(config.python or _default_python(), root)
+    except Exception:  # the warm runner is an optimisation: fall back to cold runs
+        return None
 
 
 def _default_python() -> str:

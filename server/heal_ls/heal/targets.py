@@ -25,6 +25,22 @@ def group_targets(located) -> list[HealTarget]:
     return list(targets.values())
 
 
+def shared_first(targets: list[HealTarget], located) -> list[HealTarget]:
+    """Targets whose function is a suspect of more failures go first (a shared cause is healed
+    before the functions that merely call it); ties keep their order."""
+
+    def sharing(target: HealTarget) -> int:
+        s = target.suspect
+        if s is None:
+            return 0
+        return sum(
+            any((o.path, o.qualname) == (s.path, s.qualname) for o in where.suspects)
+            for _, where in located
+        )
+
+    return sorted(targets, key=lambda t: -sharing(t))
+
+
 def refresh_suspect(suspect: Suspect, updated: dict[str, str]) -> Suspect:
     """Find the suspect again in a module an earlier fix of this run already changed."""
     text = updated.get(suspect.path)

@@ -96,7 +96,6 @@ async def verify_module_text(
     sandbox=True,
 ) -> VerifyOutcome:
     """Run the failing tests (or script) plus guards with `module_text` served for `path`."""
-    from heal_ls.testing.runner import run_pytest
     from heal_ls.testing.script import run_script
 
     files = dict(overlay or {})
@@ -116,16 +115,28 @@ async def verify_module_text(
             return outcome
     failing = [f.test for f in failures if f.test]
     nodeids = failing + [t for t in guards if t not in failing]
-    run = await run_pytest(
+    run = await run_sandboxed_tests(
+        root, nodeids, files, python=python, pytest_args=pytest_args, test_timeout=test_timeout,
+        warm=warm, sandbox=sandbox,
+    )  # fmt: skip
+    return summarise(run, root, failing, nodeids)
+
+
+async def run_sandboxed_tests(
+    root, nodeids, overlay, *, python, pytest_args, test_timeout, warm, sandbox=True
+) -> RunResult:
+    """The given tests, untraced and sandboxed, with `overlay` served instead of those files."""
+    from heal_ls.testing.runner import run_pytest
+
+    return await run_pytest(
         root,
         nodeids=nodeids,
         python=python,
         pytest_args=tuple(pytest_args),
         test_timeout=test_timeout,
         run_timeout=max(30.0, test_timeout * (len(nodeids) + 2)),
-        overlay=files,
+        overlay=overlay,
         trace=False,
         sandbox=sandbox,
         warm=warm,
     )
-    return summarise(run, root, failing, nodeids)

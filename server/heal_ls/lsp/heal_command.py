@@ -24,7 +24,7 @@ from heal_ls.lsp.log import guarded, logger, spawn
 from heal_ls.lsp.progress import Progress
 from heal_ls.lsp.protocol import HEAL_FAILING_TEST, HEAL_FUNCTION, HealOutcome
 from heal_ls.lsp.state import Known
-from heal_ls.lsp.unverified import offer_best_candidate
+from heal_ls.lsp.unverified import confirm_weak_fix, offer_best_candidate
 
 
 def outcome(
@@ -97,10 +97,14 @@ async def heal_known(ls, known: Known) -> HealOutcome:
         meter = remember_budget(ls, suspect.qualname, result)
         if result.warning:
             ls.show(f"heal: {result.warning}", types.MessageType.Warning)
-        if result.status != "verified" or result.new_source is None:
+        weak = result.status == "weak" and result.new_source is not None
+        if (result.status != "verified" or result.new_source is None) and not weak:
             result.reason = f"{result.reason or 'no verified fix'}{meter}"
             spawn(offer_best_candidate(ls, suspect, before, result), "offer candidate")
             return outcome(result.status, result.reason or "no verified fix", known, told=True)
+        progress.report(result.proof[:200])
+        if weak and not await confirm_weak_fix(ls, suspect, before, result):
+            return outcome("weak", f"weak fix not applied: {result.proof}", known, told=True)
         progress.report("applying the fix")
         blast = known.blast
         wide = blast is not None and blast.callers > ls.settings.previewAboveCallers
@@ -114,18 +118,20 @@ async def heal_known(ls, known: Known) -> HealOutcome:
             confirm=f"{blast.text()}: preview before applying" if blast and wide else None,
             radius=blast.text() if blast else None,
         )
-    tests = [t for t in (known.failure.test, *(f.test for f in others)) if t]
     fixed = {suspect.path: applied.text}
     if known.failure.script:
         ls.runs.in_background(None, overlay=fixed, script=known.failure.script)
-    elif tests:
-        ls.runs.in_background(tests, overlay=fixed)
+    else:
+        tests = touching_tests(ls, suspect.path, [known.failure, *others])
+        if tests:
+            ls.runs.in_background(tests, overlay=fixed)
     touched = ", ".join(result.touched or [suspect.qualname])
     radius = f"; {known.blast.text()}" if known.blast else ""
-    message = f"{suspect.qualname} fixed (touched: {touched}{radius}); re-running its tests{meter}"
+    message = f"{suspect.qualname} fixed, {result.proof} (touched: {touched}{radius})"
+    message += f"; re-running its tests{meter}"
     if result.notes:
         message += " (" + "; ".join(result.notes) + ")"
-    return outcome("verified", message, known, True, touched=result.touched)
+    return outcome(result.status, message, known, True, touched=result.touched)
 
 
 def remember_budget(ls, qualname: str, result) -> str:
@@ -143,6 +149,22 @@ def remember_budget(ls, qualname: str, result) -> str:
         "meter": spent.text() if result.model else "no model call",
     }
     return f" ({spent.text()})" if result.model else ""
+
+
+def touching_tests(ls, path: str, healed: list) -> list[str]:
+    """The healed failures' tests plus every failing test that ran code of the healed module: a
+    shared cause's other failures are re-run too, so their diagnostics clear."""
+    tests = [f.test for f in healed if f.test]
+    for known in ls.state.known.values():
+        failure = known.failure
+        ran = any(key.rsplit(":", 1)[0] == path for key in failure.covered)
+        if failure.test and failure.test not in tests and (ran or _in_frames(failure, path)):
+            tests.append(failure.test)
+    return tests
+
+
+def _in_frames(failure, path: str) -> bool:
+    return any(frame.path == path for frame in failure.frames)
 
 
 async def heal(ls, known: Known) -> HealOutcome:
@@ -167,7 +189,7 @@ async def heal(ls, known: Known) -> HealOutcome:
         ls.healing_target = None
         status.notify(ls)
     if not result.told:  # the unverified offer already told the user
-        verified = result.status in ("verified", "flaky")
+        verified = result.status in ("verified", "flaky") or result.applied
         level = types.MessageType.Info if verified else types.MessageType.Warning
         ls.show(f"heal: {result.status}: {result.message}", level)
     return result

@@ -16,6 +16,8 @@ from heal_ls.lsp.documents import path_to_uri
 from heal_ls.lsp.log import logger
 
 SHOW = "Show best candidate as diff"
+APPLY_WEAK = "Apply weak fix"
+DISCARD = "Discard"
 
 
 def candidate_diff(ls, suspect, before: str, result) -> str:
@@ -59,3 +61,19 @@ async def offer_best_candidate(ls, suspect, before: str, result) -> None:
     await ls.window_show_document_async(
         types.ShowDocumentParams(uri=path_to_uri(path), take_focus=True)
     )
+
+
+async def confirm_weak_fix(ls, suspect, before: str, result) -> bool:
+    """A weak fix (its tests pass, but no passing test guards the function) is always shown as a
+    diff first, then applied only if the user says so."""
+    path = write_diff(suspect.qualname, candidate_diff(ls, suspect, before, result))
+    await ls.window_show_document_async(
+        types.ShowDocumentParams(uri=path_to_uri(path), take_focus=True)
+    )
+    params = types.ShowMessageRequestParams(
+        type=types.MessageType.Warning,
+        message=f"heal: {suspect.qualname}: {result.proof}. Apply this weak fix?",
+        actions=[types.MessageActionItem(APPLY_WEAK), types.MessageActionItem(DISCARD)],
+    )
+    choice = await ls.window_show_message_request_async(params)
+    return choice is not None and choice.title == APPLY_WEAK

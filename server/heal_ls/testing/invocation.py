@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import sys
 import tempfile
@@ -18,7 +19,13 @@ from pathlib import Path
 PLUGIN_DIR = str(Path(__file__).resolve().parent / "pytest_plugin")
 PLUGIN_NAME = "heal_pytest_plugin"
 # Our own pytest's per-test variables must not leak into the child run.
-DROPPED_ENV = ("PYTEST_CURRENT_TEST", "PYTEST_VERSION", "HEAL_LS_REPORT", "HEAL_LS_OVERLAY")
+DROPPED_ENV = (
+    "PYTEST_CURRENT_TEST",
+    "PYTEST_VERSION",
+    "HEAL_LS_REPORT",
+    "HEAL_LS_OVERLAY",
+    "HEAL_LS_SEAL",
+)
 
 
 @dataclass
@@ -33,6 +40,7 @@ class PytestInvocation:
     root: str = ""
     test_timeout: float = 0.0
     overlay: dict[str, str] = field(default_factory=dict)
+    seal: bytes = b""  # the secret the plugin's session line is sealed with (see report.py)
 
     @property
     def command(self) -> list[str]:
@@ -65,6 +73,10 @@ def build_pytest_invocation(
     env = plugin_env(root, report_path, trace, test_timeout)
     if overlay:
         env["HEAL_LS_OVERLAY"] = write_overlay(workdir, overlay)
+    seal = secrets.token_bytes(16)
+    env["HEAL_LS_SEAL"] = os.path.join(workdir, "seal")
+    with open(env["HEAL_LS_SEAL"], "wb") as handle:
+        handle.write(seal)
     argv = ["-p", PLUGIN_NAME, "--rootdir", root, "--color=no", "-q"]
     argv.append("--continue-on-collection-errors")  # one broken file must not hide the rest
     if overlay:
@@ -80,6 +92,7 @@ def build_pytest_invocation(
         root=root,
         test_timeout=test_timeout,
         overlay=dict(overlay or {}),
+        seal=seal,
     )
 
 

@@ -6,6 +6,7 @@ that was running becomes a failure (timeout, crash) with the best stack we have.
 
 from __future__ import annotations
 
+import hmac
 import json
 import os
 
@@ -69,12 +70,15 @@ def collect_result(
     else:
         _check_session(result, exitstatus, returncode, output)
     _map_paths(result, inv.root)
-    _judge_stream(result, rows, starts, returncode)
+    _judge_stream(result, rows, starts, returncode, _sealed(inv))
     return result
 
 
-def _judge_stream(result: RunResult, rows: list[dict], starts: int, returncode: int) -> None:
-    """Is the stream complete: a last session line, counts that match, the process's own exit?"""
+def _judge_stream(
+    result: RunResult, rows: list[dict], starts: int, returncode: int, sealed: bool
+) -> None:
+    """Is the stream complete: a last session line, counts that match, the process's own exit,
+    and (for sealed runs) a seal that proves the plugin wrote every line?"""
     last = rows[-1] if rows else {}
     if last.get("kind") != "session":
         return
@@ -86,7 +90,31 @@ def _judge_stream(result: RunResult, rows: list[dict], starts: int, returncode: 
         and last.get("tests") == tests == starts
         and returncode == result.exitstatus
         and not result.timed_out
+        and sealed
     )
+
+
+def _sealed(inv: PytestInvocation) -> bool:
+    """The HMAC of the report's lines before the session line equals the session line's seal."""
+    if not inv.seal:
+        return True
+    try:
+        with open(inv.report_path, "rb") as handle:
+            lines = handle.read().split(b"\n")
+    except OSError:
+        return False
+    while lines and not lines[-1]:
+        lines.pop()
+    if not lines:
+        return False
+    mac = hmac.new(inv.seal, digestmod="sha256")
+    for line in lines[:-1]:
+        mac.update(line + b"\n")
+    try:
+        seal = json.loads(lines[-1]).get("seal", "")
+    except ValueError:
+        return False
+    return isinstance(seal, str) and hmac.compare_digest(mac.hexdigest(), seal)
 
 
 def _add_test(result: RunResult, row: dict) -> None:

@@ -9,6 +9,9 @@ import time, so a warm process that imported this module earlier still sees each
   HEAL_LS_TRACE         "1" records which workspace functions ran in each test
   HEAL_LS_TEST_TIMEOUT  seconds per test (0 or unset: no limit)
   HEAL_LS_OVERLAY       JSON file {abs_path: source_text} served instead of those files
+  HEAL_LS_SEAL          file holding a secret key; read and deleted at start-up, before any test
+                        code runs. The session line's "seal" is an HMAC of every line written
+                        before it, so lines that code under test adds to the report are detected.
 
 Report lines, in order: {"kind": "start", "nodeid"} before each test; {"kind": "timeout",
 "nodeid", "failure"} when a test hangs; {"kind": "test", ...} after it; {"kind":
@@ -21,6 +24,7 @@ which the session was interrupted (KeyboardInterrupt, SIGINT, pytest.exit) is "f
 """
 
 import faulthandler
+import hmac
 import json
 import os
 import signal
@@ -53,7 +57,24 @@ def pytest_configure(config):
     timeout = float(os.environ.get("HEAL_LS_TEST_TIMEOUT") or 0)
     trace = os.environ.get("HEAL_LS_TRACE") == "1"
     reporter = HealReporter(report, parts.PathRules(root, str(config.rootpath)), timeout, trace)
+    reporter.mac = _take_seal(os.environ.pop("HEAL_LS_SEAL", None))
     config.pluginmanager.register(reporter, "heal-ls-reporter")
+
+
+def _take_seal(path):
+    """The HMAC keyed by the secret in `path`; the file is gone before any test code runs."""
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            key = handle.read()
+    except OSError:
+        return None
+    try:
+        os.unlink(path)
+    except OSError:  # a read-only report folder: the seal still catches lines appended blindly
+        pass
+    return hmac.new(key, digestmod="sha256")
 
 
 def pytest_unconfigure(config):
@@ -82,6 +103,7 @@ class HealReporter:
             self.watchdog = heal_watch.Watchdog(self._on_timeout, self.stuck_file)
         self.record = None
         self.import_covered = []
+        self.mac = None  # set by pytest_configure when the run is sealed
         self.written = 0  # test lines, for the session line's count
         self.interrupt_pending = False
         self.previous_handler = None
@@ -95,6 +117,11 @@ class HealReporter:
             self.signal_installed = True
 
     def _emit(self, obj):
+        if self.mac is not None:
+            if obj.get("kind") == "session":
+                obj["seal"] = self.mac.hexdigest()
+            else:
+                self.mac.update(json.dumps(obj).encode("utf-8") + b"\n")
         self.out.write(json.dumps(obj) + "\n")
         self.out.flush()  # survive a kill: every finished test is already on disk
 

@@ -1,0 +1,44 @@
+"""A shared cause is healed once: after a fix, re-run the other failing tests on the fixed code.
+
+Two tests may fail from one cause (a property both use) while their top suspects differ. Healing
+the first target's function may already fix the second test; asking the model to "fix" the
+second, innocent function would then change correct code. So after each accepted fix the
+remaining targets' tests run against the fixed modules, and those that really pass (call-phase
+`passed`, complete session) are reported `fixed by <qualname>` instead of healed.
+"""
+
+from __future__ import annotations
+
+from heal_ls.heal.targets import HealTarget
+
+
+async def recheck(
+    root: str,
+    remaining: list[HealTarget],
+    updated: dict[str, str],
+    *,
+    python: str | None,
+    pytest_args=(),
+    test_timeout: float = 10.0,
+    warm=None,
+    sandbox=True,
+) -> set[str]:
+    """Node ids among the remaining targets' failing tests that pass on the fixed code."""
+    from heal_ls.heal.verify import run_sandboxed_tests
+
+    nodeids = [f.test for t in remaining for f in t.failures if f.test]
+    if not nodeids:
+        return set()
+    run = await run_sandboxed_tests(
+        root, nodeids, updated, python=python, pytest_args=pytest_args,
+        test_timeout=test_timeout, warm=warm, sandbox=sandbox,
+    )  # fmt: skip
+    if run.error or run.interrupted or run.timed_out:
+        return set()
+    return {t.nodeid for t in run.tests if t.outcome == "passed" and t.call == "passed"}
+
+
+def split_fixed(target: HealTarget, passing: set[str]) -> tuple[list, list]:
+    """(failures now passing, failures still failing) of one target; scripts stay failing."""
+    fixed = [f for f in target.failures if f.test and f.test in passing]
+    return fixed, [f for f in target.failures if f not in fixed]

@@ -1,0 +1,42 @@
+"""Small projects written by tests that need a precise shape (shared by e2e and LSP tests)."""
+
+ORDERS = """class Order:
+    def __init__(self, prices):
+        self.prices = prices
+
+    @property
+    def subtotal(self):
+        return sum(self.prices) - 1
+
+    def total(self, tax):
+        return self.subtotal * (1 + tax)
+"""
+TESTS = """from orders import Order
+
+
+def test_subtotal():
+    order = Order([1, 2])
+    assert order.subtotal == 3
+
+
+def test_total_with_tax():
+    order = Order([10])
+    assert order.total(0.5) == 15
+
+
+def test_more_items_cost_more():
+    assert Order([1]).total(0) < Order([1, 2]).total(0)
+"""
+FIXED_SUBTOTAL = "    @property\n    def subtotal(self):\n        return sum(self.prices)\n"
+
+
+def write_shared_cause(root, *, fresh=True):
+    """The project: `subtotal` is wrong; `total` is right but its test fails through it.
+    fresh=False adds it to an existing project (which has its own conftest and tests/)."""
+    if fresh:
+        root.mkdir()
+        (root / "conftest.py").write_text('"""Puts this folder on sys.path."""\n')
+        (root / "tests").mkdir()
+    (root / "orders.py").write_text(ORDERS)
+    (root / "tests" / "test_orders.py").write_text(TESTS)
+    return root
