@@ -61,15 +61,21 @@ async def find_guards(
     test_timeout: float = 10.0,
     overlay: dict[str, str] | None = None,
     warm=None,
+    also: list[Suspect] = (),
 ) -> Guards:
-    """The last run's guards plus those a traced run of the tests around the suspect finds."""
+    """The last run's guards plus those a traced run of the tests around the suspect finds.
+    `also`: other functions a fix may touch (a model's multi-node plan); their tests guard too."""
     from heal_ls.testing.coverage_run import coverage_run
 
     failing = [f.test for f in failures if f.test]
     guards = from_last_run(suspect, run, failing)
+    for other in also:
+        more = from_last_run(other, run, failing)
+        guards.tests += [t for t in more.tests if t not in guards.tests]
+        guards.durations.update(more.durations)
     found = await coverage_run(
         root,
-        suspect_paths=[suspect.path],
+        suspect_paths=sorted({suspect.path, *(s.path for s in also)}),
         failing=failing,
         python=python,
         pytest_args=pytest_args,
@@ -78,7 +84,7 @@ async def find_guards(
         warm=warm,
     )
     guards.seconds, guards.error = found.seconds, found.error
-    keys = set(suspect_keys(suspect))
+    keys = {key for s in (suspect, *also) for key in suspect_keys(s)}
     fresh = {t.nodeid: t for t in found.tests}
     for nodeid, test in fresh.items():
         if nodeid in failing or not keys.intersection(test.covered):
