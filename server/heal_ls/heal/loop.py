@@ -143,7 +143,6 @@ async def heal_failure(
         test_timeout=config.test_timeout,
         overlay=ctx.overlay,
         warm=ctx.warm_runner,
-        also=ctx.offered[1:],
     )
     ctx.emit(HealEvent("guards", guard_line(ctx)))
     try:
