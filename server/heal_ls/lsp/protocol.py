@@ -55,7 +55,9 @@ class FailuresPayload:
 class HealOutcome:
     """The answer of heal.healFunction / heal.healFailingTest."""
 
-    status: str  # verified | weak | unverified | failed | skipped | busy | cancelled | refused | flaky
+    status: (
+        str  # verified | weak | unverified | failed | skipped | busy | cancelled | refused | flaky
+    )
     message: str
     applied: bool = False
     qualname: str | None = None
