@@ -21,43 +21,56 @@ def edit(path: str, old: str, new: str, count: int = 1) -> None:
     p.write_text(text.replace(old, new))
 
 
+WIRE_NAMES = {
+    f'"HEAL_LS_{n}"': f"wire.{n}"
+    for n in ("REPORT", "ROOT", "TRACE", "TEST_TIMEOUT", "OVERLAY", "SCRIPT_TIMEOUT", "SEAL")
+}
+SERVER_SIDE = [
+    "server/heal_ls/testing/invocation.py",
+    "server/heal_ls/testing/script.py",
+    "server/heal_ls/testing/warm/client.py",
+]
+AGENT_SIDE = [str(AGENT / "heal_pytest_plugin.py"), str(AGENT / "heal_overlay.py")]
+
+
+def _wire_names(path: str) -> int:
+    """Replace the env-name string literals (code only, not docstrings) by wire.NAME."""
+    import io
+    import tokenize
+
+    text = Path(path).read_text()
+    lines = text.splitlines(keepends=True)
+    edits = [
+        (tok.start, tok.end, WIRE_NAMES[tok.string])
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline)
+        if tok.type == tokenize.STRING and tok.string in WIRE_NAMES
+    ]
+    for (row, col), (_, end), new in reversed(edits):
+        lines[row - 1] = lines[row - 1][:col] + new + lines[row - 1][end:]
+    Path(path).write_text("".join(lines))
+    return len(edits)
+
+
 def protocol() -> None:
     shutil.copy(HERE / "heal_protocol.py", AGENT / "heal_protocol.py")
     subprocess.run(["git", "add", str(AGENT / "heal_protocol.py")], check=True)
     inv = "server/heal_ls/testing/invocation.py"
     edit(inv, 'PLUGIN_NAME = "heal_pytest_plugin"\n', "PLUGIN_NAME = wire.PLUGIN_NAME\n")
-    edit(
-        inv,
-        '"PYTEST_VERSION", "HEAL_LS_REPORT", "HEAL_LS_OVERLAY")',
-        '"PYTEST_VERSION", wire.REPORT, wire.OVERLAY)',
-    )
-    edit(inv, 'env["HEAL_LS_OVERLAY"] = write_overlay', "env[wire.OVERLAY] = write_overlay")
-    edit(inv, 'env["HEAL_LS_REPORT"] = report_path', "env[wire.REPORT] = report_path")
-    edit(inv, 'env["HEAL_LS_ROOT"] = root', "env[wire.ROOT] = root")
-    edit(inv, 'env["HEAL_LS_TRACE"] = "1"', 'env[wire.TRACE] = "1"')
-    edit(inv, 'env["HEAL_LS_TEST_TIMEOUT"] = ', "env[wire.TEST_TIMEOUT] = ")
-    add_import(inv, "from heal_ls.testing.agent import heal_protocol as wire\n")
     script = "server/heal_ls/testing/script.py"
     edit(
         script,
         'os.path.join(PLUGIN_DIR, "heal_overlay.py")',
         "os.path.join(PLUGIN_DIR, wire.OVERLAY_BOOT)",
     )
-    edit(script, 'env["HEAL_LS_SCRIPT_TIMEOUT"] = ', "env[wire.SCRIPT_TIMEOUT] = ")
-    edit(script, 'env["HEAL_LS_OVERLAY"] = path', "env[wire.OVERLAY] = path")
-    add_import(script, "from heal_ls.testing.agent import heal_protocol as wire\n")
-    plugin = str(AGENT / "heal_pytest_plugin.py")
-    for name in ("OVERLAY", "REPORT", "ROOT", "TEST_TIMEOUT", "TRACE"):
-        edit(plugin, f'os.environ.get("HEAL_LS_{name}")', f"os.environ.get(wire.{name})")
-    add_import(plugin, "import heal_protocol as wire\n")
-    boot = str(AGENT / "heal_overlay.py")
-    edit(boot, 'os.environ.pop("HEAL_LS_OVERLAY", "")', 'os.environ.pop(wire.OVERLAY, "")')
-    edit(
-        boot,
-        'os.environ.pop("HEAL_LS_SCRIPT_TIMEOUT", "0")',
-        'os.environ.pop(wire.SCRIPT_TIMEOUT, "0")',
-    )
-    add_import(boot, "import heal_protocol as wire\n")
+    for path in SERVER_SIDE + AGENT_SIDE:
+        if _wire_names(path) == 0:
+            sys.exit(f"after_move.py: no wire names found in {path}")
+        line = (
+            "import heal_protocol as wire\n"
+            if path in AGENT_SIDE
+            else ("from heal_ls.testing.agent import heal_protocol as wire\n")
+        )
+        add_import(path, line)
 
 
 def add_import(path: str, line: str) -> None:

@@ -10,6 +10,7 @@ Environment of a pytest run (read by heal_pytest_plugin when pytest starts):
   TRACE         "1" records which workspace functions ran in each test
   TEST_TIMEOUT  seconds per test (0 or unset: no limit)
   OVERLAY       JSON file {abs_path: source_text} served instead of those files
+  SEAL          file holding the secret that signs the report (read once, then deleted)
 Environment of a script run (read by heal_overlay): OVERLAY, SCRIPT_TIMEOUT.
 
 Report lines, in order: {"kind": "start", "nodeid"} before each test; {"kind": "timeout",
@@ -35,6 +36,7 @@ TRACE = "HEAL_LS_TRACE"
 TEST_TIMEOUT = "HEAL_LS_TEST_TIMEOUT"
 OVERLAY = "HEAL_LS_OVERLAY"
 SCRIPT_TIMEOUT = "HEAL_LS_SCRIPT_TIMEOUT"
+SEAL = "HEAL_LS_SEAL"  # the report's secret (testing/report.py); the plugin deletes the file
 
 # Report record kinds.
 START, TEST, TIMEOUT, ABORT, COLLECT_ERROR, SESSION = (

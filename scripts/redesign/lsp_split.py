@@ -33,28 +33,30 @@ edit(
             confirm=f"{blast.text()}: preview before applying" if blast and wide else None,
             radius=blast.text() if blast else None,
         )
-    tests = [t for t in (known.failure.test, *(f.test for f in others)) if t]
     fixed = {suspect.path: applied.text}
     if known.failure.script:
         ls.runs.in_background(None, overlay=fixed, script=known.failure.script)
-    elif tests:
-        ls.runs.in_background(tests, overlay=fixed)
+    else:
+        tests = touching_tests(ls, suspect.path, [known.failure, *others])
+        if tests:
+            ls.runs.in_background(tests, overlay=fixed)
     touched = ", ".join(result.touched or [suspect.qualname])
     radius = f"; {known.blast.text()}" if known.blast else ""
-    message = f"{suspect.qualname} fixed (touched: {touched}{radius}); re-running its tests{meter}"
+    message = f"{suspect.qualname} fixed, {result.proof} (touched: {touched}{radius})"
+    message += f"; re-running its tests{meter}"
     if result.notes:
         message += " (" + "; ".join(result.notes) + ")"
-    return outcome("verified", message, known, True, touched=result.touched)
+    return outcome(result.status, message, known, True, touched=result.touched)
 """,
     """        progress.report("applying the fix")
         applied = await apply_verified(ls, known, suspect, before, result)
     rerun_fixed(ls, known, others, suspect.path, applied.text)
-    return outcome("verified", fixed_message(known, suspect, result, meter), known, True,
-                   touched=result.touched)  # fmt: skip
+    message = fixed_message(known, suspect, result, meter)
+    return outcome(result.status, message, known, True, touched=result.touched)
 
 
 async def apply_verified(ls, known: Known, suspect, before: str, result):
-    \"\"\"Apply a verified fix; a function with many callers is previewed first.\"\"\"
+    \"\"\"Apply a verified (or accepted weak) fix; a function with many callers is previewed.\"\"\"
     blast = known.blast
     wide = blast is not None and blast.callers > ls.settings.previewAboveCallers
     return await apply_fix(
@@ -71,18 +73,20 @@ async def apply_verified(ls, known: Known, suspect, before: str, result):
 
 def rerun_fixed(ls, known: Known, others, path: str, text: str) -> None:
     \"\"\"Re-run the healed failure's tests (or script) in the background on the fixed text.\"\"\"
-    tests = [t for t in (known.failure.test, *(f.test for f in others)) if t]
     fixed = {path: text}
     if known.failure.script:
         ls.runs.in_background(None, overlay=fixed, script=known.failure.script)
-    elif tests:
-        ls.runs.in_background(tests, overlay=fixed)
+    else:
+        tests = touching_tests(ls, path, [known.failure, *others])
+        if tests:
+            ls.runs.in_background(tests, overlay=fixed)
 
 
 def fixed_message(known: Known, suspect, result, meter: str) -> str:
     touched = ", ".join(result.touched or [suspect.qualname])
     radius = f"; {known.blast.text()}" if known.blast else ""
-    message = f"{suspect.qualname} fixed (touched: {touched}{radius}); re-running its tests{meter}"
+    message = f"{suspect.qualname} fixed, {result.proof} (touched: {touched}{radius})"
+    message += f"; re-running its tests{meter}"
     if result.notes:
         message += " (" + "; ".join(result.notes) + ")"
     return message

@@ -138,6 +138,9 @@ SYMBOL_MOVES: list[SymbolMove] = [
     SymbolMove("heal_ls.heal.plan", ["prove"], "heal_ls.heal.plan_proof", closure=True),
     SymbolMove("heal_ls.testing.sandbox", ["view"], "heal_ls.testing.sandbox_view", closure=True),
     SymbolMove(
+        "heal_ls.heal.safety", ["verification_tampering"], "heal_ls.heal.tampering", closure=True
+    ),
+    SymbolMove(
         "heal_ls.testing.warm.client",
         ["run_cold", "_limits", "_output_path"],
         "heal_ls.testing.warm.cold",
@@ -185,6 +188,10 @@ NEW_MODULE_DOCS = {
         '"""A cold pytest run (no warm server) with the warm runner\'s limits and output file."""\n'
     ),
     "heal_ls.commands.fix_args": '"""The command line of `heal-ls fix`."""\n',
+    "heal_ls.heal.tampering": (
+        '"""Rails against a candidate that tampers with verification itself: pytest\'s report\n'
+        'objects, heal-ls\'s plugin, outcomes, always-equal objects."""\n'
+    ),
     "heal_ls.heal.config": (
         '"""How a heal is configured (HealConfig: provider, budgets, runner settings), in one\n'
         "place read by the CLI, the bench and the language server; `provider_for` resolves `auto`."
@@ -799,7 +806,7 @@ def all_files() -> list[Path]:
         for p in Path(folder).rglob("*"):
             skip = {"node_modules", ".cache", "__pycache__", "quixbugs", ".venv"}
             wanted = p.is_file() and p.suffix in TEXT_SUFFIXES and not skip & set(p.parts)
-            if wanted and p.resolve() != Path(__file__).resolve():
+            if wanted and Path(__file__).resolve().parent not in p.resolve().parents:
                 files.append(p)
     return files
 
