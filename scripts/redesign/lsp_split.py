@@ -21,6 +21,7 @@ APPLY = "server/heal_ls/lsp/apply.py"
 edit(
     HEAL,
     """        progress.report("applying the fix")
+        assert result.new_source is not None  # verified or weak: both carry the new text
         blast = known.blast
         wide = blast is not None and blast.callers > ls.settings.previewAboveCallers
         applied = await apply_fix(
@@ -49,6 +50,7 @@ edit(
     return outcome(result.status, message, known, True, touched=result.touched)
 """,
     """        progress.report("applying the fix")
+        assert result.new_source is not None  # verified or weak: both carry the new text
         applied = await apply_verified(ls, known, suspect, before, result)
     rerun_fixed(ls, known, others, suspect.path, applied.text)
     message = fixed_message(known, suspect, result, meter)

@@ -195,6 +195,7 @@ async def _fixed_along(root, result: HealResult, remaining, updated, config, run
     from heal_ls.heal.shared_cause import recheck, split_fixed
     from heal_ls.testing.sandbox import SandboxPolicy
 
+    assert result.suspect is not None, "a verified result names its function"
     passing = await recheck(
         root,
         remaining,

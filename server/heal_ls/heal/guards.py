@@ -10,6 +10,7 @@ reported, never held against a candidate. No guard at all makes a fix `weak`, no
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from heal_ls.models import Failure, RunResult, Suspect
@@ -61,7 +62,7 @@ async def find_guards(
     test_timeout: float = 10.0,
     overlay: dict[str, str] | None = None,
     warm=None,
-    also: list[Suspect] = (),
+    also: Sequence[Suspect] = (),
 ) -> Guards:
     """The last run's guards plus those a traced run of the tests around the suspect finds.
     `also`: other functions a fix may touch (a model's multi-node plan); their tests guard too."""

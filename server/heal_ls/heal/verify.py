@@ -7,6 +7,7 @@ the user's files and unsaved buffers stay untouched while candidates are tried.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from heal_ls.models import Failure, RunResult
@@ -30,7 +31,7 @@ def _describe_failure(failure: Failure, root: str) -> str:
 
 
 def summarise(
-    run: RunResult, root: str, failing: list[str], guards: list[str] = ()
+    run: RunResult, root: str, failing: list[str], guards: Sequence[str] = ()
 ) -> VerifyOutcome:
     """Decide whether a verification run passed, and say why not.
 

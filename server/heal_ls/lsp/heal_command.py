@@ -106,6 +106,7 @@ async def heal_known(ls, known: Known) -> HealOutcome:
         if weak and not await confirm_weak_fix(ls, suspect, before, result):
             return outcome("weak", f"weak fix not applied: {result.proof}", known, told=True)
         progress.report("applying the fix")
+        assert result.new_source is not None  # verified or weak: both carry the new text
         blast = known.blast
         wide = blast is not None and blast.callers > ls.settings.previewAboveCallers
         applied = await apply_fix(
