@@ -15,10 +15,11 @@ from heal_ls.heal.candidate import (
     normalised,
     target_names,
 )
+from heal_ls.heal.guards import Guards, from_last_run
 from heal_ls.heal.loop import HealConfig, HealContext, finish, repeats_failed, try_candidate
 from heal_ls.heal.search import _first_passing
 from heal_ls.heal.targets import group_targets, refresh_suspect
-from heal_ls.heal.verify import VerifyOutcome, regression_tests, summarise
+from heal_ls.heal.verify import VerifyOutcome, summarise
 from heal_ls.locate import Located
 from heal_ls.models import Attempt, Candidate, Failure, Frame, RunResult, Suspect
 
@@ -48,7 +49,7 @@ def context(**changes) -> HealContext:
         suspect=suspect(),
         module_text=MODULE,
         original_function=ORIGINAL,
-        regressions=[],
+        guards=Guards(tests=["tests/test_m.py::test_sum"]),
         config=HealConfig(warm=False, use_cache=False),
         overlay={},
         emit=lambda event: None,
@@ -116,8 +117,9 @@ def test_regression_guards_are_the_passing_tests_that_ran_the_function():
             models.TestOutcome("t::broken", "failed", covered=covered),
         ],
     )
-    assert regression_tests(suspect(), run, ["t::failing"]) == ["t::guard"]
-    assert regression_tests(suspect(), None, []) == []
+    guards = from_last_run(suspect(), run, ["t::failing"])
+    assert guards.tests == ["t::guard"] and guards.already_failing == ["t::broken"]
+    assert from_last_run(suspect(), None, []).tests == []
 
 
 @pytest.mark.parametrize(
@@ -194,6 +196,11 @@ async def test_first_passing_wins_and_cancels_the_rest():
     ordered = await _first_passing([job("a", 0.05, True), job("b", 0.0, True)], in_order=True)
     assert ordered is not None and ordered[0].source == "a"
     assert await _first_passing([job("x", 0, False)]) is None
+
+
+def test_finish_without_a_guard_says_weak_never_verified():
+    result = finish(context(guards=Guards()), "verified", new_source=MODULE.replace(" - 1", ""))
+    assert result.status == "weak"
 
 
 def test_finish_diffs_the_verified_text_and_keeps_the_attempts():
