@@ -25,7 +25,8 @@ sys.path.insert(0, str(REPO / "tests" / "e2e"))
 
 from fakemodel import FakeModelServer  # noqa: E402
 from fixes import example_fixes  # noqa: E402
-from heal_ls.heal.loop import HealConfig, heal_failure  # noqa: E402
+from heal_ls.heal.config import HealConfig  # noqa: E402
+from heal_ls.heal.loop import heal_failure  # noqa: E402
 from heal_ls.testing.runner import run_pytest  # noqa: E402
 
 EXAMPLE = "stats"

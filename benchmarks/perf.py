@@ -25,9 +25,9 @@ import time
 from pathlib import Path
 
 from heal_ls.testing import sandbox as sandboxing
-from heal_ls.testing import warm as warm_module
 from heal_ls.testing.runner import run_pytest
-from heal_ls.testing.warm import WarmRunner
+from heal_ls.testing.warm import client as warm_module
+from heal_ls.testing.warm.client import WarmRunner
 
 HERE = Path(__file__).resolve().parent
 OTHERS = [

@@ -15,10 +15,10 @@ import statistics
 import sys
 import time
 
-from heal_ls.edit import splice
 from heal_ls.heal.plan import _import_edit, plan_answer
 from heal_ls.locate import index as index_module
 from heal_ls.locate import index_source, suspect_for
+from heal_ls.pysource.splice import splice
 
 HEADER = '"""A big module."""\n\nfrom __future__ import annotations\n\nimport os\nfrom typing import List\n'
 BLOCK = '''

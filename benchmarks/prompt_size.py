@@ -23,7 +23,7 @@ from pathlib import Path
 
 from heal_ls.heal.prompt import build_prompt
 from heal_ls.locate import index_source, locate, suspect_for
-from heal_ls.source import read_source
+from heal_ls.pysource.source import read_source
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.script import run_script
 

@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -11,6 +12,8 @@ pytest_plugins = ["fakemodel"]  # the `fake_model` fixture
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
+# The agent runs in the user's interpreter as top-level modules; tests import them so too.
+sys.path.insert(0, str(REPO / "server" / "heal_ls" / "testing" / "agent"))
 # Small projects the e2e tests copy and heal; their own tests fail on purpose.
 collect_ignore = ["e2e/multinode"]
 
@@ -40,6 +43,7 @@ def example_copy(tmp_path):
 
 
 _ORDER = {"unit": 0, "e2e": 1, "lsp": 2, "nvim": 3, "vscode": 4}
+_MARKED_FOLDERS = {"e2e", "lsp", "nvim", "vscode"}
 
 
 def pytest_collection_modifyitems(items):
@@ -50,3 +54,7 @@ def pytest_collection_modifyitems(items):
         return _ORDER.get(folder, 1)
 
     items.sort(key=rank)  # stable: keeps each file's own order
+    for item in items:  # markers by folder: `-m lsp`, `-m 'not vscode'`...
+        folder = Path(str(item.fspath)).relative_to(REPO / "tests").parts[0]
+        if folder in _MARKED_FOLDERS:
+            item.add_marker(folder)

@@ -13,9 +13,12 @@ import sys
 
 SUBCOMMANDS = {
     "serve": ("heal_ls.lsp.server", "run the language server (stdio, or --tcp HOST:PORT)"),
-    "check": ("heal_ls.check", "run tests or a script and show each failure's heal target"),
-    "fix": ("heal_ls.heal.fix_command", "heal failing functions; --apply writes verified fixes"),
-    "bench": ("heal_ls.bench.command", "heal a suite of known bugs and print a table"),
+    "check": (
+        "heal_ls.commands.check",
+        "run tests or a script and show each failure's heal target",
+    ),
+    "fix": ("heal_ls.commands.fix", "heal failing functions; --apply writes verified fixes"),
+    "bench": ("heal_ls.commands.bench", "heal a suite of known bugs and print a table"),
 }
 
 

@@ -9,8 +9,8 @@ import sys
 from textwrap import dedent
 
 import pytest
-from heal_ls.check import add_arguments, human_lines, resolve_target, run, summary_line, to_json
-from heal_ls.check.command import project_root
+from heal_ls.commands.check import add_arguments, project_root, resolve_target, run
+from heal_ls.commands.check_report import human_lines, summary_line, to_json
 from heal_ls.locate import locate
 from heal_ls.models import Failure, Frame, RunResult
 

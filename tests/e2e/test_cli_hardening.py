@@ -159,7 +159,7 @@ def test_a_python_the_warm_server_cannot_serve_is_warned_about_once(tmp_path, ca
     import logging
 
     from heal_ls.testing.runner import run_pytest
-    from heal_ls.testing.warm import WarmRunner
+    from heal_ls.testing.warm.client import WarmRunner
 
     write(tmp_path, {"pytest.ini": "[pytest]\n", "tests/test_a.py": "def test_ok():\n    pass\n"})
     python = tmp_path / "python"  # a warm server dies at start (as on 3.8 before); cold runs work
@@ -172,7 +172,7 @@ def test_a_python_the_warm_server_cannot_serve_is_warned_about_once(tmp_path, ca
     async def runs():
         return [await run_pytest(tmp_path, python=str(python), warm=runner) for _ in range(2)]
 
-    with caplog.at_level(logging.DEBUG, logger="heal_ls.testing.warm"):
+    with caplog.at_level(logging.DEBUG, logger="heal_ls.testing.warm.client"):
         results = asyncio.run(runs())
     runner.close()
     assert [r.passed for r in results] == [1, 1] and runner.cold_runs == 2

@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from heal_ls.check.report import to_json
+from heal_ls.commands.check_report import to_json
 from heal_ls.diagnose import diagnose
 
 FILES = {

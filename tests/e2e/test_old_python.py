@@ -100,7 +100,7 @@ def test_the_checker_catches_what_broke_on_3_8(tmp_path):
 
 def test_check_fix_and_the_warm_runner_work_under_the_old_python(old_python, example_copy):
     from heal_ls.testing.invocation import build_pytest_invocation
-    from heal_ls.testing.warm import WarmRunner
+    from heal_ls.testing.warm.client import WarmRunner
 
     root = example_copy("inventory")
     env = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from heal_ls.testing.runner import run_pytest
-from heal_ls.testing.warm import WarmRunner
+from heal_ls.testing.warm.client import WarmRunner
 
 pytestmark = pytest.mark.e2e
 
@@ -49,7 +49,7 @@ def project(tmp_path, monkeypatch) -> Path:
 
 @pytest.fixture(autouse=True)
 def private_learned_lists(tmp_path, monkeypatch):
-    from heal_ls.testing import warm as warm_module
+    from heal_ls.testing.warm import client as warm_module
 
     monkeypatch.setattr(warm_module, "LEARNED_DIR", str(tmp_path / "learned"))
 
@@ -227,7 +227,7 @@ async def test_idle_server_exits_and_is_restarted(project, warm, monkeypatch):
 ORPHAN_SCRIPT = """
 import asyncio, os, sys
 from heal_ls.testing.runner import run_pytest
-from heal_ls.testing.warm import WarmRunner
+from heal_ls.testing.warm.client import WarmRunner
 
 async def main():
     warm = WarmRunner(sys.executable, sys.argv[1])
@@ -305,7 +305,7 @@ async def test_multiprocessing_spawn_works_as_in_a_cold_run(project, warm):
 
 
 async def test_shutdown_all_stops_pooled_servers(project):
-    from heal_ls.testing.warm import get_warm_runner, shutdown_all
+    from heal_ls.testing.warm.client import get_warm_runner, shutdown_all
 
     runner = get_warm_runner(sys.executable, str(project))
     assert get_warm_runner(sys.executable, str(project)) is runner

@@ -8,7 +8,7 @@ import sys
 import pytest
 from heal_ls.testing.runner import build_pytest_invocation, collect_result
 from heal_ls.testing.sandbox import SandboxPolicy, level
-from heal_ls.testing.warm import WarmRunner
+from heal_ls.testing.warm.client import WarmRunner
 
 pytestmark = pytest.mark.e2e
 
@@ -32,7 +32,7 @@ def test_network():
 
 @pytest.fixture(autouse=True)
 def private_learned_lists(tmp_path, monkeypatch):
-    from heal_ls.testing import warm as warm_module
+    from heal_ls.testing.warm import client as warm_module
 
     monkeypatch.setattr(warm_module, "LEARNED_DIR", str(tmp_path / "learned"))
 

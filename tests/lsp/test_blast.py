@@ -3,7 +3,7 @@ VS Code gets an edit annotated needsConfirmation (its refactor preview); a clien
 change annotations (Neovim's profile) is asked first, and a "no" applies nothing."""
 
 import pytest
-from conftest import eventually
+from helpers.lsp import eventually
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 

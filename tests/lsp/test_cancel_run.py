@@ -4,7 +4,7 @@ import asyncio
 import time
 
 import pytest
-from conftest import eventually
+from helpers.lsp import eventually
 from lsprotocol import types as t
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]

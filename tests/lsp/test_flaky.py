@@ -3,8 +3,8 @@ times); one pass makes it an Information `flaky: passed 1 of 3 runs` with no hea
 no heal is attempted."""
 
 import pytest
-from conftest import eventually
 from flaky_project import NODEID, flaky_project
+from helpers.lsp import eventually
 from lsprotocol import types as t
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]

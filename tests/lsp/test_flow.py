@@ -2,8 +2,8 @@
 applyEdit pinned to a version -> the background re-run clears the diagnostic."""
 
 import pytest
-from conftest import eventually
 from fakemodel import fake_model  # noqa: F401 - the fixture
+from helpers.lsp import eventually
 from lsprotocol import types as t
 from test_heal import FIXED
 

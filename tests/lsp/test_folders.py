@@ -3,7 +3,7 @@ workspace/didChangeWorkspaceFolders drops one (its diagnostics cleared) and adds
 
 import pytest
 import pytest_lsp
-from conftest import CONFIG, eventually, start_session
+from helpers.lsp import CONFIG, eventually, start_session
 from lsprotocol import types as t
 from pytest_lsp import LanguageClient
 

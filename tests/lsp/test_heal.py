@@ -5,8 +5,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from conftest import eventually
 from fakemodel import fake_model  # noqa: F401 - the fixture
+from helpers.lsp import eventually
 from lsprotocol import types as t
 from projects import FIXED_SUBTOTAL, write_shared_cause
 from pygls.uris import to_fs_path

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import eventually
+from helpers.lsp import eventually
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 

@@ -4,7 +4,7 @@ and module-level crashes (a diagnostic, no heal action)."""
 from pathlib import Path
 
 import pytest
-from conftest import eventually
+from helpers.lsp import eventually
 from lsprotocol import types as t
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]

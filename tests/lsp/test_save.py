@@ -3,7 +3,7 @@
 import asyncio
 
 import pytest
-from conftest import eventually
+from helpers.lsp import eventually
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 

@@ -1,7 +1,7 @@
 """Server basics over stdio: capabilities, settings and their errors, malformed requests."""
 
 import pytest
-from conftest import eventually
+from helpers.lsp import eventually
 from lsprotocol import types as t
 
 pytestmark = pytest.mark.lsp

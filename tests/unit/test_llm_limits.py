@@ -7,9 +7,9 @@ import time
 
 import fakemodel
 import pytest
-from heal_ls.heal.prompt import Prompt
 from heal_ls.llm import ProviderError
 from heal_ls.llm.anthropic import AnthropicProposer
+from heal_ls.llm.base import Prompt
 from heal_ls.llm.openai_compat import OpenAIProposer
 from heal_ls.llm.redact import mask_secrets, redact, redact_url_credentials
 from heal_ls.llm.retry import RetryPolicy

@@ -3,7 +3,7 @@ that passes wins, not the one whose test run happened to finish first."""
 
 import asyncio
 
-from heal_ls.heal.search import _first_passing
+from heal_ls.heal.steps import _first_passing
 from heal_ls.models import Candidate
 
 

@@ -1,6 +1,6 @@
 """Comparing a healed function with the reference fix, and putting the reference into a module.
 
-Kept separate from heal_ls.edit on purpose: the bench judges the heal engine, so it uses its
+Kept separate from heal_ls.pysource.splice on purpose: the bench judges the heal engine, so it uses its
 own small, plain line-based splice to build the reference module.
 """
 

@@ -14,10 +14,14 @@ import io
 import re
 import textwrap
 import tokenize
-import warnings
 from typing import Any
 
-from heal_ls.pysource.parse import first_line
+from heal_ls.pysource.parse import (
+    describe_syntax_error,
+    node_source,
+    parse_block,
+    parse_python,
+)
 
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -168,45 +172,6 @@ def fenced_blocks(text: str) -> list[str]:
     return blocks
 
 
-def parse_block(block: str) -> tuple[str, ast.Module]:
-    """Parse a code block that may be indented as a whole; returns (code parsed, tree)."""
-    code = textwrap.dedent(block)
-    try:
-        return code, parse_python(code)
-    except IndentationError:
-        # Dedent fails when a string inside starts at column 0: wrap in a block instead.
-        wrapped = "if True:\n" + block
-        try:
-            inner = parse_python(wrapped).body[0].body  # type: ignore[attr-defined]
-        except SyntaxError:
-            pass
-        else:  # the statements inside the wrapper, as if they were the module
-            return wrapped, ast.Module(body=inner, type_ignores=[])
-        raise
-
-
-def parse_python(code: str) -> ast.Module:
-    """ast.parse, with every way bad input can fail turned into a SyntaxError."""
-    if "\x00" in code:  # Python 3.10 raises ValueError, later versions SyntaxError
-        raise SyntaxError("source code cannot contain null bytes")
-    try:
-        with warnings.catch_warnings():  # "invalid escape sequence" in model code is not our news
-            warnings.simplefilter("ignore")
-            return ast.parse(code)
-    except (RecursionError, MemoryError) as err:  # absurdly deep nesting
-        raise SyntaxError("the code is nested too deeply to parse") from err
-
-
-def node_source(code: str, node: Any) -> str:
-    """The lines of a def node (decorators included), dedented by the def's own indentation."""
-    lines = code.split("\n")
-    first = first_line(node)
-    chunk = lines[first - 1 : node.end_lineno]
-    indent = chunk[0][: len(chunk[0]) - len(chunk[0].lstrip())]
-    out = [line[len(indent) :] if line.startswith(indent) else line for line in chunk]
-    return "\n".join(out).rstrip() + "\n"
-
-
 def _pick(tree: ast.Module, name: str, class_name: str | None, original: str | None):
     """The def to take: a method of `class_name` first, then a top-level def, then any def."""
     found = [n for n in ast.walk(tree) if isinstance(n, FUNCTION_TYPES) and n.name == name]
@@ -273,11 +238,3 @@ def _unfenced_def(text: str, name: str) -> str | None:
 def _inside(line: str, indent: str) -> bool:
     """Whether a line after a def header still belongs to its body (blank or indented deeper)."""
     return not line.strip() or (line.startswith(indent) and line[len(indent)] in " \t")
-
-
-def describe_syntax_error(err: SyntaxError) -> str:
-    """'line 3: invalid syntax in `x = `', short enough to go back to the model."""
-    where = f"line {err.lineno}: " if err.lineno else ""
-    line = (err.text or "").strip()
-    text = f" in `{line[:60]}{'...' if len(line) > 60 else ''}`" if line else ""
-    return f"{where}{err.msg}{text}"

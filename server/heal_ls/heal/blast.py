@@ -14,7 +14,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass
 
-from heal_ls.locate.paths import FOREIGN_DIRS
+from heal_ls.pysource.paths import FOREIGN_DIRS
 
 _CALLED: dict[str, tuple[tuple[int, int], Counter]] = {}  # path -> (signature, called names)
 

@@ -5,10 +5,8 @@ Each step raises CandidateRejected with a reason phrased so it can go back to th
 
 from __future__ import annotations
 
-import ast
-import textwrap
-
 from heal_ls.models import Suspect
+from heal_ls.pysource.parse import normalised
 
 
 class CandidateRejected(Exception):
@@ -20,14 +18,6 @@ def target_names(qualname: str) -> tuple[str, str | None]:
     parts = qualname.split(".")
     owner = parts[-2] if len(parts) > 1 and parts[-2] != "<locals>" else None
     return parts[-1], owner
-
-
-def normalised(function_source: str) -> str:
-    """A formatting-independent form, so equal candidates compare equal."""
-    try:
-        return ast.dump(ast.parse(textwrap.dedent(function_source)))
-    except SyntaxError:
-        return function_source.strip()
 
 
 def function_from_answer(answer: str, suspect: Suspect, original_function: str) -> str:
@@ -43,7 +33,8 @@ def function_from_answer(answer: str, suspect: Suspect, original_function: str) 
 def planned_from_answer(answer: str, module_text: str, suspect: Suspect, offered, config):
     """The answer as a multi-node plan (nested def, other offered functions, helpers, imports),
     or None when it is a plain fix of the target alone."""
-    from heal_ls.heal.plan import PlanError, plan_answer
+    from heal_ls.heal.plan import plan_answer
+    from heal_ls.heal.plan_proof import PlanError
 
     try:
         return plan_answer(
@@ -67,8 +58,8 @@ def module_with(
     allow_test_edits: bool = False,
 ) -> str:
     """Check the new function and splice it into the suspect's exact node."""
-    from heal_ls.edit import SpliceError, splice
     from heal_ls.heal.safety import UnsafeCandidate, check_candidate
+    from heal_ls.pysource.splice import SpliceError, splice
 
     if normalised(new_function) == normalised(original_function):
         raise CandidateRejected("the proposed function is identical to the original")

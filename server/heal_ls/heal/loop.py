@@ -6,109 +6,20 @@ It never writes a file: the result carries the verified module text for the call
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
-from heal_ls.heal.candidate import (
-    CandidateRejected,
-    function_from_answer,
-    module_with,
-    normalised,
-    planned_from_answer,
-)
+from heal_ls.heal.attempt import HealContext, HealEvent, finish
+from heal_ls.heal.config import HealConfig
 from heal_ls.heal.guards import Guards, find_guards
-from heal_ls.heal.plan import Planned
-from heal_ls.heal.verify import VerifyOutcome, verify_module_text
 from heal_ls.models import (
-    Attempt,
-    Candidate,
     Failure,
     HealResult,
     HealStatus,
     RunResult,
     Suspect,
 )
-from heal_ls.testing.sandbox import NOT_ISOLATED, SandboxPolicy
-from heal_ls.testing.sandbox import level as sandbox_level
-
-
-@dataclass
-class HealConfig:
-    provider: str = "auto"
-    model: str | None = None
-    base_url: str | None = None
-    max_attempts: int = 3
-    candidates: int = 1
-    python: str | None = None
-    pytest_args: tuple[str, ...] = ()
-    test_timeout: float = 10.0
-    request_timeout: float = 60.0  # seconds per model call (one heal step), retries included
-    local_budget_count: int = 300
-    local_budget_seconds: float = 60.0
-    local_first_count: int = 40  # in auto mode with a key: a cheap local try before the model
-    allow_test_edits: bool = False
-    max_nodes: int = 3  # functions of the target's module a model answer may change
-    allow_imports: bool = True  # a model answer may add the imports its fix needs
-    use_cache: bool = True
-    warm: bool = True
-    max_tokens: int = 0  # tokens (in + out) one heal may spend; 0 = no cap
-    prices: dict | None = None  # per-model price overrides (heal/budget.py)
-    test_env: tuple[str, ...] = ()  # variables passed into the sandbox: "NAME" or "NAME=value"
-    allow_unisolated: bool = False  # run candidates even where no sandbox works (warned)
-
-
-@dataclass
-class HealEvent:
-    kind: str  # cache|asking|chunk|candidate|rejected|note|verify_start|verify_end|done
-    message: str
-    attempt: int = 0
-    total: int = 0
-    proposer: str = ""  # who made the candidate this event is about ("local", "openai", ...)
-
-
-@dataclass
-class HealContext:
-    """Everything one heal needs, computed once."""
-
-    root: str
-    failures: list[Failure]
-    suspect: Suspect
-    module_text: str
-    original_function: str
-    guards: Guards
-    config: HealConfig
-    overlay: dict[str, str]
-    emit: Callable[[HealEvent], None]
-    attempts: list[Attempt] = field(default_factory=list)
-    tokens: int = 0
-    tokens_in: int = 0
-    tokens_out: int = 0
-    model: str | None = None  # set when a model is asked
-    best: str | None = None  # the last well-formed candidate that did not pass
-    total: int = 0  # how many attempts the current search step may make (for progress)
-    warm_runner: object | None = None
-    offered: list[Suspect] = field(default_factory=list)  # may change: the target first
-    plans: dict[str, Planned] = field(default_factory=dict)  # module text -> its multi-node plan
-    best_plan: Planned | None = None  # the last multi-node plan that did not pass
-    # Equal candidates (normalised) share one verification; runs are bounded by the cores.
-    checks: dict[str, asyncio.Future] = field(default_factory=dict)
-    slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(os.cpu_count() or 1))
-
-    def usage(self):
-        from heal_ls.heal.budget import usage
-
-        return usage(self.model, self.tokens_in, self.tokens_out, self.config.prices)
-
-    def over_budget(self) -> bool:
-        return 0 < self.config.max_tokens <= self.tokens
-
-    def focus_lines(self) -> list[int]:
-        s = self.suspect
-        lines = [f.line for f in self.failures[0].frames if f.path == s.path]
-        return [n for n in lines if s.start_line <= n <= s.end_line] or [s.def_line or s.start_line]
 
 
 async def heal_failure(
@@ -156,8 +67,8 @@ async def heal_failure(
 
 
 def _context(root, failure, suspect, config, run, overlay, on_event, also_failing) -> HealContext:
-    from heal_ls.edit import function_source
-    from heal_ls.source import read_source
+    from heal_ls.pysource.source import read_source
+    from heal_ls.pysource.splice import function_source
 
     module_text = overlay.get(suspect.path)
     if module_text is None:
@@ -206,7 +117,7 @@ def warm_runner_for(config: HealConfig, root: str):
     if not config.warm:
         return None
     try:
-        from heal_ls.testing.warm import get_warm_runner
+        from heal_ls.testing.warm.client import get_warm_runner
 
         return get_warm_runner(config.python or _default_python(), root)
     except Exception:  # the warm runner is an optimisation: fall back to cold runs
@@ -220,7 +131,8 @@ def _default_python() -> str:
 
 
 async def _search(ctx: HealContext) -> HealResult:
-    from heal_ls.heal.search import cached_fix, local_search, model_rounds, provider_for
+    from heal_ls.heal.config import provider_for
+    from heal_ls.heal.steps import cached_fix, local_search, model_rounds
 
     for step in (cached_fix, local_search, model_rounds):
         result = await step(ctx)
@@ -233,159 +145,9 @@ async def _search(ctx: HealContext) -> HealResult:
     return finish(ctx, status, reason=f"{reason} ({proposer_name})")
 
 
-def finish(
-    ctx: HealContext, status: HealStatus, *, new_source: str | None = None, reason=None
-) -> HealResult:
-    from heal_ls.edit import unified_diff
-    from heal_ls.heal.budget import usage
-
-    spent = usage(ctx.model, ctx.tokens_in, ctx.tokens_out, ctx.config.prices)
-    if status == "verified" and not ctx.guards.tests:
-        status = "weak"  # the failing tests pass, but nothing shows the rest still works
-    diff, touched, edits, notes = "", [], [], []
-    if new_source is not None:
-        diff = unified_diff(
-            os.path.relpath(ctx.suspect.path, ctx.root), ctx.module_text, new_source
-        )
-        planned = ctx.plans.get(new_source)
-        touched = planned.touched if planned else [ctx.suspect.qualname]
-        edits = [vars(e) for e in planned.edits] if planned else []
-        notes = planned.notes if planned else []
-    return HealResult(
-        touched=touched,
-        edits=edits,
-        notes=notes,
-        status=status,
-        suspect=ctx.suspect,
-        new_source=new_source,
-        diff=diff,
-        attempts=ctx.attempts,
-        tokens=ctx.tokens,
-        reason=reason,
-        best_candidate=ctx.best,
-        tokens_in=ctx.tokens_in,
-        tokens_out=ctx.tokens_out,
-        cost=spent.cost if ctx.model else None,
-        model=ctx.model,
-        warning=None if sandbox_level() != "none" else NOT_ISOLATED,
-        targets=[f.test or f.script or f.id for f in ctx.failures],
-        guards=list(ctx.guards.tests),
-        proof=proof_line(ctx) if status in ("verified", "weak") else "",
-    )
-
-
 def guard_line(ctx: HealContext) -> str:
     count, name = len(ctx.guards.tests), ctx.suspect.qualname.split(".")[-1]
     line = f"{count} passing test(s) run {name}()" if count else f"no passing test runs {name}()"
     if ctx.guards.already_failing:
         line += f"; {len(ctx.guards.already_failing)} already failing (not held against a fix)"
     return line
-
-
-def proof_line(ctx: HealContext) -> str:
-    """What proved the fix: `verified by 1 failing test now passing and 12 guards that run f()`."""
-    targets = len(ctx.failures)
-    what = "failing test" if any(f.test for f in ctx.failures) else "crashing script"
-    now = "now passing" if what == "failing test" else "now running cleanly"
-    head = f"{targets} {what}{'s' if targets != 1 else ''} {now}"
-    name = ctx.suspect.qualname.split(".")[-1]
-    count = len(ctx.guards.tests)
-    if not count:
-        return f"weak: only {head}; no passing test runs {name}() to guard against regressions"
-    return f"verified by {head} and {count} guard{'s' if count != 1 else ''} that run {name}()"
-
-
-async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: bool) -> str | None:
-    """Parse, check, splice and verify one candidate; returns the verified module text or None."""
-    try:
-        planned = (
-            planned_from_answer(
-                candidate.source, ctx.module_text, ctx.suspect, ctx.offered, ctx.config
-            )
-            if from_answer
-            else None
-        )
-        if planned is not None:
-            return await _try_planned(ctx, candidate, planned)
-        new_function = (
-            function_from_answer(candidate.source, ctx.suspect, ctx.original_function)
-            if from_answer
-            else candidate.source
-        )
-        module_text = module_with(
-            ctx.module_text,
-            ctx.suspect,
-            ctx.original_function,
-            new_function,
-            allow_test_edits=ctx.config.allow_test_edits,
-        )
-    except CandidateRejected as exc:
-        ctx.attempts.append(Attempt(candidate, "rejected", str(exc)))
-        ctx.emit(HealEvent("rejected", str(exc), candidate.attempt, ctx.total, candidate.proposer))
-        return None
-    candidate.source = new_function
-    key = normalised(new_function)
-    if key not in ctx.checks:
-        ctx.checks[key] = asyncio.ensure_future(verify(ctx, module_text, candidate))
-    outcome = await asyncio.shield(ctx.checks[key])
-    ctx.attempts.append(
-        Attempt(candidate, "verified" if outcome.passed else "failed", outcome.summary)
-    )
-    if outcome.passed:
-        return module_text
-    ctx.best = new_function
-    return None
-
-
-async def _try_planned(ctx: HealContext, candidate: Candidate, planned: Planned) -> str | None:
-    """Verify a multi-node plan; its notes (what the answer held that was ignored) are told."""
-    for note in planned.notes:
-        ctx.emit(HealEvent("note", note, candidate.attempt, ctx.total, candidate.proposer))
-    ctx.plans[planned.text] = planned
-    if planned.key not in ctx.checks:
-        ctx.checks[planned.key] = asyncio.ensure_future(verify(ctx, planned.text, candidate))
-    outcome = await asyncio.shield(ctx.checks[planned.key])
-    touched = ", ".join(planned.touched)
-    summary = f"{outcome.summary} (touched: {touched})"
-    ctx.attempts.append(Attempt(candidate, "verified" if outcome.passed else "failed", summary))
-    if outcome.passed:
-        return planned.text
-    ctx.best_plan = planned
-    return None
-
-
-async def verify(ctx: HealContext, module_text: str, candidate: Candidate) -> VerifyOutcome:
-    async with ctx.slots:
-        return await _verify(ctx, module_text, candidate)
-
-
-async def _verify(ctx: HealContext, module_text: str, candidate: Candidate) -> VerifyOutcome:
-    count = len(ctx.failures) + len(ctx.guards.tests)
-    step = (candidate.attempt, ctx.total, candidate.proposer)
-    ctx.emit(HealEvent("verify_start", f"verifying {count} test(s)", *step))
-    outcome = await verify_module_text(
-        ctx.root,
-        ctx.suspect.path,
-        module_text,
-        ctx.failures,
-        ctx.guards.tests,
-        python=ctx.config.python,
-        pytest_args=ctx.config.pytest_args,
-        test_timeout=ctx.config.test_timeout,
-        overlay=ctx.overlay,
-        warm=ctx.warm_runner,
-        sandbox=SandboxPolicy(ctx.config.test_env, ctx.config.allow_unisolated),
-    )
-    ctx.emit(HealEvent("verify_end", outcome.summary, *step))
-    return outcome
-
-
-def repeats_failed(ctx: HealContext, candidate: Candidate) -> bool:
-    """True when an earlier round already tried this candidate (normalised) and it failed."""
-    mine = normalised(candidate.source)
-    return any(
-        a.outcome != "verified"
-        and a.candidate.attempt < candidate.attempt
-        and normalised(a.candidate.source) == mine
-        for a in ctx.attempts
-    )

@@ -9,13 +9,13 @@ masked with numbered placeholders; `Prompt.unmask` puts them back into an answer
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from heal_ls.heal.prompt_context import LINE_BREAK, clip, dedent, failing_test_source, related_lines
-from heal_ls.llm.redact import mask_secrets, unmask
+from heal_ls.llm.base import Prompt
+from heal_ls.llm.redact import mask_secrets
 from heal_ls.locate import is_test_file, is_workspace_file, relative_path
 from heal_ls.models import Attempt, Failure, Frame, Suspect
-from heal_ls.source import read_source
+from heal_ls.pysource.source import read_source
 
 SYSTEM = (
     "You repair Python code. You get the function that makes a test fail (and sometimes other "
@@ -28,18 +28,6 @@ SYSTEM = (
     "at most two sentences outside it."
 )
 MAX_MESSAGE, MAX_LOCAL, MAX_LOCALS, MAX_FRAMES, MAX_HISTORY = 1500, 200, 12, 10, 3
-
-
-@dataclass
-class Prompt:
-    system: str
-    user: str
-    # placeholder -> original value for every secret masked out of the prompt
-    masks: dict[str, str] = field(default_factory=dict)
-
-    def unmask(self, answer: str) -> str:
-        """The answer with masked secrets given back their original values."""
-        return unmask(answer, self.masks)
 
 
 def build_prompt(

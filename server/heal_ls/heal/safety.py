@@ -15,7 +15,8 @@ import ast
 import os
 from fnmatch import fnmatchcase
 
-from heal_ls.heal.answer import describe_syntax_error, parse_block
+from heal_ls.heal.tampering import _dotted, _imported, _judge_tampering, verification_tampering
+from heal_ls.pysource.parse import describe_syntax_error, parse_block
 
 _BUILTINS = {
     "eval": "runs code from a string",
@@ -172,110 +173,6 @@ def import_risk(dotted: str) -> tuple[str, str] | None:
 # what a candidate could use to skip, end or forge the run, or to pass an equality check by
 # construction. Kept in this block so other rails (sandbox escapes) merge without conflicts.
 
-_TAMPER_MODULES = {
-    "_pytest": "reaches into pytest's internals to change how the test run reports",
-    "unittest": "skips or fakes tests (unittest.SkipTest, unittest.mock) instead of fixing the code",
-    "mock": "fakes objects instead of fixing the code",
-    "pluggy": "reaches into pytest's plugin machinery",
-    "heal_pytest_plugin": "tampers with heal-ls's test reporter",
-    "heal_overlay": "tampers with heal-ls's test reporter",
-    "heal_watch": "tampers with heal-ls's test reporter",
-    "heal_report_parts": "tampers with heal-ls's test reporter",
-    "heal_ls": "tampers with heal-ls itself",
-    "gc": "finds and changes live objects of the test run",
-    "signal": "sends or handles signals that stop the test run",
-    "faulthandler": "changes how the test process reports crashes",
-    "atexit": "runs code when the test process ends",
-}
-_TAMPER_DOTTED = {
-    "sys.modules": "reaches loaded modules (pytest's, heal-ls's) to change them",
-    "sys.exit": "ends the test run instead of fixing the code",
-    "sys.settrace": "changes the interpreter's tracing",
-    "sys.setprofile": "changes the interpreter's tracing",
-    "sys.excepthook": "changes how errors are reported",
-    "os.abort": "kills the test process",
-    "os.environ": "reads or changes the test run's environment",
-    "os.getenv": "reads the test run's environment",
-}
-_TAMPER_NAMES = {
-    "KeyboardInterrupt": "interrupts the test run",
-    "SystemExit": "ends the test run",
-    "BaseException": "catches or raises the test run's own interruptions",
-    "monkeypatch": "monkeypatches instead of fixing the code",
-    "globals": "reads or changes module globals by name",
-    "setattr": "sets attributes by name (monkeypatching)",
-    "delattr": "deletes attributes by name (monkeypatching)",
-}
-# Dunder names a fix may use freely: reading metadata, not redefining behaviour.
-_PLAIN_DUNDERS = {"__name__", "__qualname__", "__doc__", "__module__", "__file__", "__init__"}
-
-
-def verification_tampering(tree: ast.AST, aliases: dict[str, str], is_local) -> dict[str, str]:
-    """Labels of everything in the code that could make a test run look passed without a fix."""
-    found: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef):
-            found["class definition"] = "defines a class (a fake object that compares equal)"
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_dunder(node.name):
-            found[f"def {node.name}"] = "defines a special method (__eq__, __bool__...)"
-        elif isinstance(node, ast.Attribute) and _is_dunder(node.attr):
-            found[f".{node.attr}"] = "uses a special method directly"
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if _is_dunder(node.value):
-                found[repr(node.value)] = "names a special method"
-            elif "HEAL_LS" in node.value:
-                found[repr(node.value)] = "reads heal-ls's own settings"
-        elif isinstance(node, ast.Name) and not is_local(node):
-            name = aliases.get(node.id, node.id)
-            found.update(_judge_tampering(name))
-            if node.id in _TAMPER_NAMES:
-                found[node.id] = _TAMPER_NAMES[node.id]
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for full in _imported(node):
-                found.update(_judge_tampering(full))
-        elif isinstance(node, ast.Attribute):
-            dotted = _dotted(node, aliases, is_local)
-            if dotted:
-                found.update(_judge_tampering(dotted))
-        if isinstance(node, ast.Call) and _is_type_creation(node):
-            found["type(name, bases, dict)"] = "creates a class (a fake object that compares equal)"
-        for target in _assigned_attributes(node):
-            dotted = _dotted(target, aliases, is_local)
-            if dotted:
-                found[f"{dotted} = ..."] = "monkeypatches a module or class attribute"
-    return found
-
-
-def _judge_tampering(dotted: str) -> dict[str, str]:
-    found = {}
-    top = dotted.split(".")[0]
-    if top in _TAMPER_MODULES:
-        found[top] = _TAMPER_MODULES[top]
-    for name, why in _TAMPER_DOTTED.items():
-        if dotted == name or dotted.startswith(name + "."):
-            found[name] = why
-    return found
-
-
-def _is_dunder(name: str) -> bool:
-    return len(name) > 4 and name[:2] == name[-2:] == "__" and name not in _PLAIN_DUNDERS
-
-
-def _is_type_creation(call: ast.Call) -> bool:
-    return isinstance(call.func, ast.Name) and call.func.id == "type" and len(call.args) == 3
-
-
-def _assigned_attributes(node: ast.AST) -> list[ast.Attribute]:
-    if isinstance(node, ast.Assign):
-        targets = node.targets
-    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-        targets = [node.target]
-    elif isinstance(node, ast.Delete):
-        targets = node.targets
-    else:
-        return []
-    return [t for t in targets if isinstance(t, ast.Attribute)]
-
 
 def _judge(dotted: str) -> dict[str, str]:
     """The guarded labels a dotted name (like "os.system" or "subprocess.run") falls under."""
@@ -289,13 +186,6 @@ def _judge(dotted: str) -> dict[str, str]:
         if fnmatchcase(dotted, pattern) or fnmatchcase(dotted, pattern + ".*"):
             found[pattern.rstrip("*")] = why
     return found
-
-
-def _imported(node: ast.Import | ast.ImportFrom) -> list[str]:
-    if isinstance(node, ast.Import):
-        return [alias.name for alias in node.names]
-    module = node.module or ""
-    return [f"{module}.{alias.name}" if module else alias.name for alias in node.names]
 
 
 def _import_aliases(tree: ast.AST) -> dict[str, str]:
@@ -339,17 +229,6 @@ def _local_names(tree: ast.AST, aliases: dict[str, str]):
             declared.update(node.names)
     local = bound - declared - set(aliases)
     return lambda name: name.id in local and id(name) not in outside
-
-
-def _dotted(node: ast.expr, aliases: dict[str, str], is_local) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name) or is_local(node):
-        return None
-    parts.append(aliases.get(node.id, node.id))
-    return ".".join(reversed(parts))
 
 
 def _is_getattr_of_guarded(call: ast.Call) -> bool:

@@ -6,11 +6,10 @@ The heal loop only sees this protocol; the SDK details live in anthropic.py and 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass, field
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from heal_ls.heal.prompt import Prompt
+from heal_ls.llm.redact import unmask
 
 # Current default models per provider, overridable with --model / the `heal.model` setting.
 # Both appear in the installed SDKs' model lists and neither is deprecated there
@@ -50,3 +49,15 @@ class ProviderError(Exception):
 
 class ConfigError(Exception):
     """The provider is not configured (no key, unknown provider name...)."""
+
+
+@dataclass
+class Prompt:
+    system: str
+    user: str
+    # placeholder -> original value for every secret masked out of the prompt
+    masks: dict[str, str] = field(default_factory=dict)
+
+    def unmask(self, answer: str) -> str:
+        """The answer with masked secrets given back their original values."""
+        return unmask(answer, self.masks)

@@ -8,8 +8,9 @@ rank.py    `locate`: failure -> ranked suspects with reasons
 """
 
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex, index_file, index_source
-from heal_ls.locate.paths import is_test_file, is_workspace_file, relative_path
-from heal_ls.locate.rank import Located, locate, suspect_for
+from heal_ls.locate.rank import Located, locate
+from heal_ls.locate.ranker import suspect_for
+from heal_ls.pysource.paths import is_test_file, is_workspace_file, relative_path
 
 __all__ = [
     "ClassNode",

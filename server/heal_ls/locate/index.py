@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from heal_ls.pysource.parse import first_line
-from heal_ls.source import SourceError, byte_col_to_char, read_source, split_lines
+from heal_ls.pysource.source import SourceError, byte_col_to_char, read_source, split_lines
 
 _CACHE_SIZE = 256
 _cache: OrderedDict[bytes, ModuleIndex | SyntaxError] = OrderedDict()

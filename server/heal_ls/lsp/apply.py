@@ -27,8 +27,8 @@ class Applied:
 
 def function_in(module_text: str, suspect: Suspect) -> str:
     """The source of `suspect`'s function as it stands in `module_text` (found by qualname)."""
-    from heal_ls.edit import function_source
     from heal_ls.locate import index_source, suspect_for
+    from heal_ls.pysource.splice import function_source
 
     node = index_source(module_text).find(suspect.qualname, near_line=suspect.def_line)
     if node is None:
@@ -38,7 +38,7 @@ def function_in(module_text: str, suspect: Suspect) -> str:
 
 def retarget(current: str, before: str, after: str, suspect: Suspect) -> str:
     """The fixed text for `current`: `after` itself, or the fix redone on the changed buffer."""
-    from heal_ls.edit import SpliceError, respice
+    from heal_ls.pysource.splice import SpliceError, respice
 
     if current == before:
         return after
@@ -111,6 +111,12 @@ def text_edits(codec, current: str, before: str, target: str, edits: list[dict] 
     return [minimal_edit(codec, current, target)]
 
 
+def edit_label(qualname: str, touched: list[str], radius: str | None) -> str:
+    """The edit's label, which previews show: what it heals, touches, and its blast radius."""
+    extra = f"; {radius}" if radius else ""
+    return f"AI heal {qualname} (touches {', '.join(touched)}{extra})"
+
+
 async def apply_fix(
     ls,
     suspect: Suspect,
@@ -147,8 +153,7 @@ async def apply_fix(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
             edits=text_edits(ls.workspace.position_codec, current, before, target, edits),
         )
-        label = f"AI heal {suspect.qualname} (touches {', '.join(touched)}"
-        label += f"; {radius})" if radius else ")"
+        label = edit_label(suspect.qualname, touched, radius)
         workspace_edit = types.WorkspaceEdit(document_changes=[edit])
         if confirm and supports_annotations(ls):
             workspace_edit = needing_confirmation(edit, label, confirm)

@@ -115,7 +115,7 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
 
 def heal_config(settings: Settings):
     """The engine's HealConfig for these settings (imported late: the engine is optional here)."""
-    from heal_ls.heal.loop import HealConfig
+    from heal_ls.heal.config import HealConfig
 
     return HealConfig(
         provider=settings.provider,

@@ -39,7 +39,7 @@ def inside(root: str, path: str) -> bool:
 
 
 def read_disk(path: str) -> str | None:
-    from heal_ls.source import read_source
+    from heal_ls.pysource.source import read_source
 
     try:
         return read_source(path)

@@ -107,32 +107,47 @@ async def heal_known(ls, known: Known) -> HealOutcome:
             return outcome("weak", f"weak fix not applied: {result.proof}", known, told=True)
         progress.report("applying the fix")
         assert result.new_source is not None  # verified or weak: both carry the new text
-        blast = known.blast
-        wide = blast is not None and blast.callers > ls.settings.previewAboveCallers
-        applied = await apply_fix(
-            ls,
-            suspect,
-            before,
-            result.new_source,
-            edits=result.edits,
-            touched=result.touched,
-            confirm=f"{blast.text()}: preview before applying" if blast and wide else None,
-            radius=blast.text() if blast else None,
-        )
-    fixed = {suspect.path: applied.text}
+        applied = await apply_verified(ls, known, suspect, before, result)
+    rerun_fixed(ls, known, others, suspect.path, applied.text)
+    message = fixed_message(known, suspect, result, meter)
+    return outcome(result.status, message, known, True, touched=result.touched)
+
+
+async def apply_verified(ls, known: Known, suspect, before: str, result):
+    """Apply a verified (or accepted weak) fix; a function with many callers is previewed."""
+    blast = known.blast
+    wide = blast is not None and blast.callers > ls.settings.previewAboveCallers
+    return await apply_fix(
+        ls,
+        suspect,
+        before,
+        result.new_source,
+        edits=result.edits,
+        touched=result.touched,
+        confirm=f"{blast.text()}: preview before applying" if blast and wide else None,
+        radius=blast.text() if blast else None,
+    )
+
+
+def rerun_fixed(ls, known: Known, others, path: str, text: str) -> None:
+    """Re-run the healed failure's tests (or script) in the background on the fixed text."""
+    fixed = {path: text}
     if known.failure.script:
         ls.runs.in_background(None, overlay=fixed, script=known.failure.script)
     else:
-        tests = touching_tests(ls, suspect.path, [known.failure, *others])
+        tests = touching_tests(ls, path, [known.failure, *others])
         if tests:
             ls.runs.in_background(tests, overlay=fixed)
+
+
+def fixed_message(known: Known, suspect, result, meter: str) -> str:
     touched = ", ".join(result.touched or [suspect.qualname])
     radius = f"; {known.blast.text()}" if known.blast else ""
     message = f"{suspect.qualname} fixed, {result.proof} (touched: {touched}{radius})"
     message += f"; re-running its tests{meter}"
     if result.notes:
         message += " (" + "; ".join(result.notes) + ")"
-    return outcome(result.status, message, known, True, touched=result.touched)
+    return message
 
 
 def remember_budget(ls, qualname: str, result) -> str:

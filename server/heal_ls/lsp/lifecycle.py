@@ -32,7 +32,7 @@ def register(server) -> None:
             if process.returncode is None:
                 process.kill()
         try:
-            from heal_ls.testing.warm import shutdown_all
+            from heal_ls.testing.warm.client import shutdown_all
 
             await asyncio.wait_for(shutdown_all(), 5.0)
         except Exception as exc:  # shutting down anyway

@@ -68,7 +68,7 @@ class Runs:
     def warm_runner(self):
         """The warm runner for this workspace (pytest already imported), None if unavailable."""
         try:
-            from heal_ls.testing.warm import get_warm_runner
+            from heal_ls.testing.warm.client import get_warm_runner
 
             return get_warm_runner(self.ls.settings.python or sys.executable, self.ls.root)
         except Exception as exc:  # an optimisation only: cold runs still work

@@ -24,7 +24,8 @@ def candidate_diff(ls, suspect, before: str, result) -> str:
     """The diff of the best candidate against the text the heal started from."""
     if result.diff:
         return result.diff
-    from heal_ls.edit import splice, unified_diff
+    from heal_ls.pysource.diff import unified_diff
+    from heal_ls.pysource.splice import splice
 
     after = splice(before, suspect, result.best_candidate)
     return unified_diff(os.path.relpath(suspect.path, ls.root), before, after)

@@ -8,7 +8,10 @@ defs are found wherever a statement may hold them: under `if`, `try`/`except`/`e
 from __future__ import annotations
 
 import ast
+import textwrap
+import warnings
 from collections.abc import Iterator
+from typing import Any
 
 Def = ast.FunctionDef | ast.AsyncFunctionDef
 DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -44,3 +47,84 @@ def first_line(node: ast.AST) -> int:
     """The line a def (or class) starts on: its first decorator's, else the `def` line."""
     decorators = getattr(node, "decorator_list", [])
     return min([node.lineno] + [d.lineno for d in decorators])  # type: ignore[attr-defined]
+
+
+def parse_block(block: str) -> tuple[str, ast.Module]:
+    """Parse a code block that may be indented as a whole; returns (code parsed, tree)."""
+    code = textwrap.dedent(block)
+    try:
+        return code, parse_python(code)
+    except IndentationError:
+        # Dedent fails when a string inside starts at column 0: wrap in a block instead.
+        wrapped = "if True:\n" + block
+        try:
+            inner = parse_python(wrapped).body[0].body  # type: ignore[attr-defined]
+        except SyntaxError:
+            pass
+        else:  # the statements inside the wrapper, as if they were the module
+            return wrapped, ast.Module(body=inner, type_ignores=[])
+        raise
+
+
+def parse_python(code: str) -> ast.Module:
+    """ast.parse, with every way bad input can fail turned into a SyntaxError."""
+    if "\x00" in code:  # Python 3.10 raises ValueError, later versions SyntaxError
+        raise SyntaxError("source code cannot contain null bytes")
+    try:
+        with warnings.catch_warnings():  # "invalid escape sequence" in model code is not our news
+            warnings.simplefilter("ignore")
+            return ast.parse(code)
+    except (RecursionError, MemoryError) as err:  # absurdly deep nesting
+        raise SyntaxError("the code is nested too deeply to parse") from err
+
+
+def node_source(code: str, node: Any) -> str:
+    """The lines of a def node (decorators included), dedented by the def's own indentation."""
+    lines = code.split("\n")
+    first = first_line(node)
+    chunk = lines[first - 1 : node.end_lineno]
+    indent = chunk[0][: len(chunk[0]) - len(chunk[0].lstrip())]
+    out = [line[len(indent) :] if line.startswith(indent) else line for line in chunk]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def describe_syntax_error(err: SyntaxError) -> str:
+    """'line 3: invalid syntax in `x = `', short enough to go back to the model."""
+    where = f"line {err.lineno}: " if err.lineno else ""
+    line = (err.text or "").strip()
+    text = f" in `{line[:60]}{'...' if len(line) > 60 else ''}`" if line else ""
+    return f"{where}{err.msg}{text}"
+
+
+def normalised(function_source: str) -> str:
+    """A formatting-independent form, so equal candidates compare equal."""
+    try:
+        return ast.dump(ast.parse(textwrap.dedent(function_source)))
+    except SyntaxError:
+        return function_source.strip()
+
+
+def _compiles(text: str, path: str) -> bool:
+    try:
+        _compile(_parse(text), path)
+    except SyntaxError:
+        return False
+    return True
+
+
+def _parse(text: str) -> ast.Module:
+    return parse_python(_strip_bom(text))
+
+
+def _compile(tree_or_text: ast.Module | str, path: str) -> None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(tree_or_text, path or "<heal>", "exec", dont_inherit=True)
+    except (RecursionError, MemoryError) as err:  # absurdly deep nesting
+        raise SyntaxError("the code is nested too deeply to compile") from err
+
+
+def _strip_bom(text: str) -> str:
+    # ast refuses a BOM inside a str; dropping it shifts only line 1, where no def can be indented.
+    return text[1:] if text.startswith("\ufeff") else text

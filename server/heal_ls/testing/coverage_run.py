@@ -120,7 +120,7 @@ def _module_parts(root: str, path: str) -> tuple[str, ...]:
 
 
 def _test_files(root: str):
-    from heal_ls.locate.paths import FOREIGN_DIRS, is_test_file
+    from heal_ls.pysource.paths import FOREIGN_DIRS, is_test_file
 
     for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in FOREIGN_DIRS and not d.startswith("."))
@@ -159,7 +159,7 @@ def _imported_names(tree: ast.AST):
 
 
 def _cache_key(root, files, exclude, python, pytest_args, overlay) -> str:
-    from heal_ls.locate.paths import FOREIGN_DIRS
+    from heal_ls.pysource.paths import FOREIGN_DIRS
 
     digest = hashlib.sha256()
     header = [CACHE_VERSION, root, files, sorted(exclude), python or "", list(pytest_args)]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-PLUGIN_DIR = str(Path(__file__).resolve().parent / "pytest_plugin")
+PLUGIN_DIR = str(Path(__file__).resolve().parent / "agent")
 PLUGIN_NAME = "heal_pytest_plugin"
 # Our own pytest's per-test variables must not leak into the child run.
 DROPPED_ENV = (

@@ -1,0 +1,1 @@
+"""Every command-line face of heal-ls: check, fix, bench (and their output)."""

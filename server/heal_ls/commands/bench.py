@@ -1,0 +1,200 @@
+"""`heal-ls bench`: run each known bug's tests, heal it, and print how it went.
+
+Per bug: was the buggy function the heal target (located), fixed (the whole test file passes
+with the healed module), equal to the reference ("same" AST, "behaves" alike on random inputs,
+"differs", or "?"), attempts, model calls, tokens and seconds; then totals, median and max.
+Each bug runs in a throwaway copy, so the suite folders are never written to.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+from heal_ls.bench.suites import BenchCase, SuiteError, load_suite
+from heal_ls.bench.table import summary, table_lines, totals_line
+from heal_ls.testing.invocation import interpreter
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--suite", default="examples", choices=["examples", "quixbugs", "localise"])
+    parser.add_argument(
+        "--per-package",
+        type=int,
+        default=12,
+        metavar="N",
+        help="localise: injected bugs per real package (default: 12)",
+    )
+    parser.add_argument(
+        "--timing-rounds",
+        type=int,
+        default=3,
+        metavar="N",
+        help="localise: rounds of check-vs-pytest timing per package (0: skip)",
+    )
+    parser.add_argument("--quixbugs-dir", metavar="DIR", help="a jkoppel/QuixBugs checkout")
+    parser.add_argument(
+        "--provider",
+        default="local",
+        choices=["auto", "anthropic", "openai", "local"],
+        help="who proposes fixes (default: local, so runs are repeatable and free)",
+    )
+    parser.add_argument("--model", help="model name for anthropic/openai")
+    parser.add_argument("--base-url", help="OpenAI-compatible endpoint")
+    parser.add_argument("--only", nargs="+", metavar="NAME", default=[], help="just these bugs")
+    parser.add_argument(
+        "--python", type=interpreter, metavar="PY", help="interpreter for test runs"
+    )
+    parser.add_argument(
+        "--test-timeout", type=float, default=3.0, metavar="S", help="per test (default: 3)"
+    )
+    parser.add_argument(
+        "--budget-count", type=int, default=300, metavar="N", help="local candidates per bug"
+    )
+    parser.add_argument(
+        "--budget-seconds", type=float, default=60.0, metavar="S", help="local search per bug"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument(
+        "--ranks", action="store_true", help="only show where each reference fix ranks (no runs)"
+    )
+    parser.add_argument(
+        "--perf", action="store_true", help="run the speed benchmarks (benchmarks/perf.py)"
+    )
+    parser.add_argument("--perf-rounds", type=int, default=10, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument("--perf-warm-only", action="store_true", help=argparse.SUPPRESS)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.perf:
+        return _perf(args.perf_rounds, args.perf_warm_only)
+    if args.suite == "localise":
+        return _localise(args)
+    try:
+        cases = load_suite(args.suite, quixbugs_dir=args.quixbugs_dir, only=args.only)
+    except SuiteError as exc:
+        print(f"heal-ls bench: {exc}", file=sys.stderr)
+        return 2
+    if args.ranks:
+        from heal_ls.bench.ranks import rank_lines
+
+        print("\n".join(rank_lines(cases)))
+        return 0
+    if not args.json:  # rows are printed as they finish: a long run shows progress
+        print(table_lines([], header=True)[0], flush=True)
+    rows = asyncio.run(_bench(cases, args))
+    if args.json:
+        print(json.dumps({"rows": rows, "summary": summary(rows)}, indent=2))
+    else:
+        print(totals_line(summary(rows)))
+    return 0 if rows and all(r["fixed"] for r in rows) else 1
+
+
+def _localise(args: argparse.Namespace) -> int:
+    from heal_ls.bench import localise
+
+    say = (lambda line: print(line, file=sys.stderr, flush=True)) if args.json else print
+    try:
+        rows, timings = asyncio.run(
+            localise.run_localise(
+                per_package=args.per_package,
+                only=args.only,
+                test_timeout=max(args.test_timeout, 10.0),  # a loaded machine is not a hang
+                timing_rounds=args.timing_rounds,
+                out=say,
+            )
+        )
+    except localise.FetchError as exc:
+        print(f"heal-ls bench: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        document = {"rows": rows, "timings": timings, "summary": localise.summarise(rows)}
+        print(json.dumps(document, indent=2))
+    else:
+        print("\n".join(localise.table(rows, timings)))
+        print(localise.kinds_line(rows))
+    return 0 if rows else 1
+
+
+def _perf(rounds: int, warm_only: bool) -> int:
+    """The speed benchmarks live beside the sources (they need tests/fakemodel.py)."""
+    import runpy
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[3] / "benchmarks" / "perf.py"
+    if not script.is_file():
+        print("heal-ls bench --perf: needs a source checkout (benchmarks/perf.py)", file=sys.stderr)
+        return 2
+    sys.argv = [str(script), "--rounds", str(rounds)] + (["--only-warm"] if warm_only else [])
+    try:
+        runpy.run_path(str(script), run_name="__main__")
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
+
+
+async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[dict]:
+    from heal_ls.bench.heal_case import heal_case
+    from heal_ls.heal.config import HealConfig
+
+    config = HealConfig(
+        provider=args.provider,
+        model=args.model,
+        base_url=args.base_url,
+        python=args.python,
+        test_timeout=args.test_timeout,
+        local_budget_count=args.budget_count,
+        local_budget_seconds=args.budget_seconds,
+        use_cache=False,  # a benchmark measures the search, not the cache
+    )
+    from heal_ls.commands.live import Live, wanted
+
+    rows = []
+    with (
+        tempfile.TemporaryDirectory(prefix="heal-bench-") as scratch,
+        Live(wanted(args.json), "bench") as live,
+    ):
+        copies: dict[str, str] = {}
+        for index, case in enumerate(cases):
+            live.step(f"healing {case.name}")
+            workspace = _copy_root(case, scratch, copies)
+            row = await heal_case(_moved(case, workspace), config)
+            rows.append(row)
+            live.advance(total=len(cases))
+            line = table_lines([row], header=False)[0]
+            if live.progress is not None and sys.stdout.isatty():
+                live.print(line)  # above the bar, on the same terminal
+            else:
+                print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
+            if index + 1 == len(cases) or cases[index + 1].root != case.root:
+                await _shutdown_warm()  # one warm test server per project, not one per bug
+    return rows
+
+
+def _copy_root(case: BenchCase, scratch: str, copies: dict[str, str]) -> str:
+    """One copy per suite root (QuixBugs programs share one checkout)."""
+    if case.root not in copies:
+        dest = os.path.join(scratch, f"{len(copies)}-{os.path.basename(case.root)}")
+        ignore = shutil.ignore_patterns(".git", "__pycache__", ".pytest_cache")
+        shutil.copytree(case.root, dest, ignore=ignore)
+        copies[case.root] = dest
+    return copies[case.root]
+
+
+def _moved(case: BenchCase, workspace: str) -> BenchCase:
+    target = os.path.join(workspace, os.path.relpath(case.target, case.root))
+    return dataclasses.replace(case, root=workspace, target=target)
+
+
+async def _shutdown_warm() -> None:
+    try:
+        from heal_ls.testing.warm.client import shutdown_all
+    except ImportError:
+        return
+    await shutdown_all()

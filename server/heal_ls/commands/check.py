@@ -1,0 +1,205 @@
+"""`heal-ls check`: run the tests (or a script) and show each failure's heal target, like a linter.
+
+    shop/inventory.py:13:9: tests/test_inventory.py::test_remove_all failed: KeyError: 'pear'
+        -> heal target Inventory.remove
+
+PATH is a project folder, a test file (`tests/test_x.py` or `tests/test_x.py::test_y`: its tests
+run from the project root above it) or any other .py file (run as a script). Several PATHs of
+one project run together, like pytest's. On a terminal a live bar shows the run (live.py).
+Exit 0 when nothing fails, 1 when something does, 2 on usage or internal errors (one line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shlex
+import shutil
+import sys
+
+from heal_ls.commands.check_report import human_lines, summary_line, to_json
+from heal_ls.commands.live import Live, wanted
+from heal_ls.diagnose import diagnose
+from heal_ls.locate import is_test_file
+from heal_ls.testing.invocation import interpreter
+from heal_ls.testing.lastfailed import read_lastfailed
+
+ROOT_MARKERS = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py", ".git")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", nargs="*", default=["."], help="project, test files or script")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--test", action="append", metavar="NODEID", help="run only this test")
+    what.add_argument("--script", metavar="FILE", help="run `python FILE` instead of pytest")
+    what.add_argument(
+        "--last-failed", action="store_true", help="run the tests pytest's last run failed"
+    )
+    parser.add_argument(
+        "--flaky-runs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="re-run each failing test N more times; a pass marks it flaky",
+    )
+    parser.add_argument(
+        "--python", type=interpreter, metavar="PY", help="interpreter (default: this one)"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--short", action="store_true", help="one line per failure, no traceback")
+    parser.add_argument("--test-timeout", type=float, default=10.0, metavar="S")
+    parser.add_argument("--run-timeout", type=float, default=300.0, metavar="S")
+    add_pytest_args(parser)
+
+
+def pytest_args(text: str) -> tuple[str, ...]:
+    """--pytest-args "-k fast -x": extra pytest arguments, split like a shell would."""
+    try:
+        return tuple(shlex.split(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a pytest argument list: {exc}") from None
+
+
+def add_pytest_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--pytest-args",
+        type=pytest_args,
+        default=(),
+        metavar="ARGS",
+        help='extra pytest arguments, one string (e.g. "-k fast -p no:randomly")',
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        root, tests, script = resolve_targets(args.path, args.test, args.script)
+    except ValueError as exc:
+        print(f"heal-ls check: {exc}", file=sys.stderr)
+        return 2
+    problem = _usage_problem(root, script, args)
+    if problem:
+        print(f"heal-ls check: {problem}", file=sys.stderr)
+        return 2
+    if args.last_failed:
+        tests = read_lastfailed(root)
+        if not tests:
+            print("heal-ls check: no failed tests in pytest's last run", file=sys.stderr)
+            return 0
+    with Live(wanted(args.json)) as live:
+        result, located = asyncio.run(
+            diagnose(
+                root,
+                tests=tests,
+                script=script,
+                python=args.python,
+                pytest_args=args.pytest_args,
+                test_timeout=args.test_timeout,
+                run_timeout=args.run_timeout,
+                on_row=live.on_row,
+            )
+        )
+        flaky = asyncio.run(recheck_all(root, located, args, live)) if args.flaky_runs else None
+    if result.error:
+        print(f"heal-ls check: {result.error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(to_json(result, located, root, flaky), indent=2))
+    else:
+        for line in human_lines(result, located, root, traceback=not args.short, flaky=flaky):
+            print(line)
+        print(summary_line(result), file=sys.stderr)
+    if result.interrupted:  # like pytest: an interrupted session is exit 2, never a pass
+        print(f"heal-ls check: {result.interrupted}", file=sys.stderr)
+        return 2
+    return 1 if result.failures or result.timed_out else 0
+
+
+async def recheck_all(root: str, located, args, live) -> dict:
+    """--flaky-runs N: each failing test's re-check counts, by failure id."""
+    from heal_ls.testing.flaky import recheck
+
+    found = {}
+    for failure, _ in located:
+        if failure.test:
+            live.step(f"re-checking {failure.test}")
+            found[failure.id] = await recheck(
+                root,
+                failure.test,
+                args.flaky_runs,
+                python=args.python,
+                test_timeout=args.test_timeout,
+            )
+    return found
+
+
+def resolve_targets(paths: list[str], tests, script) -> tuple[str, list[str] | None, str | None]:
+    """(root, tests, script) for one PATH, or for several of one project (run together)."""
+    if len(paths) == 1:
+        return resolve_target(paths[0], tests, script)
+    if tests or script:
+        raise ValueError("several paths cannot be combined with --test or --script")
+    roots, nodeids, everything = set(), [], False
+    for path in paths:
+        if os.path.isdir(path):  # a folder: its part of the project (the root: all of it)
+            folder = os.path.abspath(path)
+            root = project_root(folder)
+            everything |= root == folder
+            nodeids.append(os.path.relpath(folder, root).replace(os.sep, "/"))
+        else:
+            root, found, script_path = resolve_target(path, None, None)
+            if script_path:
+                raise ValueError(f"a script runs alone: {path}")
+            nodeids += found or []
+        roots.add(root)
+    if len(roots) > 1:
+        raise ValueError(f"the paths belong to different projects: {', '.join(sorted(roots))}")
+    return roots.pop(), None if everything else nodeids, None
+
+
+def resolve_target(path: str, tests, script) -> tuple[str, list[str] | None, str | None]:
+    """(root, tests, script) from PATH: a folder is the root; a file picks its project root."""
+    file_part, sep, test_name = path.partition("::")
+    if not os.path.isfile(file_part):
+        root = os.path.abspath(path)
+        return root, tests, _script_path(root, script) if script else None
+    file_path = os.path.abspath(file_part)
+    root = project_root(os.path.dirname(file_path))
+    if tests or script:  # explicit choices win; the file only told us where the project is
+        return root, tests, _script_path(root, script) if script else None
+    if is_test_file(file_path, root):
+        nodeid = os.path.relpath(file_path, root).replace(os.sep, "/") + sep + test_name
+        return root, [nodeid], None
+    return root, None, file_path
+
+
+def project_root(folder: str) -> str:
+    """The nearest folder up from `folder` holding a project marker (pytest.ini, .git...)."""
+    current = folder
+    while True:
+        if any(os.path.exists(os.path.join(current, m)) for m in ROOT_MARKERS):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return folder
+        current = parent
+
+
+def _usage_problem(root: str, script: str | None, args: argparse.Namespace) -> str | None:
+    if not os.path.isdir(root):
+        return f"not a directory or a .py file: {' '.join(args.path)}"
+    if args.python and not shutil.which(args.python):
+        return f"not an executable interpreter: {args.python}"
+    if script and not os.path.isfile(script):
+        return f"no such script: {args.script}"
+    if args.test_timeout <= 0 or args.run_timeout <= 0:
+        return "timeouts must be positive"
+    return None
+
+
+def _script_path(root: str, script: str) -> str:
+    """A script path as typed: relative to the current folder if it exists there, else to root."""
+    if os.path.isabs(script) or os.path.exists(script):
+        return os.path.abspath(script)
+    return os.path.join(root, script)

@@ -1,0 +1,288 @@
+"""`heal-ls fix`: heal each failing test's top suspect; print verified diffs; --apply writes them."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+
+from heal_ls.commands.fix_args import _budget_arguments as _budget_arguments
+from heal_ls.commands.fix_args import _output_arguments as _output_arguments
+from heal_ls.commands.fix_args import add_arguments as add_arguments
+from heal_ls.heal.attempt import HealEvent
+from heal_ls.heal.budget import Usage
+from heal_ls.heal.config import HealConfig
+from heal_ls.heal.loop import heal_failure
+from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
+from heal_ls.models import HealResult
+
+
+def config_from(args: argparse.Namespace) -> HealConfig:
+    if args.max_attempts < 1 or args.candidates < 1 or args.max_nodes < 1:
+        raise SystemExit(
+            "heal-ls fix: --max-attempts, --candidates and --max-nodes must be at least 1"
+        )
+    if args.timeout <= 0 or args.test_timeout <= 0:
+        raise SystemExit("heal-ls fix: timeouts must be positive")
+    return HealConfig(
+        provider=args.provider,
+        model=args.model,
+        base_url=args.base_url,
+        max_attempts=args.max_attempts,
+        candidates=args.candidates,
+        python=args.python,
+        test_timeout=args.test_timeout,
+        pytest_args=args.pytest_args,
+        request_timeout=args.timeout,
+        local_budget_count=args.local_budget,
+        local_budget_seconds=args.local_seconds,
+        allow_test_edits=args.allow_test_edits,
+        max_nodes=args.max_nodes,
+        allow_imports=not args.no_imports,
+        use_cache=not args.no_cache,
+        max_tokens=max(0, args.max_tokens),
+        test_env=tuple(args.test_env),
+        allow_unisolated=args.allow_unisolated,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    root = os.path.abspath(args.path)
+    if not os.path.isdir(root):
+        print(f"heal-ls fix: not a directory: {args.path}", file=sys.stderr)
+        return 2
+    try:
+        config = config_from(args)
+    except SystemExit as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    from heal_ls.commands.live import Live, wanted
+
+    with Live(wanted(args.json), "fix") as live:
+        return asyncio.run(_fix(root, args, config, live))
+
+
+async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) -> int:
+    from heal_ls.diagnose import diagnose
+
+    run_result, located = await diagnose(
+        root,
+        tests=args.test or None,
+        script=args.script,
+        python=args.python,
+        pytest_args=args.pytest_args,
+        test_timeout=args.test_timeout,
+        on_row=live.on_row,
+    )
+    problem = run_result.error or run_result.interrupted
+    if problem:
+        print(f"heal-ls fix: {problem}", file=sys.stderr)
+        return 2
+    targets = shared_first(group_targets(located), located)
+    if args.show_prompt:
+        return _show_prompts(root, targets, run_result, config.max_nodes)
+    rows: list[dict] = []
+    updated: dict[str, str] = {}
+    remaining = list(targets)
+    while remaining:
+        target = remaining.pop(0)
+        result = await _heal_target(root, target, run_result, config, updated, args.json, live)
+        applied, fixed_along = False, []
+        accepted = result.status == "verified" or (result.status == "weak" and args.accept_weak)
+        if accepted and result.new_source is not None and result.suspect:
+            updated[result.suspect.path] = result.new_source
+            if args.apply:
+                applied = _apply(result, force=args.force)
+            fixed_along = await _fixed_along(root, result, remaining, updated, config, run_result)
+        rows += [_row(root, target, result, applied, run_result), *fixed_along]
+    live.__exit__()  # the bar goes before the report
+    _report(rows, as_json=args.json, applying=args.apply)
+    if not targets:
+        return 0
+    healed = all(
+        r["status"] == "fixed" or (r["status"] == "verified" and (r["applied"] or not args.apply))
+        for r in rows
+    )
+    return 0 if healed else 1  # --apply that wrote nothing is not a success
+
+
+async def _fixed_along(root, result: HealResult, remaining, updated, config, run) -> list[dict]:
+    """Rows for the remaining targets whose tests the fix already made pass (a shared cause);
+    `remaining` keeps only what still fails."""
+    from heal_ls.heal.loop import warm_runner_for
+    from heal_ls.heal.shared_cause import recheck, split_fixed
+    from heal_ls.testing.sandbox import SandboxPolicy
+
+    assert result.suspect is not None, "a verified result names its function"
+    passing = await recheck(
+        root,
+        remaining,
+        updated,
+        python=config.python,
+        pytest_args=config.pytest_args,
+        test_timeout=config.test_timeout,
+        warm=warm_runner_for(config, root),
+        sandbox=SandboxPolicy(config.test_env, config.allow_unisolated),
+    )
+    rows, still = [], []
+    by = f"{os.path.relpath(result.suspect.path, root).replace(os.sep, '/')}::"
+    by += result.suspect.qualname
+    for target in remaining:
+        fixed, failing = split_fixed(target, passing)
+        if fixed:
+            done = HealTarget(failures=fixed, suspect=target.suspect)
+            reason = f"fixed by {result.suspect.qualname}: its tests pass now"
+            rows.append(
+                _row(root, done, HealResult("fixed", reason=reason), False, run) | {"fixed_by": by}
+            )
+        if failing:
+            still.append(HealTarget(failures=failing, suspect=target.suspect, reason=target.reason))
+    remaining[:] = still
+    return rows
+
+
+async def _heal_target(
+    root, target: HealTarget, run_result, config, updated, quiet, live
+) -> HealResult:
+    if target.suspect is None:
+        return HealResult("skipped", reason=target.reason or "no function to heal")
+    suspect = refresh_suspect(target.suspect, updated)
+    label = f"{os.path.relpath(suspect.path, root)}::{suspect.qualname}"
+    emit = (lambda event: None) if quiet else _progress_printer(label, live)
+    return await heal_failure(
+        root,
+        target.failures[0],
+        config=config,
+        run=run_result,
+        suspect=suspect,
+        overlay=dict(updated),
+        on_event=emit,
+        also_failing=target.failures[1:],
+    )
+
+
+def _progress_printer(label: str, live):
+    """Model steps get a line each; the local search's many tries share one updating line (on
+    a terminal: the live bar's step)."""
+    tty = sys.stderr.isatty()
+
+    def emit(event: HealEvent) -> None:
+        if event.kind == "chunk":
+            return
+        if live.progress is not None:
+            step = f"[{event.attempt}/{event.total}] " if event.total else ""
+            live.step(f"heal {label}: {step}{event.message}")
+            if event.proposer != "local" and event.kind != "candidate":
+                live.print(f"heal {label}: {step}{event.message}")
+            return
+        if event.proposer == "local":
+            if tty:
+                print(f"\rheal {label}: {event.message}   ", end="", file=sys.stderr, flush=True)
+            return
+        step = f"[{event.attempt}/{event.total}] " if event.total else ""
+        prefix = "\n" if tty and event.kind == "done" else ""
+        print(f"{prefix}heal {label}: {step}{event.message}", file=sys.stderr, flush=True)
+
+    return emit
+
+
+def _apply(result: HealResult, *, force: bool) -> bool:
+    from heal_ls.commands.apply import has_uncommitted_changes, write_atomic
+
+    assert result.suspect is not None and result.new_source is not None, "a verified result"
+    path = result.suspect.path
+    if not force and has_uncommitted_changes(path):
+        result.reason = f"not applied: {path} has uncommitted changes (use --force)"
+        return False
+    write_atomic(path, result.new_source)
+    return True
+
+
+def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) -> dict:
+    from heal_ls.heal.blast import blast_radius
+
+    suspect = result.suspect or target.suspect
+    blast = blast_radius(root, suspect, [run]) if suspect else None
+    return {
+        "test": _failure_name(target.failures[0]),
+        "tests": [_failure_name(f) for f in target.failures],
+        "suspect": (
+            f"{os.path.relpath(suspect.path, root).replace(os.sep, '/')}::{suspect.qualname}"
+            if suspect
+            else None
+        ),
+        "status": result.status,
+        "proof": result.proof,
+        # passing tests that run the function: what the heal found, else the last run's count
+        "guards": len(result.guards) if result.status != "skipped" or not blast else blast.guards,
+        "guard_tests": result.guards,
+        "attempts": len(result.attempts),
+        "diff": result.diff,
+        "touched": result.touched,
+        "notes": result.notes,
+        "applied": applied,
+        "reason": result.reason,
+        "warning": result.warning,
+        "fixed_by": None,
+        "tokens": result.tokens,
+        "tokens_in": result.tokens_in,
+        "tokens_out": result.tokens_out,
+        "cost": None if result.cost is None else round(result.cost, 6),
+        "model": result.model,
+        "callers": blast.callers if blast else None,
+        "seconds": result.seconds,
+    }
+
+
+def _failure_name(failure) -> str:
+    """The test id, the script, or for a collection error its id (collect:<path>)."""
+    return failure.test or failure.script or failure.id
+
+
+def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
+    if as_json:
+        print(json.dumps({"results": rows}, indent=2))
+        return
+    if not rows:
+        print("nothing to heal: no failing tests")
+    for row in rows:
+        if row["fixed_by"]:
+            print(f"{', '.join(row['tests'])}: fixed by {row['fixed_by']} (not healed separately)")
+            continue
+        what = row["proof"] or row["status"]
+        print(f"{row['suspect'] or row['test']}: {what} - {row['reason'] or ''}")
+        if row["callers"] is not None:
+            blast = f"{row['callers']} callers, {row['guards']} guard tests"
+            print(f"# blast radius: {blast}")
+        if row["model"]:
+            print(f"# budget: {Usage(row['tokens_in'], row['tokens_out'], row['cost']).text()}")
+        if row["warning"]:
+            print(f"warning: {row['warning']}")
+        if row["diff"]:
+            print(f"# touched: {', '.join(row['touched'])}")
+            print(row["diff"], end="" if row["diff"].endswith("\n") else "\n")
+    verified = sum(r["status"] == "verified" for r in rows)
+    fixed = sum(r["status"] == "fixed" for r in rows)
+    if fixed:
+        print(f"{fixed} target(s) fixed by another target's fix")
+    if rows and applying:
+        print(f"{verified}/{len(rows)} verified; {sum(r['applied'] for r in rows)} applied")
+    elif rows:
+        print(f"{verified}/{len(rows)} verified; run with --apply to write them")
+
+
+def _show_prompts(root: str, targets: list[HealTarget], run, max_nodes: int) -> int:
+    from heal_ls.heal.loop import offered_suspects
+    from heal_ls.heal.prompt import build_prompt, render_prompt
+    from heal_ls.pysource.source import read_source
+
+    for target in targets:
+        if target.suspect is None:
+            continue
+        text = read_source(target.suspect.path)
+        offered = offered_suspects(target.suspect, target.failures[0], root, run, {}, max_nodes)
+        prompt = build_prompt(target.suspect, text, target.failures[0], root, [], offered)
+        print(render_prompt(prompt))
+    return 0

@@ -1,0 +1,185 @@
+"""The three ways the loop looks for a fix, tried in order: cache, local search, model rounds.
+
+Each returns a HealResult when it settles the heal (verified, or a hard stop), else None.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import time
+
+from heal_ls.heal.attempt import HealContext, HealEvent, finish, try_candidate
+from heal_ls.heal.config import provider_for
+from heal_ls.heal.prompt import build_prompt
+from heal_ls.llm.base import ConfigError, ProviderError
+from heal_ls.models import (
+    Candidate,
+    HealResult,
+    HealStatus,
+)
+from heal_ls.pysource.parse import normalised
+
+
+def _cache_key(ctx: HealContext) -> str:
+    from heal_ls.heal.cache import cache_key
+
+    provider = provider_for(ctx.config)
+    return cache_key(ctx.original_function, ctx.failures[0], provider, ctx.config.model or "")
+
+
+def _remember(ctx: HealContext, new_function: str) -> None:
+    if ctx.config.use_cache:
+        from heal_ls.heal.cache import RepairCache
+
+        RepairCache().put(_cache_key(ctx), new_function)
+
+
+async def cached_fix(ctx: HealContext) -> HealResult | None:
+    if not ctx.config.use_cache:
+        return None
+    from heal_ls.heal.cache import RepairCache
+
+    fixed = RepairCache().get(_cache_key(ctx))
+    if fixed is None:
+        return None
+    ctx.emit(HealEvent("cache", "re-verifying a cached fix"))
+    # from_answer: a cached fix may be a plan (several functions, imports), not one def
+    module_text = await try_candidate(ctx, Candidate(fixed, "cache", 0), from_answer=True)
+    if module_text is None:
+        return None
+    return finish(ctx, "verified", new_source=module_text, reason="cached fix, tests pass")
+
+
+async def _first_passing(jobs, in_order: bool = False) -> tuple[Candidate, str] | None:
+    """Run jobs concurrently, each yielding (candidate, verified module text or None); the first
+    to pass wins and the rest are cancelled (their test runs are killed). in_order: the first
+    in the given order that passes wins, whichever finished first, so ranked candidates give the
+    same fix on every run (a race between two passing ones would pick either)."""
+    tasks = [asyncio.ensure_future(job) for job in jobs]
+    try:
+        for next_done in tasks if in_order else asyncio.as_completed(tasks):
+            candidate, module_text = await next_done
+            if module_text is not None:
+                return candidate, module_text
+        return None
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _checked(ctx: HealContext, candidate: Candidate, from_answer: bool):
+    return candidate, await try_candidate(ctx, candidate, from_answer=from_answer)
+
+
+async def _proposed(ctx: HealContext, proposer, prompt, attempt: int):
+    """Ask for one proposal, then check and verify it."""
+    total = ctx.total
+
+    def on_chunk(text: str) -> None:
+        ctx.emit(HealEvent("chunk", text, attempt, total))
+
+    proposal = await proposer.propose(prompt, on_chunk)
+    ctx.tokens += proposal.input_tokens + proposal.output_tokens
+    ctx.tokens_in += proposal.input_tokens
+    ctx.tokens_out += proposal.output_tokens
+    ctx.emit(HealEvent("usage", ctx.usage().text(), attempt, total))
+    return await _checked(ctx, Candidate(proposal.text, proposer.name, attempt), from_answer=True)
+
+
+async def local_search(ctx: HealContext) -> HealResult | None:
+    provider = provider_for(ctx.config)
+    if provider == "local":
+        count, seconds = ctx.config.local_budget_count, ctx.config.local_budget_seconds
+    elif ctx.config.provider == "auto" and ctx.config.local_first_count > 0:
+        count, seconds = ctx.config.local_first_count, min(15.0, ctx.config.local_budget_seconds)
+    else:
+        return None
+    from heal_ls.llm.local import LocalRepairer
+
+    source = LocalRepairer().candidates(
+        ctx.original_function, ctx.focus_lines(), ctx.suspect.start_line
+    )
+    deadline = time.monotonic() + seconds
+    tried, ctx.total = 0, count
+    workers = max(1, min(2, os.cpu_count() or 1))
+    ctx.emit(HealEvent("asking", "searching small local edits"))
+    while tried < count and time.monotonic() < deadline:
+        batch = list(itertools.islice(source, min(workers, count - tried)))
+        if not batch:
+            break
+        tried += len(batch)
+        candidates = [
+            Candidate(text, "local", tried - len(batch) + i + 1) for i, text in enumerate(batch)
+        ]
+        ctx.emit(HealEvent("candidate", f"local candidate {tried}", tried, count, "local"))
+        checks = (_checked(ctx, c, from_answer=False) for c in candidates)
+        won = await _first_passing(checks, in_order=True)  # repeatable: the best-ranked wins
+        if won:
+            _remember(ctx, won[0].source)
+            reason = f"local edit #{won[0].attempt}; tests pass"
+            return finish(ctx, "verified", new_source=won[1], reason=reason)
+    return None
+
+
+async def model_rounds(ctx: HealContext) -> HealResult | None:
+    provider = provider_for(ctx.config)
+    if provider == "local":
+        return None
+    from heal_ls.llm import make_proposer
+
+    try:
+        proposer = make_proposer(
+            provider,
+            ctx.config.model,
+            ctx.config.base_url,
+            request_timeout=ctx.config.request_timeout,
+        )
+    except ConfigError as exc:
+        return finish(ctx, "failed", reason=str(exc))
+    try:
+        return await _rounds(ctx, proposer)
+    finally:
+        if hasattr(proposer, "aclose"):
+            await proposer.aclose()
+
+
+async def _rounds(ctx: HealContext, proposer) -> HealResult | None:
+    total = ctx.total = ctx.config.max_attempts
+    ctx.model = proposer.model
+    for attempt in range(1, total + 1):
+        if ctx.over_budget():  # stop cleanly: no new question once the cap is reached
+            status: HealStatus = "unverified" if ctx.best or ctx.best_plan else "failed"
+            reason = f"token budget reached ({ctx.tokens:,} of {ctx.config.max_tokens:,})"
+            return finish(ctx, status, reason=reason)
+        failure = ctx.failures[0]
+        prompt = build_prompt(
+            ctx.suspect, ctx.module_text, failure, ctx.root, ctx.attempts, ctx.offered
+        )
+        ctx.emit(HealEvent("asking", f"asking {proposer.name} ({proposer.model})", attempt, total))
+
+        jobs = [_proposed(ctx, proposer, prompt, attempt) for _ in range(ctx.config.candidates)]
+        try:
+            won = await _first_passing(jobs)
+        except ProviderError as exc:
+            return finish(ctx, "failed", reason=str(exc))
+        if won:
+            _remember(ctx, won[0].source)
+            return finish(ctx, "verified", new_source=won[1], reason="tests pass")
+        this_round = [a.candidate for a in ctx.attempts if a.candidate.attempt == attempt]
+        if this_round and all(repeats_failed(ctx, c) for c in this_round):
+            return None  # the model is repeating itself: more rounds will not help
+    return None
+
+
+def repeats_failed(ctx: HealContext, candidate: Candidate) -> bool:
+    """True when an earlier round already tried this candidate (normalised) and it failed."""
+    mine = normalised(candidate.source)
+    return any(
+        a.outcome != "verified"
+        and a.candidate.attempt < candidate.attempt
+        and normalised(a.candidate.source) == mine
+        for a in ctx.attempts
+    )

@@ -1,0 +1,248 @@
+"""The ranking behind `locate`: every piece of evidence a failure offers (frames,
+calls on the failing line, coverage, data flow) scored into suspects."""
+
+from __future__ import annotations
+
+import os
+
+from heal_ls.locate.calls import imported_functions, matches, names_on_line, wrappers_of
+from heal_ls.locate.evidence import (
+    _module_level_reason,
+    _raised_reason,
+    _test_location,
+    contrasted,
+    protocol_error_method,
+    signature_error_callee,
+)
+from heal_ls.locate.flow import names_feeding_line
+from heal_ls.locate.index import FunctionNode, ModuleIndex, index_file, index_source
+from heal_ls.locate.spectrum import (
+    DSTAR_CAP,
+    dstar_scores,
+    failing_only,
+    ochiai_scores,
+    split_key,
+)
+from heal_ls.models import Failure, Frame, RunResult, Suspect
+from heal_ls.pysource.paths import is_test_file, relative_path
+
+
+def suspect_for(
+    path: str, node: FunctionNode, reason: str, score: float = 1.0, focus_line: int | None = None
+) -> Suspect:
+    return Suspect(
+        path=path,
+        qualname=node.qualname,
+        start_line=node.start_line,
+        start_col=node.start_col,
+        end_line=node.end_line,
+        end_col=node.end_col,
+        reason=reason,
+        score=score,
+        def_line=node.def_line,
+        focus_line=focus_line or node.def_line,
+    )
+
+
+class _Ranker:
+    def __init__(self, root: str, overlay: dict[str, str]):
+        self.root = root
+        self.overlay = overlay
+        self.suspects: dict[tuple[str, int], Suspect] = {}
+
+    def index(self, path: str) -> ModuleIndex | None:
+        if path in self.overlay:
+            try:
+                return index_source(self.overlay[path])
+            except SyntaxError:
+                return None
+        return index_file(path)
+
+    def add(self, path: str, node: FunctionNode, reason: str, score: float, line=None):
+        key = self.key(path, node)
+        known = self.suspects.get(key)
+        if known is None or score > known.score:  # the strongest reason wins
+            self.suspects[key] = suspect_for(path, node, reason, score, line)
+
+    def key(self, path: str, node: FunctionNode) -> tuple[str, int]:
+        return os.path.normcase(os.path.abspath(path)), node.start_line
+
+    def function_of(self, frame: Frame) -> FunctionNode | None:
+        index = self.index(frame.path)
+        return index.function_for_frame(frame.line, frame.function) if index else None
+
+    def from_crash(self, failure: Failure, code: list[Frame], run: RunResult | None) -> str | None:
+        innermost = code[-1]
+        node = self.function_of(innermost)
+        if node is None or innermost.function == "<module>":
+            return _module_level_reason(innermost, self.root, self.index(innermost.path))
+        self.add(innermost.path, node, _raised_reason(failure, innermost), 1.0, innermost.line)
+        self.call_path(code[:-1], 0.9)
+        covered = self.covered_functions(failure)
+        scores = ochiai_scores(failure, run)
+        index = self.index(innermost.path)
+        if covered and index is not None and index.tree is not None:
+            # `size = self.getsizeof(v)` then `if size > limit` raised: the callee made the value
+            feeding = _resolve(names_feeding_line(index.tree, innermost.line), covered)
+            where = f"{relative_path(innermost.path, self.root)}:{innermost.line}"
+            for rank, (path, node) in enumerate(feeding):
+                reason = f"computes a value used where it was raised ({where})"
+                self.add(path, node, reason, 0.85 - 0.001 * rank)
+        self.add_covered(failure, scores)
+        return None
+
+    def add_covered(self, failure: Failure, scores: dict[str, float]):
+        """Every function the failing test ran, by Ochiai (a nested def before its encloser),
+        then those that ran only while the modules were imported."""
+        for path, node in self.covered_functions(failure):
+            score = scores.get(f"{path}:{node.start_line}", 0.0)
+            reason = f"ran during the failing test (Ochiai {score:.2f})"
+            self.add(path, node, reason, 0.5 * score + 0.0001 * node.qualname.count("<locals>"))
+        for path, node in self.covered_functions(failure, failure.import_covered):
+            reason = "ran when its module was imported (it made module-level data)"
+            self.add(path, node, reason, 0.001)
+
+    def signature_callee(self, failure: Failure, frames: list[Frame], run: RunResult | None):
+        """`TypeError: Recorder.__init__() got an unexpected keyword argument 'x'`: the def the
+        message names is the one whose signature must change; it outranks the calling line."""
+        protocol = protocol_error_method(failure)
+        if protocol is not None:
+            self.protocol_method(failure, protocol, run)
+        named = signature_error_callee(failure)
+        if named is None or not frames:
+            return
+        caller = frames[-1]
+        index = self.index(caller.path)
+        line_names = names_on_line(index.tree, caller.line) if index and index.tree else []
+        pool = self.signature_pool(failure, caller, index)
+        found = [(p, n) for p, n in pool if n.qualname == named or n.qualname.endswith("." + named)]
+        if "." not in named:  # Python < 3.10 names only `__init__`: the call line tells whose
+            found = [(p, n) for p, n in found if any(matches(x, n) for x in line_names)] or found
+        if found:
+            path, node = found[0]
+            where = f"{relative_path(caller.path, self.root)}:{caller.line}"
+            reason = f"called at {where} with arguments its signature refuses ({failure.message})"
+            self.add(path, node, reason, 1.05)
+
+    def protocol_method(self, failure: Failure, name: str, run: RunResult | None):
+        """`iter() returned non-iterator`: an __iter__ that ran in this test returned it (one
+        that no passing test ran first)."""
+        failing = failing_only(failure, run)
+        found = [(p, n) for p, n in self.covered_functions(failure) if n.name == name]
+        found.sort(key=lambda c: f"{c[0]}:{c[1].start_line}" not in failing)
+        if found:
+            path, node = found[0]
+            reason = f"{name} returned a value of the wrong kind ({failure.message})"
+            self.add(path, node, reason, 1.05)
+
+    def signature_pool(self, failure: Failure, caller: Frame, index: ModuleIndex | None):
+        pool = [(caller.path, node) for node in (index.functions if index else [])]
+        files = {key[0] for k in failure.covered if (key := split_key(k))}
+        for path in sorted(files):
+            found = self.index(path)
+            pool += [(path, node) for node in (found.functions if found else [])]
+        if index is not None and index.tree is not None:
+            pool += imported_functions(index.tree, caller.path, self.root)
+        return pool
+
+    def enclosing_defs(self):
+        """A suspect nested function brings its enclosing def in right after it."""
+        for suspect in sorted(self.suspects.values(), key=lambda s: -s.score):
+            if ".<locals>." not in suspect.qualname:
+                continue
+            index = self.index(suspect.path)
+            outer = suspect.qualname.rsplit(".<locals>.", 1)[0]
+            node = index.find(outer, suspect.start_line) if index else None
+            if node is None:
+                continue
+            known = self.suspects.get(self.key(suspect.path, node))
+            reason = f"encloses the suspect {suspect.qualname.rsplit('.', 1)[-1]}"
+            self.add(suspect.path, node, known.reason if known else reason, suspect.score - 0.001)
+
+    def call_path(self, frames: list[Frame], score: float):
+        """Callers, innermost first, each a little less suspect than the one it called."""
+        for frame in reversed(frames):
+            node = self.function_of(frame)
+            if node is not None and frame.function != "<module>":
+                self.add(frame.path, node, "on the failing call path", score, frame.line)
+                score *= 0.9
+
+    def from_test(self, failure: Failure, frames: list[Frame], run: RunResult | None) -> str:
+        test_path, test_line = _test_location(failure, frames)
+        if test_path is None and not failure.covered:
+            return "no frame of the traceback is in the workspace"
+        if frames and frames[-1].function == "<module>" and not failure.covered:
+            return _module_level_reason(frames[-1], self.root, self.index(frames[-1].path))
+        covered = self.covered_functions(failure)
+        scores = ochiai_scores(failure, run)
+        on_line, feeding = self.test_line_suspects(test_path, test_line, covered)
+        where = f"{relative_path(test_path, self.root)}:{test_line}" if test_path else "the test"
+        # Functions only failing tests ran, when passing tests ran the test's own calls: the
+        # bug is deeper than the called function (`parse_filter` -> `_match_clause`).
+        contrast = contrasted(failure, run, [*on_line, *feeding])
+        for path, node in self.mock_callers(failure):
+            score = scores.get(f"{path}:{node.start_line}", 0.0)
+            self.add(path, node, "called the mock the failing assertion checks", 0.85 + 0.1 * score)
+        for path, node in on_line:
+            bonus = scores.get(f"{path}:{node.start_line}", 0.0)
+            if node.name in ACCESSORS:  # `len(cache)` reads state the test's earlier calls made
+                self.add(path, node, f"read on the failing line {where}", 0.55 + 0.1 * bonus)
+            else:
+                self.add(path, node, f"called on the failing line {where}", 0.8 + 0.1 * bonus)
+        if contrast:
+            only = failing_only(failure, run)
+            dstar = dstar_scores(failure, run)
+            deeper = [(p, n) for p, n in covered if f"{p}:{n.start_line}" in only]
+            for path, node in sorted(deeper, key=lambda c: -dstar[f"{c[0]}:{c[1].start_line}"]):
+                score = dstar[f"{path}:{node.start_line}"]
+                reason = f"ran only in failing tests (DStar {score:.1f}), below calls passing tests share"
+                self.add(path, node, reason, 0.9 + 0.001 * score / DSTAR_CAP)
+        for rank, (path, node) in enumerate(feeding):  # data-flow order: nearest value first
+            bonus = scores.get(f"{path}:{node.start_line}", 0.0)
+            reason = f"computes a value checked on the failing line {where}"
+            # A constructor only built the object; what was done to it, or read from it on the
+            # failing line, is likelier wrong.
+            base = 0.5 if node.name == "__init__" else 0.6
+            self.add(path, node, reason, base + 0.1 * bonus - 0.001 * rank)
+        self.add_covered(failure, scores)
+        if not covered and not on_line and not feeding:
+            return "the failure is raised in the test and no workspace function could be tied to it"
+        return "no function of the workspace is involved"
+
+    def mock_callers(self, failure: Failure) -> list[tuple[str, FunctionNode]]:
+        return self.covered_functions(failure, failure.mock_callers)
+
+    def covered_functions(self, failure: Failure, keys=None) -> list[tuple[str, FunctionNode]]:
+        found = []
+        for key in failure.covered if keys is None else keys:
+            parsed = split_key(key)
+            if parsed is None or is_test_file(parsed[0], self.root):
+                continue
+            index = self.index(parsed[0])
+            node = index.at_start_line(parsed[1]) if index else None
+            if node is not None:
+                found.append((parsed[0], node))
+        return found
+
+    def test_line_suspects(self, test_path, test_line, covered):
+        """Functions called on the failing test line, and those that computed what it checks."""
+        index = self.index(test_path) if test_path else None
+        if index is None or index.tree is None or not test_line:
+            return [], []
+        pool = covered or [
+            (path, node)
+            for path, node in imported_functions(index.tree, test_path, self.root)
+            if not is_test_file(path, self.root)
+        ]
+        on_line = names_on_line(index.tree, test_line)
+        on_line += wrappers_of(index.tree, on_line)
+        feeding = names_feeding_line(index.tree, test_line)
+        return _resolve(on_line, pool), _resolve(feeding, pool)
+
+
+def _resolve(names: list[str], pool: list[tuple[str, FunctionNode]]):
+    return [(path, node) for name in names for path, node in pool if matches(name, node)]
+
+
+# Dunders that only read an object's state: less likely to hold the bug than what changed it.
+ACCESSORS = {"__len__", "__contains__", "__getitem__", "__iter__", "__eq__", "__bool__"}

@@ -1,0 +1,1 @@
+"""Test helpers, imported by name (never `from conftest import`)."""

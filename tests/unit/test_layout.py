@@ -1,0 +1,196 @@
+"""The layout's rules (docs/architecture.md), checked on the source: no import cycle, no import
+from a lower floor to a higher one, an agent that imports nothing of heal_ls, small modules and
+functions. Every import counts, also those inside functions or under TYPE_CHECKING."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "server" / "heal_ls"
+AGENT = PACKAGE / "testing" / "agent"  # runs in the user's interpreter: top-level modules there
+PROTOCOL = "heal_ls.testing.agent.heal_protocol"  # the one agent module the server may import
+FLOORS = {  # a module may import its own floor or a lower one, never a higher one
+    "heal_ls": 0,
+    "heal_ls.models": 0,
+    "heal_ls.pysource": 0,
+    "heal_ls.testing": 1,
+    "heal_ls.locate": 1,
+    "heal_ls.llm": 1,
+    "heal_ls.repair": 1,
+    "heal_ls.heal": 2,
+    "heal_ls.diagnose": 3,
+    "heal_ls.commands": 4,
+    "heal_ls.bench": 4,
+    "heal_ls.lsp": 4,
+    "heal_ls.cli": 5,
+    "heal_ls.__main__": 5,
+}
+MAX_MODULE_LINES, MAX_FUNCTION_LINES = 300, 50
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def server_modules() -> dict[str, Path]:
+    return {
+        module_name(p): p
+        for p in PACKAGE.rglob("*.py")
+        if AGENT not in p.parents or module_name(p) == PROTOCOL
+    }
+
+
+def floor(module: str) -> int:
+    parts = module.split(".")
+    for i in range(len(parts), 0, -1):
+        if ".".join(parts[:i]) in FLOORS:
+            return FLOORS[".".join(parts[:i])]
+    raise AssertionError(f"{module} has no floor: add its package to FLOORS")
+
+
+def package(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def imported(path: Path, module: str) -> set[str]:
+    """The heal_ls modules `module` imports (a `from pkg import name` counts as pkg.name when
+    that is a module, else as pkg)."""
+    modules = server_modules()
+    is_package = path.name == "__init__.py"
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = module.split(".")[: len(module.split(".")) - node.level + is_package]
+                base = ".".join([*parent, base] if base else parent)
+            names = [f"{base}.{a.name}" for a in node.names]
+        else:
+            continue
+        for name in names:
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name.startswith("heal_ls") and name != module:
+                found.add(name)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    return {m: imported(p, m) for m, p in server_modules().items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one member (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycle_between_modules():
+    assert cycles(import_graph()) == []
+
+
+def test_no_import_cycle_between_packages():
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, targets in import_graph().items():
+        graph[package(module)].update(package(t) for t in targets if package(t) != package(module))
+    assert cycles(graph) == []
+
+
+def test_no_import_from_a_lower_floor_to_a_higher_one():
+    upward = [
+        f"{m} (floor {floor(m)}) imports {t} (floor {floor(t)})"
+        for m, targets in import_graph().items()
+        for t in sorted(targets)
+        if floor(t) > floor(m)
+    ]
+    assert upward == []
+
+
+def test_the_server_imports_no_agent_module_but_the_protocol():
+    agent = "heal_ls.testing.agent"
+    wrong = [
+        f"{m} imports {t}"
+        for m, targets in import_graph().items()
+        for t in targets
+        if t.startswith(agent) and t != PROTOCOL
+    ]
+    assert wrong == []
+
+
+def test_the_agent_imports_nothing_of_heal_ls():
+    """It runs in the user's interpreter (stdlib + pytest), its modules import each other by
+    their top-level names, without an `if __package__` fallback."""
+    wrong = []
+    for path in sorted(AGENT.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                wrong.append(f"{path.name}: relative import")
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            wrong += [f"{path.name}: imports {n}" for n in names if n.startswith("heal_ls")]
+        assert "__package__" not in path.read_text(encoding="utf-8"), path.name
+    assert wrong == []
+
+
+def test_every_module_has_a_floor():
+    for module in server_modules():
+        floor(module)
+
+
+def test_no_module_over_300_lines():
+    long = {
+        str(p.relative_to(PACKAGE)): n
+        for p in PACKAGE.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}
+
+
+def test_no_function_over_50_lines():
+    long = {}
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                size = (node.end_lineno or node.lineno) - first + 1
+                if size > MAX_FUNCTION_LINES:
+                    long[f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name}"] = size
+    assert long == {}
+
+
+def test_the_checks_can_fail():
+    """The cycle finder and the floor order catch what they are meant to catch."""
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert floor("heal_ls.pysource.splice") < floor("heal_ls.heal.loop") < floor("heal_ls.lsp.x")
