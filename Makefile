@@ -18,6 +18,8 @@ setup: $(STAMP)
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	MYPYPATH=server/heal_ls/testing/agent $(BIN)/mypy --no-check-untyped-defs --explicit-package-bases server/heal_ls/testing/agent/*.py
 
 test: lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests

@@ -16,15 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from heal_ls.testing.agent import heal_protocol as wire
+
 PLUGIN_DIR = str(Path(__file__).resolve().parent / "agent")
-PLUGIN_NAME = "heal_pytest_plugin"
+PLUGIN_NAME = wire.PLUGIN_NAME
 # Our own pytest's per-test variables must not leak into the child run.
 DROPPED_ENV = (
     "PYTEST_CURRENT_TEST",
     "PYTEST_VERSION",
-    "HEAL_LS_REPORT",
-    "HEAL_LS_OVERLAY",
-    "HEAL_LS_SEAL",
+    wire.REPORT,
+    wire.OVERLAY,
+    wire.SEAL,
 )
 
 
@@ -72,10 +74,10 @@ def build_pytest_invocation(
     report_path = os.path.join(workdir, "report.jsonl")
     env = plugin_env(root, report_path, trace, test_timeout)
     if overlay:
-        env["HEAL_LS_OVERLAY"] = write_overlay(workdir, overlay)
+        env[wire.OVERLAY] = write_overlay(workdir, overlay)
     seal = secrets.token_bytes(16)
-    env["HEAL_LS_SEAL"] = os.path.join(workdir, "seal")
-    with open(env["HEAL_LS_SEAL"], "wb") as handle:
+    env[wire.SEAL] = os.path.join(workdir, "seal")
+    with open(env[wire.SEAL], "wb") as handle:
         handle.write(seal)
     argv = ["-p", PLUGIN_NAME, "--rootdir", root, "--color=no", "-q"]
     argv.append("--continue-on-collection-errors")  # one broken file must not hide the rest
@@ -101,10 +103,10 @@ def plugin_env(root: str, report_path: str, trace: bool, test_timeout: float) ->
     env["PYTHONPATH"] = os.pathsep.join(p for p in (PLUGIN_DIR, env.get("PYTHONPATH")) if p)
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHON_COLORS"] = "0"
-    env["HEAL_LS_REPORT"] = report_path
-    env["HEAL_LS_ROOT"] = root
-    env["HEAL_LS_TRACE"] = "1" if trace else "0"
-    env["HEAL_LS_TEST_TIMEOUT"] = f"{test_timeout:g}" if test_timeout and test_timeout > 0 else "0"
+    env[wire.REPORT] = report_path
+    env[wire.ROOT] = root
+    env[wire.TRACE] = "1" if trace else "0"
+    env[wire.TEST_TIMEOUT] = f"{test_timeout:g}" if test_timeout and test_timeout > 0 else "0"
     return env
 
 

@@ -14,12 +14,13 @@ import tempfile
 from collections.abc import Sequence
 
 from heal_ls.models import Failure, RunResult
+from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.invocation import DROPPED_ENV, PLUGIN_DIR
 from heal_ls.testing.process import run_process
 from heal_ls.testing.sandbox import NotIsolated, as_policy, sandboxed
 from heal_ls.testing.traceback_text import failure_from_text, parse_faulthandler
 
-BOOT = os.path.join(PLUGIN_DIR, "heal_overlay.py")
+BOOT = os.path.join(PLUGIN_DIR, wire.OVERLAY_BOOT)
 FAULT_TIMEOUT = re.compile(r"^Timeout \(\d+:\d\d:\d\d(?:\.\d+)?\)!$", re.MULTILINE)
 KILL_MARGIN = 3.0  # seconds after faulthandler's own timeout before we kill the group
 
@@ -58,12 +59,12 @@ def _script_env(workdir: str, overlay: dict[str, str] | None, timeout: float) ->
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHON_COLORS"] = "0"
     env["PYTHONFAULTHANDLER"] = "1"  # a segfault still prints where it happened
-    env["HEAL_LS_SCRIPT_TIMEOUT"] = f"{timeout:g}"
+    env[wire.SCRIPT_TIMEOUT] = f"{timeout:g}"
     if overlay:
         path = os.path.join(workdir, "overlay.json")
         with open(path, "w", encoding="utf-8") as handle:
             json.dump({os.path.abspath(p): text for p, text in overlay.items()}, handle)
-        env["HEAL_LS_OVERLAY"] = path
+        env[wire.OVERLAY] = path
     return env
 
 

@@ -20,6 +20,8 @@ import sys
 import traceback
 import types
 
+import heal_protocol as wire
+
 
 def load_overlay_file(path):
     """Read {abs_path: source_text} from a JSON file (paths as given: links unresolved)."""
@@ -156,11 +158,11 @@ def main():
     if len(sys.argv) < 2:
         sys.stderr.write("usage: heal_overlay.py SCRIPT [ARGS...]\n")
         return 2
-    overlay_path = os.environ.pop("HEAL_LS_OVERLAY", "")
+    overlay_path = os.environ.pop(wire.OVERLAY, "")
     sources = load_overlay_file(overlay_path) if overlay_path else {}
     if sources:
         install(sources)
-    timeout = float(os.environ.pop("HEAL_LS_SCRIPT_TIMEOUT", "0") or 0)
+    timeout = float(os.environ.pop(wire.SCRIPT_TIMEOUT, "0") or 0)
     if timeout > 0:
         # Works even when the script is stuck in C code holding the GIL.
         faulthandler.dump_traceback_later(timeout, exit=True)

@@ -32,6 +32,7 @@ import sys
 import threading
 
 import heal_overlay
+import heal_protocol as wire
 import heal_report_parts as parts
 import heal_watch
 import pytest
@@ -44,20 +45,20 @@ ABORT_EXIT_CODE = 70  # the process ended itself because a timed-out test would 
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config, parser, args):
     # Before any conftest imports workspace code, so overlaid modules are served from the start.
-    path = os.environ.get("HEAL_LS_OVERLAY")
+    path = os.environ.get(wire.OVERLAY)
     if path:
         early_config._heal_overlay = heal_overlay.install(heal_overlay.load_overlay_file(path))
 
 
 def pytest_configure(config):
-    report = os.environ.get("HEAL_LS_REPORT")
+    report = os.environ.get(wire.REPORT)
     if not report or hasattr(config, "workerinput"):  # xdist workers report through the controller
         return
-    root = os.path.realpath(os.environ.get("HEAL_LS_ROOT") or os.getcwd())
-    timeout = float(os.environ.get("HEAL_LS_TEST_TIMEOUT") or 0)
-    trace = os.environ.get("HEAL_LS_TRACE") == "1"
+    root = os.path.realpath(os.environ.get(wire.ROOT) or os.getcwd())
+    timeout = float(os.environ.get(wire.TEST_TIMEOUT) or 0)
+    trace = os.environ.get(wire.TRACE) == "1"
     reporter = HealReporter(report, parts.PathRules(root, str(config.rootpath)), timeout, trace)
-    reporter.mac = _take_seal(os.environ.pop("HEAL_LS_SEAL", None))
+    reporter.mac = _take_seal(os.environ.pop(wire.SEAL, None))
     config.pluginmanager.register(reporter, "heal-ls-reporter")
 
 

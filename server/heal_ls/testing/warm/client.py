@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from platformdirs import user_cache_dir
 
 from heal_ls.testing import sandbox as sandboxing
+from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.sandbox import Sandbox, SandboxPolicy, make_sandbox
 from heal_ls.testing.warm import process as warm_process
 from heal_ls.testing.warm.cold import WarmTimeout, _limits, _output_path, run_cold
@@ -91,15 +92,15 @@ class WarmRunner:
         inner = f"{IO_INSIDE}/{os.path.basename(host)}"
         assert self.policy is not None, "boxed runs have a policy"
         env = sandboxing.sandbox_env(inv.env, self.policy)
-        env["HEAL_LS_REPORT"] = f"{inner}/report.jsonl"
+        env[wire.REPORT] = f"{inner}/report.jsonl"
         with contextlib.suppress(OSError):  # read live where the run writes it (ReportTail)
             os.symlink(os.path.join(host, "report.jsonl"), inv.report_path)
-        if inv.env.get("HEAL_LS_OVERLAY"):
-            shutil.copyfile(inv.env["HEAL_LS_OVERLAY"], os.path.join(host, "overlay.json"))
-            env["HEAL_LS_OVERLAY"] = f"{inner}/overlay.json"
-        if inv.env.get("HEAL_LS_SEAL"):  # the report's secret (report.py); the plugin deletes it
-            shutil.copyfile(inv.env["HEAL_LS_SEAL"], os.path.join(host, "seal"))
-            env["HEAL_LS_SEAL"] = f"{inner}/seal"
+        if inv.env.get(wire.OVERLAY):
+            shutil.copyfile(inv.env[wire.OVERLAY], os.path.join(host, "overlay.json"))
+            env[wire.OVERLAY] = f"{inner}/overlay.json"
+        if inv.env.get(wire.SEAL):  # the report's secret (report.py); the plugin deletes it
+            shutil.copyfile(inv.env[wire.SEAL], os.path.join(host, "seal"))
+            env[wire.SEAL] = f"{inner}/seal"
         try:
             return await self._run(inv, timeout, None, boxed=(env, host, inner))
         finally:

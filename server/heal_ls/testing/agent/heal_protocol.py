@@ -1,0 +1,49 @@
+"""The wire format between heal-ls and its agent, written once and imported by both sides.
+
+The agent (this folder) runs in the user's interpreter as top-level modules (stdlib + pytest
+only); heal-ls imports this one module as `heal_ls.testing.agent.heal_protocol`. Nothing here may
+import anything but the standard library.
+
+Environment of a pytest run (read by heal_pytest_plugin when pytest starts):
+  REPORT        path of the JSON-lines report to write (nothing is recorded without it)
+  ROOT          workspace root (default: the current directory)
+  TRACE         "1" records which workspace functions ran in each test
+  TEST_TIMEOUT  seconds per test (0 or unset: no limit)
+  OVERLAY       JSON file {abs_path: source_text} served instead of those files
+  SEAL          file holding the secret that signs the report (read once, then deleted)
+Environment of a script run (read by heal_overlay): OVERLAY, SCRIPT_TIMEOUT.
+
+Report lines, in order: {"kind": "start", "nodeid"} before each test; {"kind": "timeout",
+"nodeid", "failure"} when a test hangs; {"kind": "test", ...} after it; {"kind":
+"collect_error", "failure"}; {"kind": "abort", "nodeid"} for the test during which the session
+was interrupted; finally {"kind": "session", "exitstatus"}.
+
+Warm server (one JSON object per line on its stdin/stdout):
+  -> {"op": "run", "id", "argv", "env", "cwd", "output", "timeout", "pycache", "sandbox"}
+  <- {"event": "done", "id", ...} or {"event": "error", "id", "message", "kind"}
+  -> {"op": "kill", "id"}   -> {"op": "exit"}   <- {"event": "learned" | "tainted", ...}
+"""
+
+from __future__ import annotations
+
+PLUGIN_NAME = "heal_pytest_plugin"  # loaded with `-p heal_pytest_plugin`
+OVERLAY_BOOT = "heal_overlay.py"  # `python heal_overlay.py SCRIPT [ARGS...]`
+WARM_SERVER = "warm_server.py"  # `python warm_server.py ROOT OPTIONS_JSON`
+
+REPORT = "HEAL_LS_REPORT"
+ROOT = "HEAL_LS_ROOT"
+TRACE = "HEAL_LS_TRACE"
+TEST_TIMEOUT = "HEAL_LS_TEST_TIMEOUT"
+OVERLAY = "HEAL_LS_OVERLAY"
+SCRIPT_TIMEOUT = "HEAL_LS_SCRIPT_TIMEOUT"
+SEAL = "HEAL_LS_SEAL"  # the report's secret (testing/report.py); the plugin deletes the file
+
+# Report record kinds.
+START, TEST, TIMEOUT, ABORT, COLLECT_ERROR, SESSION = (
+    "start",
+    "test",
+    "timeout",
+    "abort",
+    "collect_error",
+    "session",
+)
