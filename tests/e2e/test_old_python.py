@@ -23,7 +23,7 @@ import pytest
 pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
-TESTING = REPO / "server" / "heal_ls" / "testing"
+AGENT = REPO / "server" / "heal_ls" / "testing" / "agent"  # top-level modules in the user's Python
 OLDEST = (3, 8)  # the README's promise for the project's own interpreter
 # Names that do not exist on 3.8, as they would be spelled in this code.
 NEWER_APIS = re.compile(
@@ -51,12 +51,12 @@ def old_python() -> str:
 def user_side_files(python: str) -> list[Path]:
     """Every heal-ls file the user's interpreter imports: the warm server and the plugin."""
     probe = (
-        "import json, sys; sys.path[:0] = [sys.argv[1], sys.argv[2]];"
+        "import json, sys; sys.path[:0] = [sys.argv[1]];"
         "import warm_server, heal_pytest_plugin, heal_overlay;"
         "print(json.dumps(sorted(m.__file__ for m in list(sys.modules.values())"
-        " if (getattr(m, '__file__', None) or '').startswith(sys.argv[3]))))"
+        " if (getattr(m, '__file__', None) or '').startswith(sys.argv[2]))))"
     )
-    args = [python, "-c", probe, str(TESTING), str(TESTING / "pytest_plugin"), str(REPO / "server")]
+    args = [python, "-c", probe, str(AGENT), str(REPO / "server")]
     out = subprocess.run(args, capture_output=True, text=True, timeout=60, check=True)
     return [Path(p) for p in json.loads(out.stdout)]
 
