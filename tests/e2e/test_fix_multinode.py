@@ -48,7 +48,7 @@ def fix(root: Path, answer: str, wire: str, *extra: str):
     with FakeModelServer(default=answer) as server:
         env = openai_env(server) if wire == "openai" else anthropic_env(server)
         proc = heal_ls(
-            "fix", str(root), "--provider", wire, "--apply", "--no-cache", *extra, env=env
+            "fix", str(root), "--provider", wire, "--apply", "--accept-weak", "--no-cache", *extra, env=env
         )  # fmt: skip
     return proc
 
@@ -59,9 +59,11 @@ def test_multinode_answer_is_applied_byte_exact(name, wire, tmp_path):
     root = project(tmp_path, name)
     answer = (root / "answer.md").read_text()
     proc = fix(root, answer, wire, "--max-attempts", "1", "--json")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # These projects have no passing test of the healed code, so the fix is weak (exit 1):
+    # --accept-weak writes it, and the plan is what is checked here, byte for byte.
+    assert proc.returncode == 1, proc.stdout + proc.stderr
     result = json.loads(proc.stdout)["results"][0]
-    assert result["status"] == "verified" and result["applied"] is True
+    assert result["status"] == "weak" and result["applied"] is True
     assert result["touched"] == TOUCHED[name]
     assert result["notes"] == NOTES.get(name, [])
     expected = (root / "expected.py").read_bytes()
@@ -76,7 +78,7 @@ def test_two_function_prompt_offers_both_and_the_diff_header_lists_them(tmp_path
             "fix", str(root), "--provider", "openai", "--no-cache", env=openai_env(server)
         )
         prompt = server.requests[0].prompt_text
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 1, proc.stderr  # weak: no guard test in this project
     assert "# touched: unit_price, total" in proc.stdout
     assert heal_ls("check", str(root)).returncode == 1  # without --apply nothing was written
     assert "## Other functions you may change (same module)" in prompt
