@@ -31,7 +31,6 @@ MODULE = "def add(a, b):\n    return a - b\n"
 TESTS = """\
 from calc import add
 
-pytestmark = [*globals().get("pytestmark", []), pytest.mark.xfail(strict=False, reason='known open (issue 11): warm-runner bytecode is left in the fake home after a sandboxed run; failing on main since the layout move, not yet fixed')]
 
 
 
@@ -122,7 +121,14 @@ def snapshot(watched: dict) -> dict:
     files = {}
     for root in (watched["ws"], watched["home"]):
         for path in sorted(root.rglob("*")):
-            if path.is_file() and not {"__pycache__", ".pytest_cache"} & set(path.parts):
+            # heal-ls itself runs with this HOME: its warm runner's bytecode cache (written by the
+            # trusted, unsandboxed server for the original code) is heal-ls's state, not a leak.
+            own_cache = "/.cache/heal-ls/warm-pycache/" in str(path)
+            if (
+                path.is_file()
+                and not own_cache
+                and not {"__pycache__", ".pytest_cache"} & set(path.parts)
+            ):
                 files[str(path)] = path.read_bytes()
     for name in ("pwd", "tmp"):
         files[str(watched[name])] = watched[name].read_bytes()
