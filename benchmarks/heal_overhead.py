@@ -1,6 +1,6 @@
 """Heal overhead outside model time, and K=3 vs K=1 candidates, measured side by side.
 
-Uses an instant fake model (tests/fakemodel.py) that answers a right fix (each answer a distinct
+Uses an instant fake model (tests/helpers/fakemodel.py) that answers a right fix (each answer a distinct
 variant), so every second measured is heal-ls's own: prompt, parse, splice, checks, verification.
 
     python benchmarks/heal_overhead.py [--rounds N]
@@ -21,13 +21,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
-sys.path.insert(0, str(REPO / "tests" / "e2e"))
 
-from fakemodel import FakeModelServer  # noqa: E402
-from fixes import example_fixes  # noqa: E402
 from heal_ls.heal.config import HealConfig  # noqa: E402
 from heal_ls.heal.loop import heal_failure  # noqa: E402
 from heal_ls.testing.runner import run_pytest  # noqa: E402
+from helpers.fakemodel import FakeModelServer  # noqa: E402
+from helpers.fixes import example_fixes  # noqa: E402
 
 EXAMPLE = "stats"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["fakemodel"]  # the `fake_model` fixture
+pytest_plugins = ["helpers.fakemodel"]  # the `fake_model` fixture
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from fakemodel import FakeModelServer
 from heal_ls.bench.suites import examples_suite
 from heal_ls.cli import main
+from helpers.fakemodel import FakeModelServer
 
 
 @pytest.mark.e2e

@@ -2,32 +2,16 @@
 
 import argparse
 import json
-import os
 import re
-import subprocess
-import sys
-from textwrap import dedent
 
 import pytest
 from heal_ls.commands.check import add_arguments, project_root, resolve_target, run
 from heal_ls.commands.check_report import human_lines, summary_line, to_json
 from heal_ls.locate import locate
 from heal_ls.models import Failure, Frame, RunResult
+from helpers.cli import heal_check, write
 
 pytestmark = pytest.mark.e2e
-
-
-def heal_check(*args, cwd=None):
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    cmd = [sys.executable, "-m", "heal_ls", "check", *map(str, args)]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd=cwd)
-
-
-def write(root, files):
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(dedent(text))
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import sys
 import time
 
 import pytest
-from test_check_cli import heal_check, write
+from helpers.cli import heal_check, write
 
 pytestmark = pytest.mark.e2e
 

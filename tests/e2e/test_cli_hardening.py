@@ -10,7 +10,7 @@ import sys
 from textwrap import dedent
 
 import pytest
-from fakemodel import FakeModelServer
+from helpers.fakemodel import FakeModelServer
 
 pytestmark = pytest.mark.e2e
 

@@ -3,34 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 
 import pytest
-from fakemodel import FakeModelServer
-from fixes import example_fixes
+from helpers.cli import heal_ls, openai_env
+from helpers.fakemodel import FakeModelServer
+from helpers.fixes import example_fixes
 
 pytestmark = pytest.mark.e2e
 
 FIXES = example_fixes()
 # script_crash's tests pass: its bug shows only when the script runs.
 TARGET_ARGS = {name: [] for name in FIXES} | {"script_crash": ["--script", "tools/report.py"]}
-
-
-def heal_ls(*args, env=None, timeout=180):
-    full_env = {**os.environ, **(env or {})}
-    return subprocess.run(
-        [sys.executable, "-m", "heal_ls", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=full_env,
-    )
-
-
-def openai_env(server: FakeModelServer) -> dict:
-    return {"OPENAI_BASE_URL": server.openai_url, "OPENAI_API_KEY": "test-key-not-real"}
 
 
 @pytest.mark.parametrize("name", sorted(TARGET_ARGS))

@@ -4,10 +4,10 @@ table (tokens only for an unknown model), and --max-tokens stopping a heal clean
 import json
 
 import pytest
-from fakemodel import FakeModelServer
-from fixes import example_fixes
 from heal_ls.heal.budget import price_of, usage
-from test_fix import heal_ls, openai_env
+from helpers.cli import heal_ls, openai_env
+from helpers.fakemodel import FakeModelServer
+from helpers.fixes import example_fixes
 
 pytestmark = pytest.mark.e2e
 

@@ -12,8 +12,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fakemodel import FakeModelServer
-from test_fix import heal_ls, openai_env
+from helpers.cli import heal_ls, openai_env
+from helpers.fakemodel import FakeModelServer
 
 pytestmark = pytest.mark.e2e
 

@@ -20,9 +20,9 @@ import uuid
 from pathlib import Path
 
 import pytest
-from fakemodel import FakeModelServer
 from heal_ls.heal.safety import RAILS_OFF_ENV
 from heal_ls.testing.sandbox import LEVEL_ENV, NOT_ISOLATED
+from helpers.fakemodel import FakeModelServer
 
 pytestmark = pytest.mark.e2e
 

@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from fakemodel import FakeModelServer
-from projects import FIXED_SUBTOTAL, write_shared_cause
+from helpers.fakemodel import FakeModelServer
+from helpers.projects import FIXED_SUBTOTAL, write_shared_cause
 
 pytestmark = pytest.mark.e2e
 

@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 import pytest
-from fakemodel import FakeModelServer
 from heal_ls.heal.verify import verify_module_text
 from heal_ls.models import Failure
+from helpers.fakemodel import FakeModelServer
 
 pytestmark = pytest.mark.e2e
 

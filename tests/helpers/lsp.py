@@ -200,3 +200,9 @@ async def start_session(
     )
     editor.capabilities = result.capabilities
     editor.codec = PositionCodec(encoding=result.capabilities.position_encoding or "utf-16")
+
+
+async def failing(editor) -> None:
+    """Run the tests; exactly one fails (the example's bug)."""
+    result = await editor.command("heal.runTests")
+    assert result["failed"] == 1, result

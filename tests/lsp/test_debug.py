@@ -4,7 +4,7 @@ import asyncio
 import os
 
 import pytest
-from dap_client import DapClient
+from helpers.dap_client import DapClient
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 

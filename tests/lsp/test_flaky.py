@@ -3,7 +3,7 @@ times); one pass makes it an Information `flaky: passed 1 of 3 runs` with no hea
 no heal is attempted."""
 
 import pytest
-from flaky_project import NODEID, flaky_project
+from helpers.flaky_project import NODEID, flaky_project
 from helpers.lsp import eventually
 from lsprotocol import types as t
 

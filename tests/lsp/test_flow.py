@@ -2,10 +2,10 @@
 applyEdit pinned to a version -> the background re-run clears the diagnostic."""
 
 import pytest
-from fakemodel import fake_model  # noqa: F401 - the fixture
+from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
 from helpers.lsp import eventually
+from helpers.projects import FIXED_REMOVE as FIXED
 from lsprotocol import types as t
-from test_heal import FIXED
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 

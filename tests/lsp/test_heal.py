@@ -5,25 +5,17 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from fakemodel import fake_model  # noqa: F401 - the fixture
-from helpers.lsp import eventually
+from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
+from helpers.lsp import eventually, failing
+from helpers.projects import FIXED_REMOVE as FIXED
+from helpers.projects import FIXED_SUBTOTAL, write_shared_cause
 from lsprotocol import types as t
-from projects import FIXED_SUBTOTAL, write_shared_cause
 from pygls.uris import to_fs_path
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 
 MODULE = "shop/inventory.py"
 NODEID = "tests/test_inventory.py::test_remove_all"
-FIXED = '''def remove(self, name, count=1):
-    """Take `count` items off the shelf; forget the name once none are left."""
-    have = self.items[name]
-    if count > have:
-        raise ValueError(f"only {have} {name!r} left")
-    self.items[name] = have - count
-    if self.items[name] <= 0:
-        del self.items[name]
-'''
 WRONG = FIXED.replace("<= 0", "< 0")
 
 
@@ -36,11 +28,6 @@ def settings(fake_model):  # noqa: F811
         "maxAttempts": 1,
         "prices": {"fake": {"input": 1.0, "output": 2.0}},  # USD per million tokens
     }
-
-
-async def failing(editor) -> None:
-    result = await editor.command("heal.runTests")
-    assert result["failed"] == 1, result
 
 
 def heal_progress(client) -> list:

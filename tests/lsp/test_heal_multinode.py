@@ -5,8 +5,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fakemodel import fake_model  # noqa: F401 - the fixture
-from test_heal import failing
+from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
+from helpers.lsp import failing
 
 pytestmark = [
     pytest.mark.lsp,

@@ -87,7 +87,7 @@ INTERRUPTING = "def remove(self, name, count=1):\n    raise KeyboardInterrupt\n"
 
 @pytest.mark.parametrize("settings", [{"provider": "openai", "model": "fake", "maxAttempts": 1}])
 async def test_a_candidate_that_interrupts_the_run_is_not_applied(vscode_client, settings):
-    from fakemodel import FakeModelServer
+    from helpers.fakemodel import FakeModelServer
 
     editor = vscode_client.editor
     uri = editor.open(MODULE)

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from flaky_project import flaky_project  # the same project as the stdio test
+from helpers.flaky_project import flaky_project  # the same project as the stdio test
 
 pytestmark = [pytest.mark.nvim, pytest.mark.e2e]
 HERE = Path(__file__).parent

@@ -7,13 +7,13 @@ import time
 from pathlib import Path
 
 import anthropic
-import fakemodel
 import openai
 import pytest
-from fakemodel import FakeModelServer, as_markdown, pick_function_answer
+from helpers import fakemodel
+from helpers.fakemodel import FakeModelServer, as_markdown, pick_function_answer
 
 fake_model = fakemodel.fake_model  # the shared fixture
-FAKEMODEL = Path(__file__).resolve().parent.parent / "fakemodel.py"
+FAKEMODEL = Path(fakemodel.__file__)
 PROMPT = [{"role": "user", "content": "Fix this:\ndef add(a, b):\n    return a - b\n"}]
 
 

@@ -5,7 +5,6 @@ import logging
 import socket
 import time
 
-import fakemodel
 import pytest
 from heal_ls.llm import ProviderError
 from heal_ls.llm.anthropic import AnthropicProposer
@@ -14,6 +13,7 @@ from heal_ls.llm.openai_compat import OpenAIProposer
 from heal_ls.llm.redact import mask_secrets, redact, redact_url_credentials
 from heal_ls.llm.retry import RetryPolicy
 from heal_ls.lsp.log import RedactFilter
+from helpers import fakemodel
 
 fake_model = fakemodel.fake_model  # the shared fixture
 PROMPT = Prompt(system="You fix Python functions.", user="Fix:\ndef add(a, b):\n    return a - b\n")

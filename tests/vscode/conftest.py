@@ -43,7 +43,7 @@ def vscode_tools() -> Tools:
 
 @pytest.fixture(scope="module")
 def fake_model(tmp_path_factory):
-    """tests/fakemodel.py in a subprocess, answering the fixed Inventory.remove."""
+    """tests/helpers/fakemodel.py in a subprocess, answering the fixed Inventory.remove."""
     tmp = tmp_path_factory.mktemp("fakemodel")
     answers = tmp / "answers.json"
     answers.write_text(
@@ -52,7 +52,7 @@ def fake_model(tmp_path_factory):
     port_file = tmp / "port"
     argv = [
         sys.executable,
-        str(REPO / "tests" / "fakemodel.py"),
+        str(REPO / "tests" / "helpers" / "fakemodel.py"),
         "--port-file",
         str(port_file),
         "--answers-file",

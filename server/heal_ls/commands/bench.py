@@ -123,7 +123,7 @@ def _localise(args: argparse.Namespace) -> int:
 
 
 def _perf(rounds: int, warm_only: bool) -> int:
-    """The speed benchmarks live beside the sources (they need tests/fakemodel.py)."""
+    """The speed benchmarks live beside the sources (they need tests/helpers/fakemodel.py)."""
     import runpy
     from pathlib import Path
 

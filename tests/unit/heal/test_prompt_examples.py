@@ -5,11 +5,8 @@ import re
 from pathlib import Path
 
 import pytest
-from fakemodel import pick_function_answer
-from heal_ls.heal.prompt import build_prompt
-from heal_ls.locate import index_source, suspect_for
-from heal_ls.models import Failure, Frame
-from heal_ls.pysource.source import read_source
+from helpers.fakemodel import pick_function_answer
+from helpers.prompts import prompt_for
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 ROW = re.compile(r"^\| (\w+) \| `([^`]+)` `([^`]+)` \|")
@@ -22,24 +19,6 @@ def heal_targets() -> list[tuple[str, str, str]]:
 
 
 TARGETS = heal_targets()
-
-
-def prompt_for(example: str, rel: str, qualname: str):
-    root = EXAMPLES / example
-    path = root / rel
-    text = read_source(path)
-    node = index_source(text).find(qualname)
-    suspect = suspect_for(str(path), node, "test")
-    tests = sorted((root / "tests").glob("test_*.py")) if (root / "tests").is_dir() else []
-    failure = Failure(
-        id=f"tests/{tests[0].name}::test_x" if tests else f"script:{rel}",
-        exc_type="ValueError",
-        message="boom",
-        frames=[Frame(str(path), node.def_line + 1, node.name, {"x": "1"})],
-        test_path=str(tests[0]) if tests else None,
-        test_line=1 if tests else None,
-    )
-    return build_prompt(suspect, text, failure, str(root), []), text
 
 
 def test_the_readme_table_was_read():

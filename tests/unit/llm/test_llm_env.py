@@ -1,11 +1,11 @@
 """What the editor suites do: point the SDK environment variables at the fake model server and
 let make_proposer pick the provider; the answer for the prompt's function comes back."""
 
-import fakemodel
 import pytest
 from heal_ls.llm import make_proposer
 from heal_ls.llm.retry import RetryPolicy
-from test_prompt_examples import prompt_for
+from helpers import fakemodel
+from helpers.prompts import prompt_for
 
 fake_model = fakemodel.fake_model  # the shared fixture
 FIXED = "def remove(self, name, count=1):\n    return None\n"

@@ -4,13 +4,13 @@ import asyncio
 import logging
 import socket
 
-import fakemodel
 import pytest
 from heal_ls.llm import ProviderError
 from heal_ls.llm.anthropic import AnthropicProposer
 from heal_ls.llm.base import Prompt
 from heal_ls.llm.openai_compat import OpenAIProposer
 from heal_ls.llm.retry import RetryPolicy
+from helpers import fakemodel
 
 fake_model = fakemodel.fake_model  # the shared fixture
 KEY = "sk-test-SECRETKEY1234567890abcdef"

@@ -40,3 +40,15 @@ def write_shared_cause(root, *, fresh=True):
     (root / "orders.py").write_text(ORDERS)
     (root / "tests" / "test_orders.py").write_text(TESTS)
     return root
+
+
+# The fix of examples/inventory's Inventory.remove (the LSP suites' heal target).
+FIXED_REMOVE = '''def remove(self, name, count=1):
+    """Take `count` items off the shelf; forget the name once none are left."""
+    have = self.items[name]
+    if count > have:
+        raise ValueError(f"only {have} {name!r} left")
+    self.items[name] = have - count
+    if self.items[name] <= 0:
+        del self.items[name]
+'''

@@ -3,7 +3,7 @@ wire formats, JSON and streaming (SSE), so the real SDKs can be tested without k
 
 In-process:   server = FakeModelServer().start(); server.push("def f(): ..."); ...; server.close()
               (or the pytest fixture ``fake_model``).
-Subprocess:   python tests/fakemodel.py --port-file F [--answers-file A.json] [--requests-file R]
+Subprocess:   python tests/helpers/fakemodel.py --port-file F [--answers-file A.json] [--requests-file R]
               A.json maps function names (or qualnames) to the def text to answer when the prompt
               asks for that function; or {"functions": {...}, "default": "...", "queue": [text or
               {"status": 429, "error": "...", "headers": {...}}, ...], "first_byte_delay": s,

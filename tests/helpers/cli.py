@@ -1,0 +1,38 @@
+"""Helpers for the command-line tests: run `heal-ls` as a subprocess, write small projects."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from textwrap import dedent
+
+from helpers.fakemodel import FakeModelServer
+
+
+def heal_ls(*args, env=None, timeout=180):
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "heal_ls", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=full_env,
+    )
+
+
+def openai_env(server: FakeModelServer) -> dict:
+    return {"OPENAI_BASE_URL": server.openai_url, "OPENAI_API_KEY": "test-key-not-real"}
+
+
+def heal_check(*args, cwd=None):
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    cmd = [sys.executable, "-m", "heal_ls", "check", *map(str, args)]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd=cwd)
+
+
+def write(root, files):
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dedent(text))
