@@ -1,8 +1,11 @@
 """Guard discovery: the traced run of the tests around a suspect, on the original code, cached."""
 
 import asyncio
+import sys
 
+import pytest
 from heal_ls.testing.coverage_run import coverage_run, select_test_files
+from heal_ls.testing.warm.client import get_warm_runner, shutdown_all
 
 
 def _project(tmp_path):
@@ -65,3 +68,33 @@ def test_guards_are_passing_tests_that_ran_the_function_and_the_run_is_cached(tm
     )
     changed = discover()
     assert not changed.cached and changed.not_passing() == []
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+async def test_exclude_drops_exactly_the_named_ids_not_their_prefix_siblings(tmp_path, warm):
+    """pytest's --deselect matches prefixes: excluding test_x would also drop test_x_empty and
+    test_x[...]; the guards would then miss exactly the siblings a bad fix breaks."""
+    (tmp_path / "calc.py").write_text("def double(x):\n    return x * 2\n")
+    (tmp_path / "test_calc.py").write_text(
+        "import pytest\nfrom calc import double\n\n"
+        "def test_double():\n    assert double(2) == 5\n\n"
+        "def test_double_zero():\n    assert double(0) == 0\n\n"
+        "@pytest.mark.parametrize('x', [1, 2])\n"
+        "def test_double_param(x):\n    assert double(x) == x + x\n\n"
+        "@pytest.mark.parametrize('x', [1, 2])\n"
+        "def test_twice(x):\n    assert double(x) == 2 * x\n"
+    )
+    run = await coverage_run(
+        str(tmp_path),
+        failing=["test_calc.py::test_double"],
+        exclude=["test_calc.py::test_double", "test_calc.py::test_twice[1]"],
+        warm=get_warm_runner(sys.executable, str(tmp_path)) if warm else None,
+    )
+    await shutdown_all()
+    assert run.error is None
+    assert sorted(t.nodeid for t in run.passing()) == [
+        "test_calc.py::test_double_param[1]",
+        "test_calc.py::test_double_param[2]",
+        "test_calc.py::test_double_zero",
+        "test_calc.py::test_twice[2]",
+    ]

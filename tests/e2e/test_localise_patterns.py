@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from heal_ls.commands.check_report import to_json
 from heal_ls.diagnose import diagnose
+from heal_ls.heal.guards import find_guards
 
 FILES = {
     "pytest.ini": "[pytest]\npythonpath = src\naddopts = --doctest-modules\ntestpaths = tests src\n",
@@ -250,6 +251,11 @@ def test_a_single_failing_test_gets_a_contrast_run_for_the_callee(project):
     ((failure, where),) = located
     assert where.suspects[0].qualname == "_match_clause"
     assert where.suspects[1].qualname == "parse_filter"
+    # Guard discovery for a heal shares the contrast's traced run (cached, no second run), and
+    # test_parse_filter_empty, whose name extends the failing test's, is in it.
+    guards = asyncio.run(find_guards(str(project), where.suspects[1], [failure], run, python=None))
+    assert guards.error is None and guards.seconds == 0.0
+    assert "tests/test_calls.py::test_parse_filter_empty" in guards.tests
 
 
 def test_failing_line_is_the_last_test_frame_not_unittest_or_mock_code(checked):

@@ -29,10 +29,15 @@ async def with_contrast(
     located: list[tuple[Failure, Located]],
     *,
     python: str | None = None,
+    pytest_args=(),
     test_timeout: float = 10.0,
+    overlay: dict[str, str] | None = None,
     warm=None,
 ) -> RunResult:
-    """`run` plus the passing tests of one traced run around its failures' top suspects."""
+    """`run` plus the passing tests of one traced run around its failures' top suspects.
+
+    Called with the run's own arguments and the failing tests excluded, exactly as guard
+    discovery calls it, so a heal of the top suspect finds its guards in the cache."""
     from heal_ls.testing.coverage_run import coverage_run
 
     failing = [failure.test for failure in run.failures if failure.test]
@@ -41,9 +46,10 @@ async def with_contrast(
         run.root,
         suspect_paths=paths,
         failing=failing,
-        exclude=[],  # pytest's --deselect matches prefixes: it would drop test_x_empty with test_x
         python=python,
+        pytest_args=pytest_args,
         test_timeout=test_timeout,
+        overlay=overlay,
         warm=warm,
     )
     return with_passing(run, contrast.passing())

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 
 from heal_ls.models import TestOutcome
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: exact exclusion (1 dropped test_x_empty with test_x)
 _memory: dict[str, CoverageRun] = {}
 
 
@@ -80,7 +80,9 @@ async def coverage_run(
     from heal_ls.testing.runner import run_pytest
 
     started = time.monotonic()
-    args = [*pytest_args, *(a for nodeid in exclude for a in ("--deselect", nodeid))]
+    from heal_ls.testing.agent.heal_protocol import EXCLUDE_OPTION
+
+    args = [*pytest_args, *(a for nodeid in exclude for a in (EXCLUDE_OPTION, nodeid))]
     run = await run_pytest(
         root,
         nodeids=files,

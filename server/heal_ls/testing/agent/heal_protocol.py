@@ -37,6 +37,9 @@ TEST_TIMEOUT = "HEAL_LS_TEST_TIMEOUT"
 OVERLAY = "HEAL_LS_OVERLAY"
 SCRIPT_TIMEOUT = "HEAL_LS_SCRIPT_TIMEOUT"
 SEAL = "HEAL_LS_SEAL"  # the report's secret (testing/report.py); the plugin deletes the file
+# `--heal-exclude NODEID` (repeatable): deselect exactly that test; pytest's own --deselect
+# matches prefixes, so it would also drop test_x_empty and every test_x[...] with test_x.
+EXCLUDE_OPTION = "--heal-exclude"
 
 # Report record kinds.
 START, TEST, TIMEOUT, ABORT, COLLECT_ERROR, SESSION = (

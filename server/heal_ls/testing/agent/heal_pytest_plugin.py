@@ -12,6 +12,7 @@ import time, so a warm process that imported this module earlier still sees each
   HEAL_LS_SEAL          file holding a secret key; read and deleted at start-up, before any test
                         code runs. The session line's "seal" is an HMAC of every line written
                         before it, so lines that code under test adds to the report are detected.
+Option `--heal-exclude NODEID` (repeatable) deselects exactly that node id.
 
 Report lines, in order: {"kind": "start", "nodeid"} before each test; {"kind": "timeout",
 "nodeid", "failure"} when a test hangs; {"kind": "test", ...} after it; {"kind":
@@ -40,6 +41,24 @@ import pytest
 TIMEOUT_SIGNAL = getattr(signal, "SIGUSR2", None)
 DUMP_SIGNAL = getattr(signal, "SIGUSR1", None)  # the runner asks for all stacks before a kill
 ABORT_EXIT_CODE = 70  # the process ended itself because a timed-out test would not stop
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        wire.EXCLUDE_OPTION,
+        action="append",
+        default=[],
+        metavar="NODEID",
+        help="heal-ls: deselect exactly this test id (--deselect would match it as a prefix)",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    exclude = set(config.getoption(wire.EXCLUDE_OPTION))
+    dropped = [item for item in items if item.nodeid in exclude]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if item.nodeid not in exclude]
 
 
 @pytest.hookimpl(tryfirst=True)
