@@ -71,6 +71,10 @@ async def test_code_actions_on_the_def_even_without_a_diagnostic(client):
     assert not await code_actions(client, uri, line=4)  # __init__: nothing failing there
     failures = await client.protocol.send_request_async("heal/failures", {})
     assert failures.failures[0].healable is True
+    arguments = [list(a.command.arguments) for a in actions]  # each argument object on the wire
+    assert arguments == [[{"failure": failures.failures[0].id}], [{"test": NODEID}]] + [
+        [{"test": NODEID}]
+    ]
 
 
 async def test_heal_applies_a_versioned_edit_and_the_rerun_clears_the_diagnostic(client):

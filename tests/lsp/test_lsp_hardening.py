@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcInvalidParams
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 
@@ -32,6 +33,24 @@ async def test_only_node_ids_inside_the_workspace_are_accepted(vscode_client, te
         with pytest.raises(Exception, match="test id|outside the workspace|pass"):
             await editor.command(command, {"test": test_id})
     assert not out.exists()
+    await still_serving(vscode_client)
+
+
+@pytest.mark.parametrize(
+    ("command", "argument", "message"),
+    [
+        ("heal.runTests", {"test": None}, "test must be a pytest node id, got None"),
+        ("heal.runTests", ["tests/test_inventory.py"], "expected an object argument"),
+        ("heal.runScript", {"script": 5}, "script must be a script path or a file uri, got 5"),
+        ("heal.healFunction", {"failure": 1}, "failure must be a failure id, got 1"),
+        ("heal.healFunction", {"qualname": "remove"}, "uri must be a file uri, got None"),
+    ],
+)
+async def test_badly_typed_arguments_get_an_invalid_params_error(
+    vscode_client, command, argument, message
+):
+    with pytest.raises(JsonRpcInvalidParams, match=message):
+        await vscode_client.editor.command(command, argument)
     await still_serving(vscode_client)
 
 

@@ -9,6 +9,13 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from heal_ls.lsp.arguments import (
+    DebugTestArgs,
+    HealFunctionArgs,
+    RunScriptArgs,
+    RunTestsArgs,
+    to_wire,
+)
 from heal_ls.lsp.code_index import Indexes
 from heal_ls.lsp.documents import uri_to_path
 from heal_ls.lsp.log import guarded
@@ -19,17 +26,18 @@ from heal_ls.lsp.state import Known
 def actions_for(known: Known, diagnostics: list[types.Diagnostic], many: bool):
     failure, suffix = known.failure, f" ({known.label()})" if many else ""
     if known.healable and known.suspect is not None and known.flaky is None:
-        arg = {"failure": known.id}
+        arg = to_wire(HealFunctionArgs(failure=known.id))
         blast = f" — {known.blast.text()}" if known.blast else ""
         title = f"AI heal {known.suspect.qualname}{blast}{suffix}"
         yield _quickfix(title, "AI heal", HEAL_FUNCTION, arg, diagnostics, preferred=True)
     if failure.test:
-        arg = {"test": failure.test}
+        arg = to_wire(DebugTestArgs(test=failure.test))
         title = f"Debug failing test{suffix}"
         yield _quickfix(title, "Debug failing test", DEBUG_TEST, arg, diagnostics)
+        arg = to_wire(RunTestsArgs(test=failure.test))
         yield _quickfix(f"Re-run test{suffix}", "Re-run test", RUN_TESTS, arg, diagnostics)
     elif failure.script:
-        arg = {"script": failure.script}
+        arg = to_wire(RunScriptArgs(script=failure.script))
         yield _quickfix("Re-run script", "Re-run script", RUN_SCRIPT, arg, diagnostics)
 
 

@@ -1,7 +1,8 @@
 """workspace/executeCommand: heal.runTests, heal.rerunFailed, heal.runScript.
 
-Arguments arrive unpacked (pygls 2): each command takes one optional object. Bad arguments get
-an InvalidParams error response that says what was expected.
+Arguments are typed and converted where the handler receives them (lsp/arguments.py); the
+checks against the workspace are here. Bad arguments get an InvalidParams error response that
+says what was expected.
 """
 
 from __future__ import annotations
@@ -11,24 +12,14 @@ from typing import Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
+from heal_ls.lsp.arguments import RunScriptArgs, RunTestsArgs, convert
 from heal_ls.lsp.documents import inside, uri_to_path
 from heal_ls.lsp.folders import folder_of_test
 from heal_ls.lsp.log import guarded
 from heal_ls.lsp.protocol import RERUN_FAILED, RUN_SCRIPT, RUN_TESTS
 
 
-def options(args: tuple, command: str) -> dict:
-    """The single optional object argument ({} when absent); a bare string counts as a uri."""
-    if not args or args[0] is None:
-        return {}
-    if isinstance(args[0], str):
-        return {"uri": args[0]}
-    if isinstance(args[0], dict):
-        return args[0]
-    raise JsonRpcInvalidParams(f"{command}: expected an object argument, got {args[0]!r}")
-
-
-def workspace_path(ls, value, command: str, what="uri") -> str:
+def workspace_path(ls, value: str | None, command: str, what="uri") -> str:
     """A file path inside a workspace folder from a uri (or a plain path when what='script',
     relative to the first folder)."""
     path = None
@@ -44,10 +35,10 @@ def workspace_path(ls, value, command: str, what="uri") -> str:
     return path
 
 
-def node_id(ls, value, command: str) -> str:
+def node_id(ls, value: str, command: str) -> str:
     """A pytest node id from a client: never an option (`-...`), its file inside the workspace.
     Options belong in the `pytestArgs` setting, the one place the user chooses them."""
-    if not isinstance(value, str) or not value.strip():
+    if not value.strip():
         raise JsonRpcInvalidParams(f"{command}: pass {{'test': nodeid}}, got {value!r}")
     file_part = value.split("::", 1)[0]
     if value.startswith("-") or any(c in value for c in "\0\r\n") or not file_part:
@@ -111,13 +102,12 @@ def register(server) -> None:
     @server.command(RUN_TESTS)
     @guarded
     async def run_tests(ls, *args):
-        opts = options(args, RUN_TESTS)
-        if "test" in opts:
-            test = opts["test"]
-            folder = (folder_of_test(ls, test) if isinstance(test, str) else None) or ls.folders[0]
-            return run_summary(await rerun_test(folder, node_id(folder, test, RUN_TESTS)))
-        if opts.get("uri") is not None:
-            path = workspace_path(ls, opts["uri"], RUN_TESTS)
+        given = convert(args, RunTestsArgs, RUN_TESTS)
+        if given.test is not None:
+            folder = folder_of_test(ls, given.test) or ls.folders[0]
+            return run_summary(await rerun_test(folder, node_id(folder, given.test, RUN_TESTS)))
+        if given.uri is not None:
+            path = workspace_path(ls, given.uri, RUN_TESTS)
             folder = ls.folder_for(path)
             return run_summary(await folder.runs.tests(tests_for_file(folder, path)))
         return merged_summary([await folder.runs.tests(None) for folder in list(ls.folders)])
@@ -135,11 +125,11 @@ def register(server) -> None:
     @server.command(RUN_SCRIPT)
     @guarded
     async def run_script(ls, *args):
-        opts = options(args, RUN_SCRIPT)
-        if "script" in opts:
-            path = workspace_path(ls, opts["script"], RUN_SCRIPT, what="script")
+        given = convert(args, RunScriptArgs, RUN_SCRIPT)
+        if given.script is not None:
+            path = workspace_path(ls, given.script, RUN_SCRIPT, what="script")
         else:
-            path = workspace_path(ls, opts.get("uri"), RUN_SCRIPT)
+            path = workspace_path(ls, given.uri, RUN_SCRIPT)
         if not os.path.isfile(path):
             raise JsonRpcInvalidParams(f"{RUN_SCRIPT}: no such script {path}")
         return run_summary(await ls.folder_for(path).runs.script(path))

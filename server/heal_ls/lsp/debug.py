@@ -16,7 +16,8 @@ import time
 
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 
-from heal_ls.lsp.commands import node_id, options
+from heal_ls.lsp.arguments import DebugTestArgs, convert
+from heal_ls.lsp.commands import node_id
 from heal_ls.lsp.folders import folder_of_test
 from heal_ls.lsp.log import guarded, logger, spawn
 from heal_ls.lsp.protocol import DEBUG_TEST
@@ -110,8 +111,8 @@ def register(server) -> None:
     @server.command(DEBUG_TEST)
     @guarded
     async def debug_test(ls, *args):
-        opts = options(args, DEBUG_TEST)
-        nodeid = node_id(ls, opts["test"], DEBUG_TEST) if "test" in opts else None
+        given = convert(args, DebugTestArgs, DEBUG_TEST)
+        nodeid = node_id(ls, given.test, DEBUG_TEST) if given.test is not None else None
         if nodeid is None:  # no argument: the only failing test
             known = [k for f in ls.folders for k in f.state.known.values() if k.failure.test]
             if len(known) != 1:

@@ -16,7 +16,8 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from heal_ls.lsp import status
 from heal_ls.lsp.apply import Refused, apply_fix
-from heal_ls.lsp.commands import options, workspace_path
+from heal_ls.lsp.arguments import HealFailingTestArgs, HealFunctionArgs, convert, to_wire
+from heal_ls.lsp.commands import workspace_path
 from heal_ls.lsp.config import heal_config
 from heal_ls.lsp.documents import current_text, unsaved_overlay
 from heal_ls.lsp.folders import Folder, folder_of_test
@@ -229,26 +230,25 @@ def register(server) -> None:
     @server.command(HEAL_FUNCTION)
     @guarded
     async def heal_function(ls, *args):
-        opts = options(args, HEAL_FUNCTION)
+        given = convert(args, HealFunctionArgs, HEAL_FUNCTION)
         folder = known = None
-        if isinstance(opts.get("failure"), str):
-            folder = folder_of_test(ls, opts["failure"])
-            known = folder.state.find(opts["failure"]) if folder else None
-        if known is None and isinstance(opts.get("qualname"), str) and "uri" in opts:
-            path = workspace_path(ls, opts["uri"], HEAL_FUNCTION)
+        if given.failure is not None:
+            folder = folder_of_test(ls, given.failure)
+            known = folder.state.find(given.failure) if folder else None
+        if known is None and given.qualname is not None:
+            path = workspace_path(ls, given.uri, HEAL_FUNCTION)
             folder = ls.folder_for(path)
-            matches = folder.state.for_function(path, opts["qualname"])
+            matches = folder.state.for_function(path, given.qualname)
             known = matches[0] if matches else None
         if known is None:
-            raise JsonRpcInvalidParams(f"{HEAL_FUNCTION}: no known failure for {opts!r}")
+            raise JsonRpcInvalidParams(f"{HEAL_FUNCTION}: no known failure for {to_wire(given)}")
         return (await heal(folder, known)).to_wire()
 
     @server.command(HEAL_FAILING_TEST)
     @guarded
     async def heal_failing_test(ls, *args):
-        opts = options(args, HEAL_FAILING_TEST)
-        test = opts.get("test")
-        if isinstance(test, str):
+        test = convert(args, HealFailingTestArgs, HEAL_FAILING_TEST).test
+        if test is not None:
             folder = folder_of_test(ls, test)
             picked = (folder, folder.state.find(test)) if folder else None
         else:

@@ -1,9 +1,10 @@
 """Every name heal-ls puts on the wire, defined once (client-vscode/src/constants.ts mirrors it),
 and the payloads of its custom messages.
 
-- commands (workspace/executeCommand): heal.healFunction {uri, line | qualname, test?},
-  heal.healFailingTest {test?}, heal.runTests [nodeids?], heal.rerunFailed, heal.runScript
-  {uri}, heal.debugTest {test}
+- commands (workspace/executeCommand), their arguments typed in lsp/arguments.py:
+  heal.healFunction {failure} or {uri, qualname}, heal.healFailingTest {test?},
+  heal.runTests {test} or {uri} or nothing, heal.rerunFailed, heal.runScript {script} or {uri},
+  heal.debugTest {test?}
 - notification `heal/status` (StatusPayload)
 - request `heal/failures` -> {failures: [{id, test, message, exc_type, suspect, healable, reason}]}
 """
