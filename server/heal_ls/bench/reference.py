@@ -9,32 +9,12 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from heal_ls.pysource.parse import first_line
+from heal_ls.pysource.parse import first_line, qualified_defs
 
 
 def find_function(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """The def node for "f", "Class.method" or "outer.<locals>.inner"."""
-    scope: list[ast.stmt] = tree.body
-    node: ast.AST | None = None
-    for part in [p for p in qualname.split(".") if p != "<locals>"]:
-        matches = [n for n in _defs_in(scope) if getattr(n, "name", None) == part]
-        if not matches:
-            return None
-        node = matches[0]
-        scope = node.body  # type: ignore[union-attr]
-    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-
-
-def _defs_in(body: list[ast.stmt]):
-    """Defs and classes directly in a body, also inside if/try/with blocks."""
-    for stmt in body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            yield stmt
-        else:
-            for field in ("body", "orelse", "finalbody", "handlers"):
-                inner = getattr(stmt, field, None)
-                if isinstance(inner, list) and not isinstance(stmt, ast.expr):
-                    yield from _defs_in(inner)
+    """The def node for "f", "Class.method" or "outer.<locals>.inner" (the first, if redefined)."""
+    return next((node for name, node in qualified_defs(tree) if name == qualname), None)
 
 
 def _line_range(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:

@@ -13,13 +13,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from heal_ls.pysource.parse import first_line
+from heal_ls.pysource.parse import first_line, qualified_nodes
 from heal_ls.pysource.source import SourceError, byte_col_to_char, read_source, split_lines
 
 _CACHE_SIZE = 256
 _cache: OrderedDict[bytes, ModuleIndex | SyntaxError] = OrderedDict()
-
-_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 @dataclass(frozen=True)
@@ -135,39 +133,14 @@ def _build(text: str) -> ModuleIndex | SyntaxError:
         return SyntaxError(f"cannot parse: {exc}")
     lines = split_lines(text)
     index = ModuleIndex(functions=[], classes=[], tree=tree)
-    _walk(tree.body, "", False, lines, index)
+    for qualname, node in qualified_nodes(tree):
+        if isinstance(node, ast.ClassDef):
+            end = node.end_lineno or node.lineno
+            index.classes.append(ClassNode(qualname, first_line(node), node.lineno, end))
+        else:
+            index.functions.append(_function_node(node, qualname, first_line(node), lines))
     index.functions.sort(key=lambda f: (f.start_line, f.def_line))
     return index
-
-
-def _walk(body: list, prefix: str, in_function: bool, lines: list[str], index: ModuleIndex):
-    """Visit statements only (defs live in statement bodies), tracking the qualname prefix."""
-    for node in body:
-        if isinstance(node, (*_DEFS, ast.ClassDef)):
-            qualname = f"{prefix}{'.<locals>.' if in_function else '.'}{node.name}"
-            qualname = qualname if prefix else node.name
-            start = first_line(node)
-            if isinstance(node, ast.ClassDef):
-                end = node.end_lineno or node.lineno
-                index.classes.append(ClassNode(qualname, start, node.lineno, end))
-                _walk(node.body, qualname, False, lines, index)
-                continue
-            index.functions.append(_function_node(node, qualname, start, lines))
-            _walk(node.body, qualname, True, lines, index)
-        else:
-            for child in _child_statements(node):
-                _walk(child, prefix, in_function, lines, index)
-
-
-def _child_statements(node: ast.AST):
-    """The statement lists nested in a compound statement (if/for/while/try/with/match)."""
-    for value in vars(node).values():
-        if isinstance(value, list) and value:
-            if isinstance(value[0], ast.stmt):
-                yield value
-            elif isinstance(value[0], (ast.excepthandler, ast.match_case)):
-                for holder in value:
-                    yield holder.body
 
 
 def _function_node(node, qualname: str, start: int, lines: list[str]) -> FunctionNode:

@@ -18,7 +18,15 @@ DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def qualified_defs(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, Def]]:
-    """Yield (qualname, def node) for every def, outermost first, in source order.
+    """Yield (qualname, def node) for every def, outermost first, in source order."""
+    for qualname, node in qualified_nodes(tree, prefix):
+        if isinstance(node, DEF_TYPES):
+            yield qualname, node
+
+
+def qualified_nodes(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, Def | ast.ClassDef]]:
+    """Yield (qualname, node) for every def and class, outermost first, in source order: the one
+    walker, so every part names a def the same way (`C.m`, `f.<locals>.g`, under if/try/with).
 
     Only statement blocks are walked: defs cannot hide inside expressions, and skipping them
     makes this ten times cheaper than ast.walk on big modules.
@@ -26,21 +34,22 @@ def qualified_defs(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, Def]]
     for stmt in statements(tree):
         if isinstance(stmt, DEF_TYPES):
             yield prefix + stmt.name, stmt
-            yield from qualified_defs(stmt, prefix + stmt.name + ".<locals>.")
+            yield from qualified_nodes(stmt, prefix + stmt.name + ".<locals>.")
         elif isinstance(stmt, ast.ClassDef):
-            yield from qualified_defs(stmt, prefix + stmt.name + ".")
+            yield prefix + stmt.name, stmt
+            yield from qualified_nodes(stmt, prefix + stmt.name + ".")
         else:
-            yield from qualified_defs(stmt, prefix)
+            yield from qualified_nodes(stmt, prefix)
 
 
 def statements(node: ast.AST) -> Iterator[ast.stmt]:
-    """The statements directly inside a node's blocks (body, else, finally, handlers, cases)."""
-    for field in ("body", "orelse", "finalbody"):
-        block = getattr(node, field, None)
-        if isinstance(block, list):
-            yield from block
+    """The statements directly inside a node's blocks, in source order (body, except handlers
+    or match cases, else, finally)."""
+    yield from getattr(node, "body", None) or ()
     for inner in getattr(node, "handlers", ()) or getattr(node, "cases", ()):
         yield from inner.body
+    for field in ("orelse", "finalbody"):
+        yield from getattr(node, field, None) or ()
 
 
 def first_line(node: ast.AST) -> int:
