@@ -171,3 +171,4 @@ class HealResult:
     targets: list[str] = field(default_factory=list)  # the failing tests (or script) it was for
     guards: list[str] = field(default_factory=list)  # passing tests that ran the function
     proof: str = ""  # what proved it: "verified by 1 failing test now passing and 3 guards..."
+    candidate_timeout: float = 0.0  # seconds per test while candidates were verified

@@ -218,6 +218,7 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) 
         # passing tests that run the function: what the heal found, else the last run's count
         "guards": len(result.guards) if result.status != "skipped" or not blast else blast.guards,
         "guard_tests": result.guards,
+        "candidate_timeout": result.candidate_timeout,  # s per test; short when a test hangs
         "attempts": len(result.attempts),
         "diff": result.diff,
         "touched": result.touched,

@@ -62,6 +62,7 @@ class HealContext:
     best: str | None = None  # the last well-formed candidate that did not pass
     total: int = 0  # how many attempts the current search step may make (for progress)
     warm_runner: object | None = None
+    test_timeout: float = 0.0  # per test while verifying candidates (guards.candidate_timeout)
     offered: list[Suspect] = field(default_factory=list)  # may change: the target first
     plans: dict[str, Planned] = field(default_factory=dict)  # module text -> its multi-node plan
     best_plan: Planned | None = None  # the last multi-node plan that did not pass
@@ -121,6 +122,7 @@ def finish(
         targets=[f.test or f.script or f.id for f in ctx.failures],
         guards=list(ctx.guards.tests),
         proof=proof_line(ctx) if status in ("verified", "weak") else "",
+        candidate_timeout=ctx.test_timeout or ctx.config.test_timeout,
     )
 
 
@@ -213,7 +215,7 @@ async def _verify(ctx: HealContext, module_text: str, candidate: Candidate) -> V
         ctx.guards.tests,
         python=ctx.config.python,
         pytest_args=ctx.config.pytest_args,
-        test_timeout=ctx.config.test_timeout,
+        test_timeout=ctx.test_timeout or ctx.config.test_timeout,
         overlay=ctx.overlay,
         warm=ctx.warm_runner,
         sandbox=SandboxPolicy(ctx.config.test_env, ctx.config.allow_unisolated),

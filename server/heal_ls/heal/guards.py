@@ -25,7 +25,24 @@ class Guards:
     error: str | None = None  # discovery could not run; the guards are then only the last run's
 
     def slowest(self) -> float:
-        return max(self.durations.values(), default=0.0)
+        """The longest a guard took on the original (tests that failed there do not count)."""
+        return max((self.durations.get(t, 0.0) for t in self.tests), default=0.0)
+
+
+HANG_FLOOR = 1.0  # seconds: a candidate test never gets less
+HANG_FACTOR = 20  # times the slowest guard: room for a slower (correct) fix and a busy machine
+
+
+def candidate_timeout(failures: Sequence[Failure], guards: Guards, test_timeout: float) -> float:
+    """The per-test timeout candidates are verified with. When a failing test hangs, every
+    candidate that still loops would wait out the full timeout, so a search over 100 candidates
+    would cost 100 timeouts; the guards' durations on the original say how long a test of this
+    function really needs. Without a measured guard there is no such evidence: the full timeout."""
+    measured = [guards.durations[t] for t in guards.tests if t in guards.durations]
+    if not measured or not any(f.timed_out for f in failures):
+        return test_timeout
+    derived = max(HANG_FLOOR, HANG_FACTOR * guards.slowest())
+    return derived if test_timeout <= 0 else min(test_timeout, derived)
 
 
 def suspect_keys(suspect: Suspect) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from heal_ls.heal.attempt import HealContext, HealEvent, finish
 from heal_ls.heal.config import HealConfig
-from heal_ls.heal.guards import Guards, find_guards
+from heal_ls.heal.guards import Guards, candidate_timeout, find_guards
 from heal_ls.models import (
     Failure,
     HealResult,
@@ -55,6 +55,7 @@ async def heal_failure(
         overlay=ctx.overlay,
         warm=ctx.warm_runner,
     )
+    ctx.test_timeout = candidate_timeout(ctx.failures, ctx.guards, config.test_timeout)
     ctx.emit(HealEvent("guards", guard_line(ctx)))
     try:
         result = await _search(ctx)
@@ -150,4 +151,10 @@ def guard_line(ctx: HealContext) -> str:
     line = f"{count} passing test(s) run {name}()" if count else f"no passing test runs {name}()"
     if ctx.guards.already_failing:
         line += f"; {len(ctx.guards.already_failing)} already failing (not held against a fix)"
+    if ctx.test_timeout and ctx.test_timeout != ctx.config.test_timeout:
+        slowest = ctx.guards.slowest()
+        line += (
+            f"; the failing test hangs: candidates get {ctx.test_timeout:g} s per test"
+            f" (the slowest guard took {slowest:.2g} s)"
+        )
     return line

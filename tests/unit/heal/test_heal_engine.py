@@ -16,7 +16,7 @@ from heal_ls.heal.candidate import (
     target_names,
 )
 from heal_ls.heal.config import HealConfig
-from heal_ls.heal.guards import Guards, from_last_run
+from heal_ls.heal.guards import Guards, candidate_timeout, from_last_run
 from heal_ls.heal.steps import _first_passing, repeats_failed
 from heal_ls.heal.targets import group_targets, refresh_suspect
 from heal_ls.heal.verify import VerifyOutcome, summarise
@@ -121,6 +121,20 @@ def test_regression_guards_are_the_passing_tests_that_ran_the_function():
     guards = from_last_run(suspect(), run, ["t::failing"])
     assert guards.tests == ["t::guard"] and guards.already_failing == ["t::broken"]
     assert from_last_run(suspect(), None, []).tests == []
+
+
+def test_candidates_of_a_hanging_test_get_a_timeout_from_the_guards_durations():
+    hung = Failure(id="t::f", exc_type="Timeout", message="", test="t::f", timed_out=True)
+    fast = Guards(tests=["t::a", "t::b"], durations={"t::a": 0.01, "t::b": 0.2})
+    assert candidate_timeout([hung], fast, 10.0) == pytest.approx(4.0)  # 20x the slowest guard
+    assert candidate_timeout([hung], Guards(["t::a"], {"t::a": 0.001}), 10.0) == 1.0  # floor
+    assert candidate_timeout([hung], Guards(["t::a"], {"t::a": 3.0}), 10.0) == 10.0  # never more
+    assert candidate_timeout([hung], Guards(["t::a"], {"t::a": 0.01}), 0.0) == 1.0  # 0: no limit
+    assert candidate_timeout([failure()], fast, 10.0) == 10.0  # no hang: the configured timeout
+    assert candidate_timeout([hung], Guards(), 10.0) == 10.0  # no guard: no evidence to go on
+    # a test that already failed (hung) on the original is no guard and sets no pace
+    slow_broken = Guards(["t::a"], {"t::a": 0.01, "t::x": 10.0}, already_failing=["t::x"])
+    assert candidate_timeout([hung], slow_broken, 10.0) == 1.0
 
 
 @pytest.mark.parametrize(
