@@ -79,6 +79,8 @@ def refuse(new: str, original: str = ORIGINAL, path: str = SOURCE) -> str:
         ),
         ("import heal_pytest_plugin\n    heal_pytest_plugin.HealReporter = None", "heal_pytest"),
         ("import gc\n    return gc.get_objects()", "`gc`"),
+        ("import heal_hits\n    heal_hits.record_into(print)", "`heal_hits`"),
+        ("return __heal_ls_hit__('x')", "`__heal_ls_hit__`"),
         (
             "class Any:\n        def __eq__(self, other):\n            return True\n"
             "    return Any()",

@@ -67,18 +67,25 @@ def pytest_load_initial_conftests(early_config, parser, args):
     path = os.environ.get(wire.OVERLAY)
     if path:
         early_config._heal_overlay = heal_overlay.install(heal_overlay.load_overlay_file(path))
+    # Ahead of the overlay on sys.meta_path, so overlaid workspace modules report their calls too.
+    if os.environ.get(wire.REPORT) and os.environ.get(wire.TRACE) == "1":
+        early_config._heal_recorder = heal_watch.CallRecorder(_path_rules(early_config))
 
 
 def pytest_configure(config):
     report = os.environ.get(wire.REPORT)
     if not report or hasattr(config, "workerinput"):  # xdist workers report through the controller
         return
-    root = os.path.realpath(os.environ.get(wire.ROOT) or os.getcwd())
     timeout = float(os.environ.get(wire.TEST_TIMEOUT) or 0)
-    trace = os.environ.get(wire.TRACE) == "1"
-    reporter = HealReporter(report, parts.PathRules(root, str(config.rootpath)), timeout, trace)
+    recorder = getattr(config, "_heal_recorder", None)
+    reporter = HealReporter(report, _path_rules(config), timeout, recorder)
     reporter.mac = _take_seal(os.environ.pop(wire.SEAL, None))
     config.pluginmanager.register(reporter, "heal-ls-reporter")
+
+
+def _path_rules(config):
+    root = os.path.realpath(os.environ.get(wire.ROOT) or os.getcwd())
+    return parts.PathRules(root, str(config.rootpath))
 
 
 def _take_seal(path):
@@ -101,6 +108,9 @@ def pytest_unconfigure(config):
     finder = getattr(config, "_heal_overlay", None)
     if finder is not None:
         heal_overlay.uninstall(finder)
+    recorder = getattr(config, "_heal_recorder", None)
+    if recorder is not None:
+        recorder.close()
 
 
 class TestTimeout(pytest.fail.Exception):  # type: ignore[name-defined]
@@ -108,11 +118,11 @@ class TestTimeout(pytest.fail.Exception):  # type: ignore[name-defined]
 
 
 class HealReporter:
-    def __init__(self, report_path, paths, timeout, trace):
+    def __init__(self, report_path, paths, timeout, recorder):
         self.out = open(report_path, "w", encoding="utf-8")  # noqa: SIM115 (closed at unconfigure)
         self.paths = paths
         self.timeout = timeout
-        self.tracer = heal_watch.CallTracer(paths) if trace else None
+        self.recorder = recorder  # None: the run records no function coverage
         self.watchdog = None
         # faulthandler writes stacks here: when even the watchdog thread cannot run (GIL held
         # in C), and when the runner sends DUMP_SIGNAL before killing a run that overran.
@@ -151,15 +161,15 @@ class HealReporter:
         self.record = rec = {"kind": "test", "nodeid": item.nodeid, "outcome": "passed"}
         rec.update(duration=0.0, path=path, line=line, covered=[], failure=None, stdout="")
         self._emit({"kind": "start", "nodeid": item.nodeid})
-        if self.tracer:
-            self.tracer.reset()
+        if self.recorder:
+            self.recorder.reset()
         if self.watchdog:
             self.watchdog.arm(self.timeout, rec)
         outcome = yield
         if outcome.excinfo is not None:  # KeyboardInterrupt, pytest.exit(): never a pass
             self._interrupted(item, rec, outcome.excinfo)
-        if self.tracer:
-            rec["covered"] = self.tracer.collected()
+        if self.recorder:
+            rec["covered"] = self.recorder.collected()
         if self.watchdog:
             self.watchdog.disarm()
         self._finish(rec)
@@ -168,32 +178,32 @@ class HealReporter:
     def pytest_collection(self, session):
         """Functions that run while test modules import workspace code (module-level tables
         built by calls): a failure may come from data they made before any test ran."""
-        if self.tracer:
-            self.tracer.reset()
-            self.tracer.start()
+        if self.recorder:
+            self.recorder.reset()
+            self.recorder.start()
         yield
-        if self.tracer:
-            self.tracer.stop()
-            self.import_covered = self.tracer.collected()
+        if self.recorder:
+            self.recorder.stop()
+            self.import_covered = self.recorder.collected()
 
-    # Tracing only while test and fixture code runs, not pytest's own collection around it.
+    # Recording only while test and fixture code runs, not pytest's own collection around it.
     # The call phase of every item kind (pytest functions, unittest TestCase methods with their
     # setUp/tearDown, doctests): pytest_pyfunc_call is never called for the last two.
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item):
-        if self.tracer:
-            self.tracer.start()
+        if self.recorder:
+            self.recorder.start()
         yield
-        if self.tracer:
-            self.tracer.stop()
+        if self.recorder:
+            self.recorder.stop()
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_fixture_setup(self, fixturedef, request):
-        if self.tracer:
-            self.tracer.start()
+        if self.recorder:
+            self.recorder.start()
         yield
-        if self.tracer:
-            self.tracer.stop()
+        if self.recorder:
+            self.recorder.stop()
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -223,8 +233,8 @@ class HealReporter:
                 rec["failure"] = parts.failure_from_exception(
                     call.excinfo.value, item, self.paths, call.excinfo.tb
                 )
-                if self.tracer:
-                    rec["failure"]["mock_callers"] = self.tracer.mock_callers(call.excinfo.tb)
+                if self.recorder:
+                    rec["failure"]["mock_callers"] = self.recorder.mock_callers(call.excinfo.tb)
                     rec["failure"]["import_covered"] = self.import_covered
 
     def _interrupted(self, item, rec, excinfo):

@@ -9,67 +9,62 @@ import sys
 import threading
 import time
 
+import heal_hits
+
 MOCK_FILE = os.path.join("unittest", "mock.py")
 MOCK_CALL_NAMES = ("_increment_mock_call", "_mock_call")  # 3.8+, and 3.7's only one
 
 
-class CallTracer:
+class CallRecorder:
     """Records workspace functions (outside test files) that run, as "abs_path:first_line".
 
-    A global trace function that returns None sees only 'call' events, never lines; each code
-    object is judged once (cached), so the per-call cost is one dict lookup and one set add.
+    The functions report themselves (heal_hits instruments workspace modules as they are
+    imported), so no trace hook slows the rest of the process down. Calls of `unittest.mock`
+    objects are recorded with the workspace function that made them, by wrapping the mock's
+    call bookkeeping while recording.
     """
-
-    MOCK_CALL = object()  # the key of unittest.mock's call bookkeeping: record who called it
 
     def __init__(self, paths):
         self.paths = paths
-        self.keys = {}
         self.hits = set()
         self.mock_calls = {}  # id(mock) -> {workspace caller key: None}, in call order
-        self.active = False
         self.depth = 0
+        self.finder = heal_hits.install(self._wants)
+        self.mock_patched = False
+
+    def _wants(self, path):
+        return self.paths.is_workspace(path) and not self.paths.is_test_file(path)
 
     def _key(self, code):
-        name, filename = code.co_name, code.co_filename
-        if name in MOCK_CALL_NAMES and filename.endswith(MOCK_FILE):
-            return self.MOCK_CALL
-        if name.startswith("<") or not self.paths.is_workspace(filename):
-            return None
-        if self.paths.is_test_file(filename):
-            return None
-        return f"{os.path.abspath(filename)}:{code.co_firstlineno}"
+        return f"{os.path.abspath(code.co_filename)}:{code.co_firstlineno}"
 
-    def _make_trace(self):
-        """The trace function, with everything it touches bound to locals: it runs on every
-        Python call while a test runs, so each attribute lookup saved counts."""
-        keys, key_of, hit, mock_call = self.keys, self._key, self.hits.add, self.MOCK_CALL
-        record_mock_call = self._record_mock_call
+    def _patch_mock(self):
+        """Wrap unittest.mock's call bookkeeping once it is imported (never import it: it pulls
+        in asyncio); the wrapper records only while recording is on."""
+        mock = sys.modules.get("unittest.mock")
+        if mock is None or self.mock_patched:
+            return
+        self.mock_patched = True
+        mixin = mock.CallableMixin
+        name = next(n for n in MOCK_CALL_NAMES if hasattr(mixin, n))
+        original, recorder = getattr(mixin, name), self
 
-        def trace(frame, event, arg):
-            code = frame.f_code
-            key = keys.get(code, keys)  # the dict itself marks "not judged yet"
-            if key is keys:
-                key = keys[code] = key_of(code)
-            if key is not None:
-                if key is mock_call:
-                    record_mock_call(frame)
-                else:
-                    hit(key)
+        def bookkeeping(mock_self, *args, **kwargs):
+            if recorder.depth:
+                recorder._record_mock_call(mock_self, sys._getframe(1))
+            return original(mock_self, *args, **kwargs)
 
-        return trace
+        setattr(mixin, name, bookkeeping)
 
-    def _record_mock_call(self, frame):
+    def _record_mock_call(self, mock, caller):
         """Which workspace function (outside tests) called this mock: the first such frame out."""
-        mock = frame.f_locals.get("self")
-        caller = frame.f_back
         while caller is not None:
             filename = caller.f_code.co_filename
             if not filename.endswith(MOCK_FILE) and self.paths.is_workspace(filename):
-                if not self.paths.is_test_file(filename):
-                    key = self._key(caller.f_code)
-                    if key is not None:
-                        self.mock_calls.setdefault(id(mock), {})[key] = None
+                if not self.paths.is_test_file(filename) and not caller.f_code.co_name.startswith(
+                    "<"
+                ):
+                    self.mock_calls.setdefault(id(mock), {})[self._key(caller.f_code)] = None
                 return
             caller = caller.f_back
 
@@ -86,25 +81,23 @@ class CallTracer:
         return []
 
     def reset(self):
-        self.hits.clear()  # cleared, not replaced: the trace function holds its `add`
+        self.hits.clear()
         self.mock_calls = {}
 
     def start(self):
-        """Begin (or nest) tracing; fixtures can set up inside other traced code."""
+        """Begin (or nest) recording; fixtures can set up inside other recorded code."""
         self.depth += 1
         if self.depth == 1:
-            self.active = sys.gettrace() is None  # never fight a debugger or coverage.py
-            if self.active:
-                trace = self._make_trace()
-                threading.settrace(trace)
-                sys.settrace(trace)
+            self._patch_mock()
+            heal_hits.record_into(self.hits.add)
 
     def stop(self):
         self.depth -= 1
-        if self.depth == 0 and self.active:
-            sys.settrace(None)
-            threading.settrace(None)
-            self.active = False
+        if self.depth == 0:
+            heal_hits.record_into(heal_hits.OFF)
+
+    def close(self):
+        heal_hits.uninstall(self.finder)
 
     def collected(self):
         return sorted(self.hits)

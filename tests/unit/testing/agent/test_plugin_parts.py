@@ -1,9 +1,8 @@
-"""The plugin's stdlib pieces in-process: safe repr, path rules, call tracer, overlay import hook."""
+"""The plugin's stdlib pieces in-process: safe repr, path rules, overlay import hook."""
 
 import importlib
 import sys
 import traceback
-from pathlib import Path
 
 import pytest
 from heal_ls.testing.invocation import PLUGIN_DIR
@@ -11,7 +10,6 @@ from heal_ls.testing.invocation import PLUGIN_DIR
 sys.path.insert(0, PLUGIN_DIR)
 import heal_overlay  # noqa: E402
 import heal_report_parts as parts  # noqa: E402
-import heal_watch  # noqa: E402
 
 
 class BrokenRepr:
@@ -51,35 +49,6 @@ def test_path_rules(tmp_path):
     assert rules.is_runner(parts.__file__) and rules.is_runner(
         pytest.__file__.replace("pytest/", "_pytest/")
     )
-
-
-def make_module(tmp_path: Path, name: str, text: str):
-    (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
-    sys.path.insert(0, str(tmp_path))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(tmp_path))
-
-
-def test_call_tracer_records_workspace_functions_once_each(tmp_path):
-    mod = make_module(
-        tmp_path,
-        "h1_traced_mod",
-        "def leaf(x):\n    return x + 1\n\n\ndef top(n):\n    return [leaf(i) for i in range(n)]\n",
-    )
-    tracer = heal_watch.CallTracer(parts.PathRules(str(tmp_path)))
-    if sys.gettrace() is not None:
-        pytest.skip("another tracer (coverage/debugger) is active")
-    tracer.reset()
-    tracer.start()
-    try:
-        mod.top(50)
-    finally:
-        tracer.stop()
-    path = str(tmp_path / "h1_traced_mod.py")
-    assert tracer.collected() == [f"{path}:1", f"{path}:5"]  # no <listcomp>, no duplicates
-    assert sys.gettrace() is None
 
 
 def test_overlay_serves_text_with_real_path_and_no_bytecode(tmp_path):

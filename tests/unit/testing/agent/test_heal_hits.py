@@ -1,0 +1,166 @@
+"""Function coverage without a trace hook: workspace modules report their own calls."""
+
+import asyncio
+import importlib
+import sys
+import traceback
+
+import pytest
+from heal_ls.testing.invocation import PLUGIN_DIR
+
+sys.path.insert(0, PLUGIN_DIR)
+import heal_overlay  # noqa: E402
+import heal_report_parts as parts  # noqa: E402
+import heal_watch  # noqa: E402
+
+SOURCE = '''\
+import functools
+
+
+def leaf(x):
+    return x + 1
+
+
+def top(n):
+    """Doc stays."""
+    return [leaf(i) for i in range(n)]
+
+
+@functools.lru_cache()
+def decorated(x):
+    return x
+
+
+def outer():
+    def middle():
+        def inner():
+            return 1 / 0
+        return inner
+    return middle()()
+
+
+def gen():
+    yield 1
+
+
+async def coro():
+    return 2
+
+
+class Thing:
+    def method(self):
+        return (lambda: 3)()
+'''
+
+
+@pytest.fixture
+def recorder(tmp_path):
+    made = heal_watch.CallRecorder(parts.PathRules(str(tmp_path)))
+    sys.path.insert(0, str(tmp_path))
+    yield made
+    sys.path.remove(str(tmp_path))
+    made.close()
+
+
+def _import(tmp_path, name, text, folder=""):
+    path = tmp_path / folder / f"{name}.py"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return importlib.import_module(f"{folder}.{name}" if folder else name), str(path)
+
+
+def test_workspace_functions_report_each_run_once_with_their_code_object_key(tmp_path, recorder):
+    mod, path = _import(tmp_path, "hits_mod", SOURCE)
+    recorder.start()
+    try:
+        mod.top(50)
+        mod.decorated(1)
+        list(mod.gen())
+        asyncio.run(mod.coro())
+        mod.Thing().method()
+        with pytest.raises(ZeroDivisionError) as info:
+            mod.outer()
+    finally:
+        recorder.stop()
+    lines = {code.co_firstlineno for code in (mod.leaf.__code__, mod.top.__code__)}
+    lines |= {mod.decorated.__wrapped__.__code__.co_firstlineno, mod.gen.__code__.co_firstlineno}
+    lines |= {mod.coro.__code__.co_firstlineno, mod.Thing.method.__code__.co_firstlineno}
+    lines |= {mod.outer.__code__.co_firstlineno, 19, 20}  # outer.<locals>.middle, ...inner
+    assert recorder.collected() == sorted(f"{path}:{line}" for line in lines)  # no lambda/listcomp
+    assert mod.decorated.__wrapped__.__code__.co_firstlineno == 13  # the decorator's line
+    # The module's own lines, docstrings and tracebacks are as written.
+    assert mod.top.__doc__ == "Doc stays."
+    assert traceback.extract_tb(info.tb)[-1].lineno == 21
+    assert traceback.extract_tb(info.tb)[-1].line == "return 1 / 0"
+
+
+def test_nothing_is_recorded_outside_start_and_stop_and_reset_forgets(tmp_path, recorder):
+    mod, path = _import(
+        tmp_path, "hits_off", "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
+    )
+    mod.f()
+    assert recorder.collected() == []
+    recorder.start()
+    recorder.start()  # nested (a fixture set up inside a recorded call)
+    mod.f()
+    recorder.stop()
+    mod.g()  # still inside the outer start
+    recorder.stop()
+    mod.g()
+    assert recorder.collected() == [f"{path}:1", f"{path}:5"]
+    recorder.reset()
+    mod.f()
+    assert recorder.collected() == []
+
+
+def test_test_files_and_other_folders_are_not_instrumented(tmp_path, recorder):
+    mod, _ = _import(tmp_path, "test_hits_helper", "def f():\n    return 1\n")
+    assert "__heal_ls_hit__" not in mod.f.__code__.co_names
+    other = tmp_path.parent / f"{tmp_path.name}_elsewhere"
+    other.mkdir()
+    (other / "hits_outside.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    sys.path.insert(0, str(other))
+    try:
+        outside = importlib.import_module("hits_outside")
+    finally:
+        sys.path.remove(str(other))
+    assert "__heal_ls_hit__" not in outside.f.__code__.co_names
+    workspace, _ = _import(tmp_path, "hits_inside", "def f():\n    return 1\n")
+    assert "__heal_ls_hit__" in workspace.f.__code__.co_names
+
+
+def test_overlaid_workspace_modules_report_their_calls_too(tmp_path, recorder):
+    path = tmp_path / "hits_over.py"
+    path.write_text("def f():\n    return 'disk'\n", encoding="utf-8")
+    overlay = heal_overlay.install({str(path): "\n\ndef f():\n    return 'overlay'\n"})
+    sys.meta_path.remove(recorder.finder)  # the plugin's order: the recorder ahead of the overlay
+    sys.meta_path.insert(0, recorder.finder)
+    try:
+        mod = importlib.import_module("hits_over")
+        recorder.start()
+        assert mod.f() == "overlay"
+        recorder.stop()
+    finally:
+        heal_overlay.uninstall(overlay)
+    assert recorder.collected() == [f"{path}:3"]
+
+
+def test_mock_calls_are_recorded_with_the_workspace_function_that_made_them(tmp_path, recorder):
+    from unittest import mock
+
+    mod, path = _import(
+        tmp_path, "hits_mocked", "def deliver(sender):\n    sender.send(1)\n\n\ndef run(s):\n"
+        "    deliver(s)\n",
+    )  # fmt: skip
+    sender = mock.Mock()
+    recorder.start()
+    try:
+        mod.run(sender)
+        sender.send.assert_called_once_with(2)
+    except AssertionError:
+        callers = recorder.mock_callers(sys.exc_info()[2])
+    finally:
+        recorder.stop()
+    assert callers == [f"{path}:1"]
+    sender.send(3)  # not recording: not kept
+    assert recorder.mock_calls.keys() == {id(sender.send)}
