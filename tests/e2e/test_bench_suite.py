@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from heal_ls.bench.differential import behaves_alike
@@ -81,27 +82,42 @@ async def test_differential_check_tells_alike_from_different(tmp_path):
 
 
 def _outcomes(folder) -> dict[str, set[str]]:
-    """Run pytest once over every bug folder in `folder`; outcomes per bug."""
+    """Run pytest once over every bug folder in `folder`; outcomes per bug ("<bug>/hidden" for
+    its hidden tests)."""
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "."],
         cwd=folder, capture_output=True, text=True, timeout=240,
     )  # fmt: skip
     found: dict[str, set[str]] = {}
-    for outcome, bug in re.findall(r"^(PASSED|FAILED|ERROR) ([^/\s]+)/", proc.stdout, re.M):
-        found.setdefault(bug, set()).add(outcome)
+    pattern = r"^(PASSED|FAILED|ERROR) ([^/\s]+)/(hidden/)?"
+    for outcome, bug, hidden in re.findall(pattern, proc.stdout, re.M):
+        found.setdefault(bug + ("/hidden" if hidden else ""), set()).add(outcome)
     return found
 
 
 @pytest.mark.e2e
 def test_every_bug_fails_and_every_reference_passes(tmp_path):
+    """Also its hidden tests: they fail on the bug (they test it) and pass on the reference."""
     buggy, fixed = tmp_path / "buggy", tmp_path / "fixed"
     for case in CASES:
         for dest in (buggy, fixed):
             shutil.copytree(case.root, dest / case.name)
+            (dest / case.name / "hidden").mkdir()
+            shutil.copy(case.hidden_tests, dest / case.name / "hidden")
         target = fixed / case.name / case.target[len(case.root) + 1 :]
         module = target.read_bytes().decode("utf-8")
         target.write_bytes(reference_module(module, case).encode())
     before, after = _outcomes(buggy), _outcomes(fixed)
     for case in CASES:
         assert "FAILED" in before.get(case.name, set()), case.name
+        assert "FAILED" in before.get(case.name + "/hidden", set()), case.name
         assert after.get(case.name) == {"PASSED"}, case.name
+        assert after.get(case.name + "/hidden") == {"PASSED"}, case.name
+
+
+def test_hidden_tests_live_outside_each_bug_folder():
+    """The heal works on a copy of the bug's folder: its hidden tests must not be in it."""
+    for case in CASES:
+        assert case.hidden_tests, f"{case.name} has no examples/bench/hidden/test_hidden_<bug>.py"
+        assert not case.hidden_tests.startswith(case.root + "/"), case.name
+        assert "def test_" in Path(case.hidden_tests).read_text(encoding="utf-8"), case.name

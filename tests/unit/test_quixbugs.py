@@ -143,4 +143,6 @@ def test_bench_heals_the_lookalike_checkout(checkout, capsys):
     assert all(row["fixed"] and row["located"] for row in rows.values())
     assert rows["gcd"]["equal"] == "same" and rows["bitcount"]["equal"] == "same"
     assert report["summary"]["fixed"] == 3
+    assert all(row["correct"] is None for row in rows.values())  # QuixBugs has no hidden tests
+    assert report["summary"]["hidden"] == 0 and report["summary"]["verified_wrong"] == 0
     assert not (checkout / "python_programs" / "__pycache__").exists()  # ran in a copy

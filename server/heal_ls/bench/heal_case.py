@@ -1,8 +1,12 @@
-"""Heal one benchmark bug end to end and describe the outcome as one table row (a dict)."""
+"""Heal one benchmark bug end to end and describe the outcome as one table row (a dict).
+
+The case's root must be a throwaway copy: judging copies the hidden tests into it.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
 import time
 
 from heal_ls.bench.differential import behaves_alike
@@ -18,9 +22,13 @@ def empty_row(case: BenchCase) -> dict:
         "located": False,
         "status": "-",
         "fixed": False,
+        # the hidden tests pass on the healed code (None: the case has none)
+        "correct": False if case.hidden_tests else None,
+        "hidden_failed": [],
         "equal": "-",
         "weak": False,  # the tests pass but no passing test guarded the function
         "attempts": 0,
+        "guard_stops": 0,  # candidates that passed the failing tests but broke a guard
         "model_calls": 0,
         "tokens": 0,
         "heal_seconds": 0.0,
@@ -84,6 +92,9 @@ def _record(row: dict, result: HealResult) -> None:
     row["status"] = result.status
     row["weak"] = result.status == "weak"
     row["attempts"] = len(result.attempts)
+    # verify.summarise starts its reason with "regression:" when the targets passed (they run
+    # first, so a failing target would come first) and a guard did not
+    row["guard_stops"] = sum(a.failure.startswith("regression:") for a in result.attempts)
     row["model_calls"] = sum(
         a.candidate.proposer not in ("local", "cache") for a in result.attempts
     )
@@ -108,6 +119,12 @@ async def _judge(row: dict, case: BenchCase, result: HealResult, config) -> None
         trace=False,
     )
     row["fixed"] = bool(final.passed) and not (final.failed or final.errors or final.timed_out)
+    if case.hidden_tests:
+        hidden_pass, row["hidden_failed"] = await _hidden_pass(case, overlay, config)
+        row["correct"] = row["fixed"] and hidden_pass
+        if not hidden_pass:
+            failed = ", ".join(n.rsplit("::", 1)[-1] for n in row["hidden_failed"]) or "no run"
+            row["note"] = f"{result.status} but fails hidden tests: {failed}"[:200]
     if not _is_case_target(case, result.suspect):
         row["equal"] = f"healed {result.suspect.qualname}"
         return
@@ -120,3 +137,26 @@ async def _judge(row: dict, case: BenchCase, result: HealResult, config) -> None
     row["equal"] = await behaves_alike(
         case.root, case.target, result.new_source, reference, case.qualname, config.python
     )
+
+
+async def _hidden_pass(case: BenchCase, overlay: dict[str, str], config) -> tuple[bool, list[str]]:
+    """Copy the hidden test file into the copy only now (the heal never saw it) and run it on
+    the healed code. Correct = every hidden test has a call-phase pass; else the ones that did not."""
+    from heal_ls.testing.runner import run_pytest
+
+    dest = os.path.join(case.root, "hidden", os.path.basename(case.hidden_tests))
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    shutil.copyfile(case.hidden_tests, dest)
+    rel = os.path.relpath(dest, case.root).replace(os.sep, "/")
+    run = await run_pytest(
+        case.root,
+        nodeids=[rel],
+        python=config.python,
+        test_timeout=config.test_timeout,
+        overlay=overlay,
+        trace=False,
+    )
+    failed = [t.nodeid for t in run.tests if not (t.outcome == "passed" and t.call == "passed")]
+    failed += [f.test for f in run.failures if f.test and f.test not in failed]
+    clean = not (run.error or run.timed_out or run.errors) and run.exitstatus == 0
+    return bool(run.tests) and clean and not failed, failed

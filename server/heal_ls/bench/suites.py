@@ -1,7 +1,9 @@
 """Benchmark suites: the bundled examples/bench bugs and a local QuixBugs checkout.
 
 Both loaders return BenchCase objects; nothing here runs code. A case names the module holding
-the bug, the function's qualname, the reference fix (a def at column 0) and the tests to run.
+the bug, the function's qualname, the reference fix (a def at column 0), the tests to run and,
+for the bundled bugs, a hidden test file the heal never sees (`<folder>/hidden/test_hidden_<bug>.py`,
+outside the bug's project folder), run on the healed code afterwards.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ class BenchCase:
     # A fix that needs more than the target (other functions, a helper, imports): the whole
     # reference file, every def and import of which belongs in the fixed module. "" = target only.
     reference_module_code: str = ""
+    # Tests of the same function the heal never sees (absolute path, outside root); "" = none.
+    hidden_tests: str = ""
 
 
 def examples_suite(folder: str | Path | None = None) -> list[BenchCase]:
@@ -44,6 +48,9 @@ def examples_suite(folder: str | Path | None = None) -> list[BenchCase]:
     cases = [_example_case(d) for d in sorted(folder.iterdir()) if (d / "reference.py").is_file()]
     if not cases:
         raise SuiteError(f"no bugs (folders with reference.py) in {folder}")
+    for case in cases:
+        hidden = folder / "hidden" / f"test_hidden_{case.name}.py"
+        case.hidden_tests = str(hidden) if hidden.is_file() else ""
     return cases
 
 

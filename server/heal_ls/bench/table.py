@@ -8,9 +8,11 @@ COLUMNS = [
     ("bug", "name", 22),
     ("located", "located", 7),
     ("fixed", "fixed", 5),
+    ("correct", "correct", 7),
     ("equal", "equal", 8),
     ("weak", "weak", 4),
     ("tries", "attempts", 5),
+    ("stopped", "guard_stops", 7),
     ("calls", "model_calls", 5),
     ("tokens", "tokens", 7),
     ("seconds", "seconds", 7),
@@ -18,6 +20,8 @@ COLUMNS = [
 
 
 def _cell(value) -> str:
+    if value is None:
+        return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
@@ -44,10 +48,16 @@ def summary(rows: list[dict]) -> dict:
         "bugs": len(rows),
         "located": sum(r["located"] for r in rows),
         "fixed": sum(r["fixed"] for r in rows),
+        "hidden": sum(r.get("correct") is not None for r in rows),  # bugs with hidden tests
+        "correct": sum(r.get("correct") is True for r in rows),
+        # healed ("verified" or "weak") yet not right: a test of the case or a hidden test fails
+        "verified_wrong": sum(_wrong(r) for r in rows if r["status"] == "verified"),
+        "weak_wrong": sum(_wrong(r) for r in rows if r["status"] == "weak"),
         "equal": sum(r["equal"] in ("same", "behaves") for r in rows),
         "same_ast": sum(r["equal"] == "same" for r in rows),
         "weak": sum(r.get("weak", False) for r in rows),
         "attempts": sum(r["attempts"] for r in rows),
+        "guard_stops": sum(r.get("guard_stops", 0) for r in rows),
         "model_calls": sum(r["model_calls"] for r in rows),
         "tokens": sum(r["tokens"] for r in rows),
         "total_seconds": round(sum(seconds), 1),
@@ -56,10 +66,17 @@ def summary(rows: list[dict]) -> dict:
     }
 
 
+def _wrong(row: dict) -> bool:
+    return not row["fixed"] or row.get("correct") is False
+
+
 def totals_line(s: dict) -> str:
     return (
-        f"fixed {s['fixed']}/{s['bugs']}, equal to reference {s['equal']} "
-        f"({s['same_ast']} same AST), weak {s['weak']}, located {s['located']}/{s['bugs']}, "
-        f"{s['attempts']} attempts, {s['model_calls']} model calls, {s['tokens']} tokens; "
+        f"fixed {s['fixed']}/{s['bugs']}, correct {s['correct']}/{s['hidden']} (hidden tests "
+        f"pass), verified but wrong {s['verified_wrong']}, weak {s['weak']} "
+        f"({s['weak_wrong']} wrong), equal to reference {s['equal']} "
+        f"({s['same_ast']} same AST), located {s['located']}/{s['bugs']}, "
+        f"{s['attempts']} attempts ({s['guard_stops']} stopped by a guard), "
+        f"{s['model_calls']} model calls, {s['tokens']} tokens; "
         f"{s['total_seconds']} s total, median {s['median_seconds']} s, max {s['max_seconds']} s"
     )

@@ -1,7 +1,8 @@
 """`heal-ls bench`: run each known bug's tests, heal it, and print how it went.
 
 Per bug: was the buggy function the heal target (located), fixed (the whole test file passes
-with the healed module), equal to the reference ("same" AST, "behaves" alike on random inputs,
+with the healed module), correct (also the bug's hidden tests, which the heal never saw, pass),
+equal to the reference ("same" AST, "behaves" alike on random inputs,
 "differs", or "?"), attempts, model calls, tokens and seconds; then totals, median and max.
 Each bug runs in a throwaway copy, so the suite folders are never written to.
 """
@@ -93,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"rows": rows, "summary": summary(rows)}, indent=2))
     else:
         print(totals_line(summary(rows)))
-    return 0 if rows and all(r["fixed"] for r in rows) else 1
+    wrong = summary(rows)["verified_wrong"]  # a "verified" fix that hidden tests refute
+    return 0 if rows and all(r["fixed"] for r in rows) and not wrong else 1
 
 
 def _localise(args: argparse.Namespace) -> int:

@@ -1,0 +1,9 @@
+"""Reference fix. target: middle.py::median"""
+
+def median(xs):
+    """The middle value of xs; the mean of the two middle values for an even count."""
+    s = sorted(xs)
+    mid = len(s) // 2
+    if len(s) % 2:
+        return s[mid]
+    return (s[mid - 1] + s[mid]) / 2

@@ -1,0 +1,1 @@
+"""Puts this folder on sys.path for the tests."""
