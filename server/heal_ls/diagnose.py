@@ -67,15 +67,8 @@ async def diagnose(
     if passing_from is not None and passing_from is not run:
         evidence = with_passing(run, passing_from.tests)
     elif contrast_run:
-        evidence = await with_contrast(
-            run,
-            located,
-            python=python,
-            pytest_args=pytest_args,
-            test_timeout=test_timeout,
-            overlay=overlay,
-            warm=warm,
-        )
+        same = dict(python=python, pytest_args=pytest_args, overlay=overlay, warm=warm)
+        evidence = await with_contrast(run, located, test_timeout=test_timeout, **same)
     else:
         return run, located
     return run, locate_all(run.failures, root, evidence)
