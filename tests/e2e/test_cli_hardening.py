@@ -101,20 +101,19 @@ def test_a_symlinked_module_is_healed_and_written_through_the_link(where, tmp_pa
             "proj/pytest.ini": "[pytest]\n",
             "proj/pkg/__init__.py": "",
             "proj/tests/test_calc.py": "from pkg.calc import add\n\n"
-            "def test_add():\n    assert add(2, 3) == 5\n",
+            "def test_add():\n    assert add(2, 3) == 5\n\n"
+            "def test_add_zeros():\n    assert add(0, 0) == 0\n",  # the guard of add()
         },
     )
     link = root / "pkg" / "calc.py"
     link.symlink_to(os.path.relpath(real, link.parent))
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "start"]):
         subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root)
-    proc = heal_ls(
-        "fix", root, "--provider", "local", "--apply", "--accept-weak", "--json", "--no-cache"
-    )
+    proc = heal_ls("fix", root, "--provider", "local", "--apply", "--json", "--no-cache")
     result = json.loads(proc.stdout)["results"][0]
-    # No passing test guards add(): the fix is weak, written through the link by --accept-weak.
-    assert result["status"] == "weak" and result["applied"], proc.stdout + proc.stderr
-    assert proc.returncode == 1
+    assert result["status"] == "verified" and result["applied"], proc.stdout + proc.stderr
+    assert result["guard_tests"] == ["tests/test_calc.py::test_add_zeros"]
+    assert proc.returncode == 0
     assert link.is_symlink() and real.read_text() == "def add(a, b):\n    return a + b\n"
     assert heal_ls("check", root).returncode == 0
 

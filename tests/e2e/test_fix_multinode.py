@@ -31,6 +31,13 @@ TOUCHED = {
     "helper": ["initials", "_words"],
 }
 
+GUARDS = {
+    "nested": "tests/test_stats.py::test_zeros_stay_zero",
+    "imports": "tests/test_geometry.py::test_one_unit_point",
+    "two_functions": "tests/test_prices.py::test_free_items_cost_nothing",
+    "helper": "tests/test_names.py::test_initials_of_a_capitalised_name",
+}
+
 NOTES = {"nested": ["ignored `DEBUG = False`: only functions and imports are taken"]}
 
 
@@ -48,7 +55,7 @@ def fix(root: Path, answer: str, wire: str, *extra: str):
     with FakeModelServer(default=answer) as server:
         env = openai_env(server) if wire == "openai" else anthropic_env(server)
         proc = heal_ls(
-            "fix", str(root), "--provider", wire, "--apply", "--accept-weak", "--no-cache", *extra, env=env
+            "fix", str(root), "--provider", wire, "--apply", "--no-cache", *extra, env=env
         )  # fmt: skip
     return proc
 
@@ -59,11 +66,11 @@ def test_multinode_answer_is_applied_byte_exact(name, wire, tmp_path):
     root = project(tmp_path, name)
     answer = (root / "answer.md").read_text()
     proc = fix(root, answer, wire, "--max-attempts", "1", "--json")
-    # These projects have no passing test of the healed code, so the fix is weak (exit 1):
-    # --accept-weak writes it, and the plan is what is checked here, byte for byte.
-    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.returncode == 0, proc.stdout + proc.stderr
     result = json.loads(proc.stdout)["results"][0]
-    assert result["status"] == "weak" and result["applied"] is True
+    assert result["status"] == "verified" and result["applied"] is True
+    # each project has a passing test of the functions the fix touches: it guarded the fix
+    assert result["guard_tests"] == [GUARDS[name]], result
     assert result["touched"] == TOUCHED[name]
     assert result["notes"] == NOTES.get(name, [])
     expected = (root / "expected.py").read_bytes()
@@ -78,11 +85,40 @@ def test_two_function_prompt_offers_both_and_the_diff_header_lists_them(tmp_path
             "fix", str(root), "--provider", "openai", "--no-cache", env=openai_env(server)
         )
         prompt = server.requests[0].prompt_text
-    assert proc.returncode == 1, proc.stderr  # weak: no guard test in this project
+    assert proc.returncode == 0, proc.stderr
     assert "# touched: unit_price, total" in proc.stdout
+    assert "1 guard that runs unit_price(), total()" in proc.stdout
     assert heal_ls("check", str(root)).returncode == 1  # without --apply nothing was written
     assert "## Other functions you may change (same module)" in prompt
     assert 'return item["cents"] / 10' in prompt  # the other suspect's source
+
+
+FAILING_ONLY = "from prices import total\n\n\ndef test_total_counts_quantities():\n" + (
+    '    assert total([{"cents": 250, "qty": 2}, {"cents": 100, "qty": 1}]) == 6.0\n'
+)
+UNGUARDED = {
+    # no passing test at all: nothing shows the rest still works
+    "no_guard": ("", "unit_price(), total()"),
+    # a passing test of total() that never calls unit_price(): one touched function unguarded
+    "unit_price_unguarded": (
+        "\n\ndef test_empty_order():\n    assert total([]) == 0\n",
+        "unit_price()",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(UNGUARDED))
+def test_a_fix_touching_an_unguarded_function_is_weak_and_not_applied(kind, tmp_path):
+    extra_test, unguarded = UNGUARDED[kind]
+    root = project(tmp_path, "two_functions")
+    (root / "tests" / "test_prices.py").write_text(FAILING_ONLY + extra_test)
+    before = (root / "prices.py").read_bytes()
+    proc = fix(root, (root / "answer.md").read_text(), "openai", "--max-attempts", "1", "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["status"] == "weak" and result["applied"] is False
+    assert f"no passing test runs {unguarded} to guard" in result["proof"]
+    assert (root / "prices.py").read_bytes() == before
 
 
 HOSTILE = {

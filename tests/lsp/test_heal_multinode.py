@@ -8,14 +8,7 @@ import pytest
 from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
 from helpers.lsp import failing
 
-pytestmark = [
-    pytest.mark.lsp,
-    pytest.mark.e2e,
-    pytest.mark.xfail(
-        strict=False,
-        reason="known open (issue 15): the fixture has no guard test, so the fix is weak and previewed; test not yet updated",
-    ),
-]
+pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 
 PROJECT = Path(__file__).parents[1] / "e2e" / "multinode" / "two_functions"
 
@@ -41,6 +34,7 @@ async def test_two_function_fix_is_one_text_edit_per_node(vscode_client, fake_mo
     assert result["status"] == "verified", result
     assert result["touched"] == ["unit_price", "total"]
     assert "touched: unit_price, total" in result["message"]
+    assert "1 guard that runs unit_price(), total()" in result["message"]
     [params] = editor.applied
     [change] = params.edit.document_changes
     assert change.text_document.version == 1

@@ -91,14 +91,15 @@ def finish(
     from heal_ls.pysource.diff import unified_diff
 
     spent = usage(ctx.model, ctx.tokens_in, ctx.tokens_out, ctx.config.prices)
-    if status == "verified" and not ctx.guards.tests:
+    planned = ctx.plans.get(new_source) if new_source is not None else None
+    guards, unguarded = guards_of(ctx, planned)
+    if status == "verified" and unguarded:
         status = "weak"  # the failing tests pass, but nothing shows the rest still works
     diff, touched, edits, notes = "", [], [], []
     if new_source is not None:
         diff = unified_diff(
             os.path.relpath(ctx.suspect.path, ctx.root), ctx.module_text, new_source
         )
-        planned = ctx.plans.get(new_source)
         touched = planned.touched if planned else [ctx.suspect.qualname]
         edits = [vars(e) for e in planned.edits] if planned else []
         notes = planned.notes if planned else []
@@ -120,23 +121,35 @@ def finish(
         model=ctx.model,
         warning=None if sandbox_level() != "none" else NOT_ISOLATED,
         targets=[f.test or f.script or f.id for f in ctx.failures],
-        guards=list(ctx.guards.tests),
-        proof=proof_line(ctx) if status in ("verified", "weak") else "",
+        guards=guards,
+        proof=proof_line(ctx, guards, unguarded, planned) if status in ("verified", "weak") else "",
         candidate_timeout=ctx.test_timeout or ctx.config.test_timeout,
     )
 
 
-def proof_line(ctx: HealContext) -> str:
+def guards_of(ctx: HealContext, planned: Planned | None) -> tuple[list[str], list[str]]:
+    """(guard tests, unguarded functions) of a fix: the target's, or every touched function's."""
+    target = ctx.suspect.qualname
+    return ctx.guards.of_nodes(planned.touched if planned else [target], target)
+
+
+def proof_line(
+    ctx: HealContext, guards: list[str], unguarded: list[str], planned: Planned | None = None
+) -> str:
     """What proved the fix: `verified by 1 failing test now passing and 12 guards that run f()`."""
     targets = len(ctx.failures)
     what = "failing test" if any(f.test for f in ctx.failures) else "crashing script"
     now = "now passing" if what == "failing test" else "now running cleanly"
     head = f"{targets} {what}{'s' if targets != 1 else ''} {now}"
-    name = ctx.suspect.qualname.split(".")[-1]
-    count = len(ctx.guards.tests)
-    if not count:
-        return f"weak: only {head}; no passing test runs {name}() to guard against regressions"
-    return f"verified by {head} and {count} guard{'s' if count != 1 else ''} that run {name}()"
+    if unguarded:
+        names = ", ".join(f"{q.split('.')[-1]}()" for q in unguarded)
+        return f"weak: only {head}; no passing test runs {names} to guard against regressions"
+    target = ctx.suspect.qualname
+    changed = ctx.guards.changed(planned.touched if planned else [target], target)
+    functions = ", ".join(f"{q.split('.')[-1]}()" for q in changed)
+    count = len(guards)
+    run = "that runs" if count == 1 else "that run"
+    return f"verified by {head} and {count} guard{'s' if count != 1 else ''} {run} {functions}"
 
 
 async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: bool) -> str | None:
@@ -187,7 +200,9 @@ async def _try_planned(ctx: HealContext, candidate: Candidate, planned: Planned)
         ctx.emit(HealEvent("note", note, candidate.attempt, ctx.total, candidate.proposer))
     ctx.plans[planned.text] = planned
     if planned.key not in ctx.checks:
-        ctx.checks[planned.key] = asyncio.ensure_future(verify(ctx, planned.text, candidate))
+        guards, _ = guards_of(ctx, planned)
+        check = verify(ctx, planned.text, candidate, guards)
+        ctx.checks[planned.key] = asyncio.ensure_future(check)
     outcome = await asyncio.shield(ctx.checks[planned.key])
     touched = ", ".join(planned.touched)
     summary = f"{outcome.summary} (touched: {touched})"
@@ -198,13 +213,20 @@ async def _try_planned(ctx: HealContext, candidate: Candidate, planned: Planned)
     return None
 
 
-async def verify(ctx: HealContext, module_text: str, candidate: Candidate) -> VerifyOutcome:
+async def verify(
+    ctx: HealContext, module_text: str, candidate: Candidate, guards: list[str] | None = None
+) -> VerifyOutcome:
+    """The failing tests plus `guards` (default: the target's) on `module_text`."""
     async with ctx.slots:
-        return await _verify(ctx, module_text, candidate)
+        return await _verify(
+            ctx, module_text, candidate, ctx.guards.tests if guards is None else guards
+        )
 
 
-async def _verify(ctx: HealContext, module_text: str, candidate: Candidate) -> VerifyOutcome:
-    count = len(ctx.failures) + len(ctx.guards.tests)
+async def _verify(
+    ctx: HealContext, module_text: str, candidate: Candidate, guards: list[str]
+) -> VerifyOutcome:
+    count = len(ctx.failures) + len(guards)
     step = (candidate.attempt, ctx.total, candidate.proposer)
     ctx.emit(HealEvent("verify_start", f"verifying {count} test(s)", *step))
     outcome = await verify_module_text(
@@ -212,7 +234,7 @@ async def _verify(ctx: HealContext, module_text: str, candidate: Candidate) -> V
         ctx.suspect.path,
         module_text,
         ctx.failures,
-        ctx.guards.tests,
+        guards,
         python=ctx.config.python,
         pytest_args=ctx.config.pytest_args,
         test_timeout=ctx.test_timeout or ctx.config.test_timeout,

@@ -23,10 +23,39 @@ class Guards:
     already_failing: list[str] = field(default_factory=list)  # ran the suspect, did not pass
     seconds: float = 0.0  # what discovery cost (0.0 when cached)
     error: str | None = None  # discovery could not run; the guards are then only the last run's
+    # the guards of every function the fix may change (qualname -> node ids), target included
+    of: dict[str, list[str]] = field(default_factory=dict)
 
     def slowest(self) -> float:
-        """The longest a guard took on the original (tests that failed there do not count)."""
-        return max((self.durations.get(t, 0.0) for t in self.tests), default=0.0)
+        """The longest a guard (of any function a fix may touch) took on the original (tests
+        that failed there do not count)."""
+        every = {*self.tests, *(t for tests in self.of.values() for t in tests)}
+        return max((self.durations.get(t, 0.0) for t in every), default=0.0)
+
+    def of_nodes(self, touched: Sequence[str], target: str) -> tuple[list[str], list[str]]:
+        """(guard tests, unguarded functions) of a fix touching `touched` (qualnames). A def
+        nested in a function counts as that function; imports and new helpers are new code
+        that only a touched function calls, so they are guarded through it."""
+        tests: list[str] = []
+        unguarded: list[str] = []
+        for function in self.changed(touched, target):
+            mine = self.tests if function == target else self.of.get(function, [])
+            tests += [t for t in mine if t not in tests]
+            if not mine and function not in unguarded:
+                unguarded.append(function)
+        return tests, unguarded
+
+    def changed(self, touched: Sequence[str], target: str) -> list[str]:
+        """The existing functions `touched` changes, in order (a nested def as its outer one)."""
+        functions = {target, *self.of}
+        found = []
+        for name in touched:
+            owner = next(
+                (f for f in functions if name == f or name.startswith(f + ".<locals>.")), None
+            )
+            if owner is not None and owner not in found:
+                found.append(owner)
+        return found or [target]  # never nothing: a fix always answers to the target's guards
 
 
 HANG_FLOOR = 1.0  # seconds: a candidate test never gets less
@@ -82,15 +111,11 @@ async def find_guards(
     also: Sequence[Suspect] = (),
 ) -> Guards:
     """The last run's guards plus those a traced run of the tests around the suspect finds.
-    `also`: other functions a fix may touch (a model's multi-node plan); their tests guard too."""
+    `also`: other functions a fix may touch (a model's multi-node plan); their guards are kept
+    apart in `of`, so a fix is held to the tests of the functions it really changes."""
     from heal_ls.testing.coverage_run import coverage_run
 
     failing = [f.test for f in failures if f.test]
-    guards = from_last_run(suspect, run, failing)
-    for other in also:
-        more = from_last_run(other, run, failing)
-        guards.tests += [t for t in more.tests if t not in guards.tests]
-        guards.durations.update(more.durations)
     found = await coverage_run(
         root,
         suspect_paths=sorted({suspect.path, *(s.path for s in also)}),
@@ -101,10 +126,21 @@ async def find_guards(
         overlay=overlay,
         warm=warm,
     )
+    each = {s.qualname: _guards_of(s, run, found.tests, failing) for s in (*also, suspect)}
+    guards = each[suspect.qualname]
     guards.seconds, guards.error = found.seconds, found.error
-    keys = {key for s in (suspect, *also) for key in suspect_keys(s)}
-    fresh = {t.nodeid: t for t in found.tests}
-    for nodeid, test in fresh.items():
+    for other in each.values():
+        guards.durations.update(other.durations)
+    guards.of = {qualname: g.tests for qualname, g in each.items()}
+    return guards
+
+
+def _guards_of(suspect: Suspect, run: RunResult | None, fresh, failing: list[str]) -> Guards:
+    """One function's guards: the last run's, then the traced run's (`fresh` outcomes)."""
+    guards = from_last_run(suspect, run, failing)
+    keys = set(suspect_keys(suspect))
+    for test in fresh:
+        nodeid = test.nodeid
         if nodeid in failing or not keys.intersection(test.covered):
             continue
         if test.outcome == "passed" and nodeid not in guards.tests:

@@ -54,6 +54,7 @@ async def heal_failure(
         test_timeout=config.test_timeout,
         overlay=ctx.overlay,
         warm=ctx.warm_runner,
+        also=ctx.offered[1:],  # a multi-node fix answers to the guards of what it touches
     )
     ctx.test_timeout = candidate_timeout(ctx.failures, ctx.guards, config.test_timeout)
     ctx.emit(HealEvent("guards", guard_line(ctx)))
@@ -149,6 +150,10 @@ async def _search(ctx: HealContext) -> HealResult:
 def guard_line(ctx: HealContext) -> str:
     count, name = len(ctx.guards.tests), ctx.suspect.qualname.split(".")[-1]
     line = f"{count} passing test(s) run {name}()" if count else f"no passing test runs {name}()"
+    for other in ctx.offered[1:]:
+        line += (
+            f"; {len(ctx.guards.of.get(other.qualname, []))} run {other.qualname.split('.')[-1]}()"
+        )
     if ctx.guards.already_failing:
         line += f"; {len(ctx.guards.already_failing)} already failing (not held against a fix)"
     if ctx.test_timeout and ctx.test_timeout != ctx.config.test_timeout:

@@ -137,6 +137,18 @@ def test_candidates_of_a_hanging_test_get_a_timeout_from_the_guards_durations():
     assert candidate_timeout([hung], slow_broken, 10.0) == 1.0
 
 
+def test_a_multi_node_fix_answers_to_the_guards_of_every_function_it_touches():
+    guards = Guards(tests=["t::a"], of={"total": ["t::a"], "unit_price": ["t::b", "t::a"]})
+    assert guards.of_nodes(["unit_price", "total"], "total") == (["t::b", "t::a"], [])
+    guards.of["unit_price"] = []
+    assert guards.of_nodes(["unit_price", "total"], "total") == (["t::a"], ["unit_price"])
+    # a nested def counts as its function; imports and new helpers as the target's change
+    touched = ["<imports>", "total.<locals>.inner", "_new_helper"]
+    assert guards.changed(touched, "total") == ["total"]
+    assert guards.of_nodes(["_new_helper"], "total") == (["t::a"], [])
+    assert Guards().of_nodes(["total"], "total") == ([], ["total"])
+
+
 @pytest.mark.parametrize(
     ("run", "passed", "why"),
     [

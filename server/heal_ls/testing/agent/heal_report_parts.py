@@ -56,8 +56,10 @@ class PathRules:
 
     def __init__(self, root, rootdir=None):
         self.root = os.path.realpath(root) + os.sep
+        self.roots = (self.root, os.path.abspath(root) + os.sep)
         self.rootdir = rootdir or root
         self._real = {}
+        self._inside = {}
 
     def real(self, path):
         real = self._real.get(path)
@@ -65,19 +67,32 @@ class PathRules:
             real = self._real[path] = os.path.realpath(path)
         return real
 
+    def relative(self, path):
+        """`path` relative to the root, or None outside it. A module reached through a link
+        in the workspace is the workspace's, wherever the link points (its real path first)."""
+        if path not in self._inside:
+            found = None
+            for candidate in (self.real(path), os.path.abspath(path)):
+                root = next((r for r in self.roots if candidate.startswith(r)), None)
+                if root is not None:
+                    found = candidate[len(root) :]
+                    break
+            self._inside[path] = found
+        return self._inside[path]
+
     def is_workspace(self, path):
         if path.startswith("<"):  # <string>, <frozen os>, <stdin>: not files
             return False
-        real = self.real(path)
-        if not real.startswith(self.root):
+        relative = self.relative(path)
+        if relative is None:
             return False
-        return not NOT_WORKSPACE_DIRS.intersection(real[len(self.root) :].split(os.sep))
+        return not NOT_WORKSPACE_DIRS.intersection(relative.split(os.sep))
 
     def is_test_file(self, path):
         name = os.path.basename(path)
         if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
             return True
-        parts = self.real(path)[len(self.root) :].split(os.sep)[:-1]
+        parts = (self.relative(path) or "").split(os.sep)[:-1]
         return "tests" in parts or "test" in parts
 
     def is_runner(self, path):

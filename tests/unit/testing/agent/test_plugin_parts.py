@@ -51,6 +51,20 @@ def test_path_rules(tmp_path):
     )
 
 
+def test_a_module_linked_into_the_workspace_is_workspace_code(tmp_path):
+    root, elsewhere = tmp_path / "proj", tmp_path / "elsewhere"
+    (root / "pkg").mkdir(parents=True)
+    elsewhere.mkdir()
+    (elsewhere / "real_calc.py").write_text("")
+    (elsewhere / "test_far.py").write_text("")
+    (root / "pkg" / "calc.py").symlink_to(elsewhere / "real_calc.py")
+    (root / "pkg" / "tests").symlink_to(elsewhere, target_is_directory=True)
+    rules = parts.PathRules(str(root))
+    assert rules.is_workspace(str(root / "pkg" / "calc.py"))  # traced under the link's path
+    assert not rules.is_workspace(str(elsewhere / "real_calc.py"))  # not by its own path
+    assert rules.is_test_file(str(root / "pkg" / "tests" / "real_calc.py"))
+
+
 def test_overlay_serves_text_with_real_path_and_no_bytecode(tmp_path):
     pkg = tmp_path / "h1pkg"
     pkg.mkdir()

@@ -7,3 +7,7 @@ def test_longest():
 
 def test_no_points():
     assert longest([]) is None
+
+
+def test_one_unit_point():  # a guard of longest: passes before and after
+    assert longest([(1, 0)]) == 1
