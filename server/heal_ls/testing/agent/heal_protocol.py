@@ -10,13 +10,20 @@ Environment of a pytest run (read by heal_pytest_plugin when pytest starts):
   TRACE         "1" records which workspace functions ran in each test
   TEST_TIMEOUT  seconds per test (0 or unset: no limit)
   OVERLAY       JSON file {abs_path: source_text} served instead of those files
-  SEAL          file holding the secret that signs the report (read once, then deleted)
+  SEAL          file holding the secret that signs the report: read and deleted at start-up,
+                before any test code runs; the session line's "seal" is an HMAC of every line
+                written before it, so lines that code under test adds to the report are detected
 Environment of a script run (read by heal_overlay): OVERLAY, SCRIPT_TIMEOUT.
 
 Report lines, in order: {"kind": "start", "nodeid"} before each test; {"kind": "timeout",
 "nodeid", "failure"} when a test hangs; {"kind": "test", ...} after it; {"kind":
 "collect_error", "failure"}; {"kind": "abort", "nodeid"} for the test during which the session
-was interrupted; finally {"kind": "session", "exitstatus"}.
+was interrupted; finally {"kind": "session", "exitstatus", "tests", "seal"} where "tests" counts
+the test lines written: a stream whose last line is not a session line with matching counts is
+incomplete (the process died, or something else wrote to the report). A test during which the
+session was interrupted (KeyboardInterrupt, SIGINT, pytest.exit) is "failed" with
+"interrupted": true. A test line's "call" is the outcome of the test's call phase ("passed",
+"failed", "skipped"), absent when the call phase never ran (a skip or error in setup).
 
 Warm server (one JSON object per line on its stdin/stdout):
   -> {"op": "run", "id", "argv", "env", "cwd", "output", "timeout", "pycache", "sandbox"}

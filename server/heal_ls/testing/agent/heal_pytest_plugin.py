@@ -1,27 +1,9 @@
 """heal-ls pytest plugin: one JSON line per test, with frames, locals and covered functions.
 
 Stdlib only (plus pytest itself): heal-ls puts this folder on PYTHONPATH and passes
-`-p heal_pytest_plugin`. Settings come from the environment, read when pytest starts (not at
-import time, so a warm process that imported this module earlier still sees each run's values):
-
-  HEAL_LS_REPORT        path of the JSON-lines report to write (nothing is recorded without it)
-  HEAL_LS_ROOT          workspace root (default: the current directory)
-  HEAL_LS_TRACE         "1" records which workspace functions ran in each test
-  HEAL_LS_TEST_TIMEOUT  seconds per test (0 or unset: no limit)
-  HEAL_LS_OVERLAY       JSON file {abs_path: source_text} served instead of those files
-  HEAL_LS_SEAL          file holding a secret key; read and deleted at start-up, before any test
-                        code runs. The session line's "seal" is an HMAC of every line written
-                        before it, so lines that code under test adds to the report are detected.
-Option `--heal-exclude NODEID` (repeatable) deselects exactly that node id.
-
-Report lines, in order: {"kind": "start", "nodeid"} before each test; {"kind": "timeout",
-"nodeid", "failure"} when a test hangs; {"kind": "test", ...} after it; {"kind":
-"collect_error", "failure"}; finally {"kind": "session", "exitstatus", "tests"} where "tests"
-counts the test lines written: a stream whose last line is not a session line with matching
-counts is incomplete (the process died, or something else wrote to the report). A test during
-which the session was interrupted (KeyboardInterrupt, SIGINT, pytest.exit) is "failed" with
-"interrupted": true. A test line's "call" is the outcome of the test's call phase ("passed",
-"failed", "skipped"), absent when the call phase never ran (a skip or error in setup).
+`-p heal_pytest_plugin`. Its settings (environment variables, read when pytest starts, not at
+import time, so a warm process that imported this module earlier still sees each run's values),
+its option `--heal-exclude NODEID` and its report lines are described in heal_protocol.py.
 """
 
 import faulthandler
