@@ -43,14 +43,7 @@ def shared_first(targets: list[HealTarget], located) -> list[HealTarget]:
 
 def refresh_suspect(suspect: Suspect, updated: dict[str, str]) -> Suspect:
     """Find the suspect again in a module an earlier fix of this run already changed."""
-    text = updated.get(suspect.path)
-    if text is None:
-        return suspect
-    from heal_ls.locate import index_source, suspect_for
+    from heal_ls.locate.refind import refind
 
-    node = index_source(text).find(
-        suspect.qualname, near_line=suspect.def_line or suspect.start_line
-    )
-    if node is None:
-        return suspect
-    return suspect_for(suspect.path, node, suspect.reason, suspect.score)
+    text = updated.get(suspect.path)
+    return (refind(suspect, text) if text is not None else None) or suspect

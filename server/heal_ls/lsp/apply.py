@@ -27,18 +27,19 @@ class Applied:
 
 def function_in(module_text: str, suspect: Suspect) -> str:
     """The source of `suspect`'s function as it stands in `module_text` (found by qualname)."""
-    from heal_ls.locate import index_source, suspect_for
+    from heal_ls.locate.refind import refind
     from heal_ls.pysource.splice import function_source
 
-    node = index_source(module_text).find(suspect.qualname, near_line=suspect.def_line)
-    if node is None:
+    found = refind(suspect, module_text)
+    if found is None:
         raise Refused(f"{suspect.qualname} is not in the fixed text")
-    return function_source(module_text, suspect_for(suspect.path, node, suspect.reason))
+    return function_source(module_text, found)
 
 
 def retarget(current: str, before: str, after: str, suspect: Suspect) -> str:
     """The fixed text for `current`: `after` itself, or the fix redone on the changed buffer."""
-    from heal_ls.pysource.splice import SpliceError, respice
+    from heal_ls.locate.refind import respice
+    from heal_ls.pysource.splice import SpliceError
 
     if current == before:
         return after

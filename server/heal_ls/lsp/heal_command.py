@@ -37,14 +37,14 @@ def outcome(
 
 def current_suspect(ls, known: Known, text: str):
     """The suspect re-found by name in the current text (the buffer may have moved it)."""
-    from heal_ls.locate import index_source, suspect_for
+    from heal_ls.locate.refind import refind
 
     suspect = known.suspect
     assert suspect is not None, "only healable failures (with a suspect) are healed"
-    node = index_source(text).find(suspect.qualname, near_line=suspect.def_line)
-    if node is None:
+    found = refind(suspect, text)
+    if found is None:
         raise Refused(f"{suspect.qualname} is no longer in {suspect.path}")
-    return suspect_for(suspect.path, node, suspect.reason, suspect.score)
+    return found
 
 
 def progress_reporter(progress: Progress, min_interval: float = 0.1):

@@ -13,7 +13,7 @@ import ast
 import functools
 import re
 import tokenize
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from heal_ls.models import Suspect
 from heal_ls.pysource.indent import leading_space, reindent
@@ -90,25 +90,6 @@ def after_node(module_text: str, suspect: Suspect, new_function: str) -> tuple[i
     while lines and not lines[-1].strip():
         lines.pop()
     return ending.end(), blank[len(nl) :] + nl.join(lines) + nl
-
-
-def respice(new_module_text: str, suspect: Suspect, old_module_text: str, new_function: str) -> str:
-    """Redo a splice on a document that changed since, if the function itself did not change."""
-    before = function_source(old_module_text, suspect)
-    if new_module_text == old_module_text:
-        return splice(new_module_text, suspect, new_function)
-    try:
-        tree = _parse(new_module_text)
-    except SyntaxError as err:
-        raise SpliceError(f"the document no longer parses: {describe_syntax_error(err)}") from err
-    defs = list(qualified_defs(tree))
-    name = suspect.qualname.rsplit(".", 1)[-1]
-    same = [n for q, n in defs if q == suspect.qualname] or [n for _, n in defs if n.name == name]
-    for node in sorted(same, key=lambda n: abs(first_line(n) - suspect.start_line)):
-        moved = _suspect_at(suspect, new_module_text, node)
-        if function_source(new_module_text, moved) == before:
-            return splice(new_module_text, moved, new_function)
-    raise SpliceError("the function changed since the fix was computed")
 
 
 def _find(text: str, suspect: Suspect) -> _Region:
@@ -227,21 +208,6 @@ def _indent_unit(text: str, starts: list[int], node, base: str) -> str:
     if node.body[0].lineno > node.lineno and lead.startswith(plain_base) and lead != plain_base:
         return lead[len(plain_base) :]
     return "\t" if "\t" in plain_base or "\n\t" in text else "    "
-
-
-def _suspect_at(suspect: Suspect, text: str, node) -> Suspect:
-    region = _region(text, node)
-    starts = line_starts(text)
-    end_col = region.end - starts[node.end_lineno - 1]
-    first = first_line(node)
-    return replace(
-        suspect,
-        start_line=first,
-        start_col=len(region.base),
-        end_line=node.end_lineno,
-        end_col=end_col,
-        def_line=node.lineno,
-    )
 
 
 @functools.lru_cache(maxsize=4)
