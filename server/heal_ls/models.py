@@ -157,7 +157,10 @@ class HealResult:
     tokens: int = 0
     seconds: float = 0.0
     reason: str | None = None
-    best_candidate: str | None = None
+    best_candidate: str | None = None  # the last single-function candidate that did not pass
+    best_diff: str = (
+        ""  # no verified fix: the last multi-node candidate that did not pass, as a diff
+    )
     touched: list[str] = field(default_factory=list)  # qualnames of the nodes the fix changes
     notes: list[str] = field(default_factory=list)  # what the model's answer held that was ignored
     # one {qualname, start, end, text} per touched node (offsets into the original text); empty

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from heal_ls.heal.plan import plan_answer
+from heal_ls.heal.plan import plan_answer, replan
 from heal_ls.heal.plan_proof import IMPORT_BLOCK, PlanError, prove
 from heal_ls.locate import index_source, suspect_for
 
@@ -214,6 +214,39 @@ def test_an_elided_function_is_refused():
     )
     with pytest.raises(PlanError, match="incomplete"):
         plan(MODULE, answer, "running_mean", "spread")
+
+
+REPLANNED = fenced(
+    "import math\n\n\ndef running_mean(values):\n    return [math.fsum(values)]\n\n\n"
+    "def spread(values):\n    return _range(values)\n\n\n"
+    "def _range(values):\n    return max(values) - min(values)\n"
+)
+
+
+def test_a_plan_is_replanned_on_a_text_changed_outside_its_nodes():
+    planned = plan(MODULE, REPLANNED, "running_mean", "spread")
+    assert planned.touched == [IMPORT_BLOCK, "running_mean", "_range", "spread"]
+    typed = MODULE.replace("class Box:", "# typed meanwhile\n\n\nclass Box:")
+    typed = typed.replace("def running_mean", "# above\ndef running_mean")
+    text, moved = replan(MODULE, typed, planned.edits)
+    want = planned.text.replace("class Box:", "# typed meanwhile\n\n\nclass Box:")
+    assert text == want.replace("def running_mean", "# above\ndef running_mean")
+    assert [e.text for e in moved] == [e.text for e in planned.edits]
+    assert replan(MODULE, MODULE, planned.edits) == (planned.text, planned.edits)
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (("+ 1\n\n\nclass", "+ 2\n\n\nclass"), "`spread` changed"),
+        (("(len(xs) + 1)", "(len(xs) + 2)"), "`running_mean` changed"),
+        (("import os\n", "import os\nimport sys\n"), "the imports changed"),
+    ],
+)
+def test_a_plan_whose_touched_node_changed_is_refused(change, said):
+    planned = plan(MODULE, REPLANNED, "running_mean", "spread")
+    with pytest.raises(PlanError, match=said):
+        replan(MODULE, MODULE.replace(*change), planned.edits)
 
 
 def test_libcst_stays_off_the_code_action_path():

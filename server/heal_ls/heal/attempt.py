@@ -59,13 +59,14 @@ class HealContext:
     tokens_in: int = 0
     tokens_out: int = 0
     model: str | None = None  # set when a model is asked
-    best: str | None = None  # the last well-formed candidate that did not pass
+    # the last well-formed candidate that did not pass: one function (best) or a plan (best_plan)
+    best: str | None = None
     total: int = 0  # how many attempts the current search step may make (for progress)
     warm_runner: object | None = None
     test_timeout: float = 0.0  # per test while verifying candidates (guards.candidate_timeout)
     offered: list[Suspect] = field(default_factory=list)  # may change: the target first
     plans: dict[str, Planned] = field(default_factory=dict)  # module text -> its multi-node plan
-    best_plan: Planned | None = None  # the last multi-node plan that did not pass
+    best_plan: Planned | None = None
     # Equal candidates (normalised) share one verification; runs are bounded by the cores.
     checks: dict[str, asyncio.Future] = field(default_factory=dict)
     slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(os.cpu_count() or 1))
@@ -96,13 +97,15 @@ def finish(
     if status == "verified" and unguarded:
         status = "weak"  # the failing tests pass, but nothing shows the rest still works
     diff, touched, edits, notes = "", [], [], []
+    relpath = os.path.relpath(ctx.suspect.path, ctx.root)
     if new_source is not None:
-        diff = unified_diff(
-            os.path.relpath(ctx.suspect.path, ctx.root), ctx.module_text, new_source
-        )
+        diff = unified_diff(relpath, ctx.module_text, new_source)
         touched = planned.touched if planned else [ctx.suspect.qualname]
         edits = [vars(e) for e in planned.edits] if planned else []
         notes = planned.notes if planned else []
+    best_diff = ""
+    if new_source is None and ctx.best_plan is not None:
+        best_diff = unified_diff(relpath, ctx.module_text, ctx.best_plan.text)
     return HealResult(
         touched=touched,
         edits=edits,
@@ -115,6 +118,7 @@ def finish(
         tokens=ctx.tokens,
         reason=reason,
         best_candidate=ctx.best,
+        best_diff=best_diff,
         tokens_in=ctx.tokens_in,
         tokens_out=ctx.tokens_out,
         cost=spent.cost if ctx.model else None,
@@ -190,7 +194,7 @@ async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: 
     )
     if outcome.passed:
         return module_text
-    ctx.best = new_function
+    ctx.best, ctx.best_plan = new_function, None
     return None
 
 
@@ -209,7 +213,7 @@ async def _try_planned(ctx: HealContext, candidate: Candidate, planned: Planned)
     ctx.attempts.append(Attempt(candidate, "verified" if outcome.passed else "failed", summary))
     if outcome.passed:
         return planned.text
-    ctx.best_plan = planned
+    ctx.best, ctx.best_plan = None, planned
     return None
 
 

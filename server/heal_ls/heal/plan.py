@@ -252,3 +252,39 @@ def _apply(module_text: str, edits: list[NodeEdit]) -> str:
         at = edit.end
     out.append(module_text[at:])
     return "".join(out)
+
+
+def replan(before: str, current: str, edits: list[NodeEdit]) -> tuple[str, list[NodeEdit]]:
+    """The same node edits on `current`, a text the user changed while the heal ran: each
+    touched node (and the import block) is found where it now stands, its text unchanged, and
+    the result is proven again against `current`. PlanError when a touched node changed."""
+    from bisect import bisect_right
+    from difflib import SequenceMatcher
+
+    old, new = before.splitlines(keepends=True), current.splitlines(keepends=True)
+    old_starts, new_starts = _starts(old), _starts(new)
+    matcher = SequenceMatcher(None, old, new, autojunk=False)
+    same = [(i1, i2, j1) for tag, i1, i2, j1, _ in matcher.get_opcodes() if tag == "equal"]
+    moved = []
+    for edit in edits:
+        # the node's own lines; an insertion (a new helper) hangs on the line before it
+        first_at = edit.start - 1 if edit.start == edit.end and edit.start > 0 else edit.start
+        first = bisect_right(old_starts, first_at) - 1
+        last = bisect_right(old_starts, max(first_at, edit.end - 1)) - 1
+        block = next((b for b in same if b[0] <= first and last < b[1]), None)
+        if block is None:
+            what = "the imports" if edit.qualname == IMPORT_BLOCK else f"`{edit.qualname}`"
+            raise PlanError(f"{what} changed while the heal ran")
+        shift = new_starts[block[2] + first - block[0]] - old_starts[first]
+        moved.append(NodeEdit(edit.qualname, edit.start + shift, edit.end + shift, edit.text))
+    text = _apply(current, moved)
+    prove(current, text, moved)
+    return text, moved
+
+
+def _starts(lines: list[str]) -> list[int]:
+    starts, at = [], 0
+    for line in lines:
+        starts.append(at)
+        at += len(line)
+    return starts

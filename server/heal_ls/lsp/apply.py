@@ -2,7 +2,8 @@
 
 The fix was computed on `before` (the buffer when the heal started). If the buffer changed
 since, the new function is spliced again into the current text when that function itself is
-unchanged (`respice`); otherwise the fix is refused. Never applied blind, never to the disk.
+unchanged (`respice`), and a multi-node fix is re-planned when every node it touches is
+unchanged (`plan.replan`); otherwise the fix is refused. Never applied blind, never to the disk.
 """
 
 from __future__ import annotations
@@ -105,11 +106,18 @@ def node_edits(codec, text: str, edits: list[dict]) -> list[types.TextEdit]:
     ]
 
 
-def text_edits(codec, current: str, before: str, target: str, edits: list[dict] | None):
-    """The TextEdits for the fix: one per planned node when the buffer is still `before`."""
-    if edits and current == before:
-        return node_edits(codec, current, edits)
-    return [minimal_edit(codec, current, target)]
+def planned_on(current: str, before: str, after: str, edits: list[dict], touched) -> tuple:
+    """(fixed text, node edits) of a planned fix for `current`: as planned when the buffer is
+    still `before`, else re-planned on the new text if the touched nodes are unchanged."""
+    if current == before:
+        return after, edits
+    from heal_ls.heal.plan import NodeEdit, PlanError, replan
+
+    try:
+        text, moved = replan(before, current, [NodeEdit(**e) for e in edits])
+    except PlanError as exc:
+        raise Refused(f"{exc} ({', '.join(touched)} being healed); heal again") from None
+    return text, [vars(e) for e in moved]
 
 
 def edit_label(qualname: str, touched: list[str], radius: str | None) -> str:
@@ -131,9 +139,10 @@ async def apply_fix(
 ) -> Applied:
     """Apply the fix to the buffer of `suspect.path`; raise Refused with the reason if not.
 
-    A planned fix (`edits`: several nodes, helpers, imports) goes as one TextEdit per node and
-    only onto the text it was planned on. A single-function edit refused because the buffer
-    changed meanwhile is redone on the new text once. With `confirm` (why: a function with many
+    A planned fix (`edits`: several nodes, helpers, imports) goes as one TextEdit per node; on a
+    buffer that changed meanwhile it is re-planned when its touched nodes are unchanged (else
+    refused). A single-function edit is respliced into the changed text the same way. An edit
+    the editor refused as stale is redone on the new text once. With `confirm` (why: a function with many
     callers) the user sees the fix first: an edit annotated needsConfirmation where the client
     supports change annotations (VS Code's refactor preview), else a question. `radius` (the
     blast radius) goes into the edit's label, which previews show.
@@ -145,14 +154,16 @@ async def apply_fix(
         current, version = current_text(ls, suspect.path)
         if current is None:
             raise Refused(f"{suspect.path} cannot be read")
-        if edits and current != before:
-            raise Refused(
-                f"{suspect.path} changed while {', '.join(touched)} was being healed; heal again"
-            )
-        target = retarget(current, before, after, suspect)
+        codec = ls.workspace.position_codec
+        if edits:
+            target, on_current = planned_on(current, before, after, edits, touched)
+            changes = node_edits(codec, current, on_current)
+        else:
+            target = retarget(current, before, after, suspect)
+            changes = [minimal_edit(codec, current, target)]
         edit = types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
-            edits=text_edits(ls.workspace.position_codec, current, before, target, edits),
+            edits=changes,
         )
         label = edit_label(suspect.qualname, touched, radius)
         workspace_edit = types.WorkspaceEdit(document_changes=[edit])

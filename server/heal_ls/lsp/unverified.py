@@ -22,8 +22,8 @@ DISCARD = "Discard"
 
 def candidate_diff(ls, suspect, before: str, result) -> str:
     """The diff of the best candidate against the text the heal started from."""
-    if result.diff:
-        return result.diff
+    if result.diff or result.best_diff:  # a multi-node candidate comes as its own diff
+        return result.diff or result.best_diff
     from heal_ls.pysource.diff import unified_diff
     from heal_ls.pysource.splice import splice
 
@@ -42,7 +42,7 @@ def write_diff(qualname: str, diff: str) -> str:
 async def offer_best_candidate(ls, suspect, before: str, result) -> None:
     reason = result.reason or result.status
     message = f"heal: no verified fix for {suspect.qualname}: {reason}"
-    if not result.best_candidate and not result.diff:
+    if not (result.best_candidate or result.diff or result.best_diff):
         ls.show(message, types.MessageType.Warning)
         return
     params = types.ShowMessageRequestParams(
