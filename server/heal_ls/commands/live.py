@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from heal_ls.testing.agent import heal_protocol as wire
+
 
 def wanted(json_output: bool) -> bool:
     return not json_output and sys.stderr.isatty()
@@ -78,15 +80,15 @@ class Live:
         if self.progress is None:
             return
         kind = row.get("kind")
-        if kind == "collected":
+        if kind == wire.COLLECTED:
             self.progress.update(self.task, total=row.get("count") or 0, description="")
-        elif kind == "start":
+        elif kind == wire.START:
             self.step(row.get("nodeid", ""))
-        elif kind == "test":
+        elif kind == wire.TEST:
             self.progress.advance(self.task)
             if row.get("outcome") in ("failed", "error"):
                 self.print(f"FAILED {row.get('nodeid')}{_error(row.get('failure'))}")
-        elif kind == "collect_error":
+        elif kind == wire.COLLECT_ERROR:
             self.print(f"ERROR {(row.get('failure') or {}).get('id', 'collecting')}")
 
 

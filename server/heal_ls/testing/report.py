@@ -11,6 +11,7 @@ import json
 import os
 
 from heal_ls.models import Failure, RunResult, TestOutcome
+from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.invocation import PytestInvocation
 from heal_ls.testing.traceback_text import (
     failure_from_pytest_text,
@@ -48,20 +49,20 @@ def collect_result(
     starts = 0
     for row in rows:
         kind = row.get("kind")
-        if kind == "start":
+        if kind == wire.START:
             started = row["nodeid"]
             starts += 1
-        elif kind == "timeout":
+        elif kind == wire.TIMEOUT:
             hung[row["nodeid"]] = row["failure"]
-        elif kind == "test":
+        elif kind == wire.TEST:
             finished.add(row["nodeid"])
             _add_test(result, row)
             if row.get("interrupted"):
                 result.interrupted = f"the run was interrupted during {row['nodeid']}"
-        elif kind == "collect_error":
+        elif kind == wire.COLLECT_ERROR:
             result.errors += 1
             result.failures.append(Failure.from_dict(row["failure"]))
-        elif kind == "session":
+        elif kind == wire.SESSION:
             exitstatus = row.get("exitstatus")
     if started is not None and started not in finished:
         _add_unfinished(result, inv, started, hung.get(started), returncode, output)
@@ -80,11 +81,11 @@ def _judge_stream(
     """Is the stream complete: a last session line, counts that match, the process's own exit,
     and (for sealed runs) a seal that proves the plugin wrote every line?"""
     last = rows[-1] if rows else {}
-    if last.get("kind") != "session":
+    if last.get("kind") != wire.SESSION:
         return
     result.exitstatus = last.get("exitstatus")
-    tests = sum(row.get("kind") == "test" for row in rows)
-    sessions = sum(row.get("kind") == "session" for row in rows)
+    tests = sum(row.get("kind") == wire.TEST for row in rows)
+    sessions = sum(row.get("kind") == wire.SESSION for row in rows)
     result.complete = (
         sessions == 1
         and last.get("tests") == tests == starts

@@ -15,10 +15,10 @@ Environment of a pytest run (read by heal_pytest_plugin when pytest starts):
                 written before it, so lines that code under test adds to the report are detected
 Environment of a script run (read by heal_overlay): OVERLAY, SCRIPT_TIMEOUT.
 
-Report lines, in order: {"kind": "start", "nodeid"} before each test; {"kind": "timeout",
-"nodeid", "failure"} when a test hangs; {"kind": "test", ...} after it; {"kind":
-"collect_error", "failure"}; {"kind": "abort", "nodeid"} for the test during which the session
-was interrupted; finally {"kind": "session", "exitstatus", "tests", "seal"} where "tests" counts
+Report lines, in order: {"kind": "collected", "count"} once collection is done; {"kind":
+"start", "nodeid"} before each test; {"kind": "timeout", "nodeid", "failure"} when a test hangs;
+{"kind": "test", ...} after it; {"kind": "collect_error", "failure"}; {"kind": "abort", "nodeid"}
+for the test during which the session was interrupted; finally {"kind": "session", "exitstatus", "tests", "seal"} where "tests" counts
 the test lines written: a stream whose last line is not a session line with matching counts is
 incomplete (the process died, or something else wrote to the report). A test during which the
 session was interrupted (KeyboardInterrupt, SIGINT, pytest.exit) is "failed" with
@@ -26,8 +26,10 @@ session was interrupted (KeyboardInterrupt, SIGINT, pytest.exit) is "failed" wit
 "failed", "skipped"), absent when the call phase never ran (a skip or error in setup).
 
 Warm server (one JSON object per line on its stdin/stdout):
+  <- {"event": "ready", "pid", "python", "site_dirs"}
   -> {"op": "run", "id", "argv", "env", "cwd", "output", "timeout", "pycache", "sandbox"}
-  <- {"event": "done", "id", ...} or {"event": "error", "id", "message", "kind"}
+  <- {"event": "started", "id", "pid"}, then {"event": "done", "id", "returncode", "timed_out",
+     "cpu"} or {"event": "error", "id", "message", "kind"}  (the client then runs it cold)
   -> {"op": "kill", "id"}   -> {"op": "exit"}   <- {"event": "learned" | "tainted", ...}
 """
 
@@ -48,12 +50,27 @@ SEAL = "HEAL_LS_SEAL"  # the report's secret (testing/report.py); the plugin del
 # matches prefixes, so it would also drop test_x_empty and every test_x[...] with test_x.
 EXCLUDE_OPTION = "--heal-exclude"
 
-# Report record kinds.
-START, TEST, TIMEOUT, ABORT, COLLECT_ERROR, SESSION = (
+# Report record kinds: each line of the report is {"kind": one of these, ...}.
+START, TEST, TIMEOUT, ABORT, COLLECT_ERROR, COLLECTED, SESSION = (
     "start",
     "test",
     "timeout",
     "abort",
     "collect_error",
+    "collected",
     "session",
 )
+
+# Warm server: requests {"op": one of OPS, ...}, answers {"event": one of EVENTS, ...}.
+RUN, KILL, EXIT = "run", "kill", "exit"
+READY, STARTED, DONE, ERROR, LEARNED, TAINTED = (
+    "ready",
+    "started",
+    "done",
+    "error",
+    "learned",
+    "tainted",
+)
+# The "kind" of an error event when the run's rewritten plugins differ from the preloaded ones
+# (DOUBT: stop trusting the rewrite) or a plain module was rewritten (DOUBT_PLAIN: learn it).
+DOUBT, DOUBT_PLAIN = "doubt", "doubt-plain"

@@ -130,7 +130,7 @@ class HealReporter:
 
     def _emit(self, obj):
         if self.mac is not None:
-            if obj.get("kind") == "session":
+            if obj.get("kind") == wire.SESSION:
                 obj["seal"] = self.mac.hexdigest()
             else:
                 self.mac.update(json.dumps(obj).encode("utf-8") + b"\n")
@@ -140,9 +140,9 @@ class HealReporter:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
         path, line = parts.item_location(item)
-        self.record = rec = {"kind": "test", "nodeid": item.nodeid, "outcome": "passed"}
+        self.record = rec = {"kind": wire.TEST, "nodeid": item.nodeid, "outcome": "passed"}
         rec.update(duration=0.0, path=path, line=line, covered=[], failure=None, stdout="")
-        self._emit({"kind": "start", "nodeid": item.nodeid})
+        self._emit({"kind": wire.START, "nodeid": item.nodeid})
         if self.recorder:
             self.recorder.reset()
         if self.watchdog:
@@ -243,15 +243,15 @@ class HealReporter:
         if report.failed:  # report.call is ours to read only here: pytest pops it right after
             excinfo = getattr(report.__dict__.get("call"), "excinfo", None)
             failure = parts.collect_failure(report, excinfo, self.paths)
-            self._emit({"kind": "collect_error", "failure": failure})
+            self._emit({"kind": wire.COLLECT_ERROR, "failure": failure})
 
     def pytest_collection_finish(self, session):
         # how many tests will run: lets a live view say "12/300" while the report grows
-        self._emit({"kind": "collected", "count": len(session.items)})
+        self._emit({"kind": wire.COLLECTED, "count": len(session.items)})
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
-        self._emit({"kind": "session", "exitstatus": int(exitstatus), "tests": self.written})
+        self._emit({"kind": wire.SESSION, "exitstatus": int(exitstatus), "tests": self.written})
 
     def pytest_unconfigure(self, config):
         if self.watchdog:
@@ -270,14 +270,14 @@ class HealReporter:
         if rec is not self.record:  # that test has just finished after all
             return
         if give_up:  # it did not stop after the interrupt: keep the report, end the process
-            self._emit({"kind": "abort", "nodeid": rec["nodeid"]})
+            self._emit({"kind": wire.ABORT, "nodeid": rec["nodeid"]})
             os._exit(ABORT_EXIT_CODE)
         frames = parts.stack_frames(sys._current_frames().get(thread_id), self.paths)
         message = f"test did not finish within {self.timeout:g} s"
         failure = parts.make_failure(rec["nodeid"], "Timeout", message, frames, rec)
         failure["timed_out"] = True
         rec.update(failure=failure, outcome="failed", timed_out=True)
-        self._emit({"kind": "timeout", "nodeid": rec["nodeid"], "failure": failure})
+        self._emit({"kind": wire.TIMEOUT, "nodeid": rec["nodeid"], "failure": failure})
         self.interrupt_pending = True
         if self.signal_installed:
             signal.pthread_kill(thread_id, TIMEOUT_SIGNAL)

@@ -15,6 +15,8 @@ import os
 import sys
 import types
 
+import heal_protocol as wire
+
 DOUBT_EXIT_CODE = 75
 preloaded: list[str] = []  # rewritten modules this server imported (inherited by children)
 
@@ -35,7 +37,9 @@ def equivalent(config) -> bool:
 def check_child(config, output: str) -> None:
     """In the child, at configure time: leave at once (doubt) if the preloads do not fit."""
     if preloaded and not equivalent(config):
-        _doubt(output, {"kind": "doubt", "message": "preloaded plugins were rewritten differently"})
+        _doubt(
+            output, {"kind": wire.DOUBT, "message": "preloaded plugins were rewritten differently"}
+        )
 
 
 def guard_plain_preloads(output: str) -> None:
@@ -51,7 +55,7 @@ def guard_plain_preloads(output: str) -> None:
 
     def warn(self, name: str) -> None:
         if name not in baseline:
-            _doubt(output, {"kind": "doubt-plain", "message": name})
+            _doubt(output, {"kind": wire.DOUBT_PLAIN, "message": name})
         original(self, name)
 
     AssertionRewritingHook._warn_already_imported = warn  # type: ignore[method-assign]

@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 
+import heal_protocol as wire
 import warm_child
 import warm_rules
 
@@ -56,7 +57,7 @@ class WarmServer:
         warm_rules.warm_rewritten.baseline.update(sys.modules)
         self.preload(options.get("preload", []))
         self.preload_rewritten(options.get("rewritten") or {})
-        self.send(event="ready", pid=os.getpid(), python=sys.version, site_dirs=self.site_dirs())
+        self.send(event=wire.READY, pid=os.getpid(), python=sys.version, site_dirs=self.site_dirs())
 
     def send(self, **msg) -> None:
         self.out.write(json.dumps(msg) + "\n")
@@ -71,7 +72,7 @@ class WarmServer:
                 continue
             warm_rules.quiet_import(name)
             if threading.active_count() > 1:
-                self.send(event="tainted", module=name)
+                self.send(event=wire.TAINTED, module=name)
                 raise SystemExit(3)  # the client restarts us with this module excluded
         warm_rules.assert_no_workspace_modules(self.root)
         warm_rules.fill_pure_caches()
@@ -92,7 +93,7 @@ class WarmServer:
                 buffer += data
                 *lines, buffer = buffer.split(b"\n")
                 for line in lines:
-                    if line.strip() and self.handle(json.loads(line)) == "exit":
+                    if line.strip() and self.handle(json.loads(line)) == wire.EXIT:
                         return
             if not self.children:
                 self.learn()
@@ -108,13 +109,13 @@ class WarmServer:
     def handle(self, request: dict) -> str | None:
         self.last_activity = time.monotonic()
         op = request.get("op")
-        if op == "exit":
-            return "exit"
-        if op == "kill":
+        if op == wire.EXIT:
+            return wire.EXIT
+        if op == wire.KILL:
             for pid, child in self.children.items():
                 if child["id"] == request["id"]:
                     self.kill(pid, child)
-        elif op == "run":
+        elif op == wire.RUN:
             self.start(request)
         return None
 
@@ -126,7 +127,7 @@ class WarmServer:
             gc.freeze()  # children's collections skip our objects: no copy-on-write of the heap
             pid = os.fork()
         except Exception as exc:  # noqa: BLE001 - any doubt goes back to the client
-            self.send(event="error", id=request["id"], message=f"{type(exc).__name__}: {exc}")
+            self.send(event=wire.ERROR, id=request["id"], message=f"{type(exc).__name__}: {exc}")
             return
         if pid == 0:
             fds = [self.out.fileno(), self.wakeup_r, self.wakeup_w]
@@ -137,7 +138,7 @@ class WarmServer:
             pass
         deadline = time.monotonic() + float(request.get("timeout") or 3600)
         self.children[pid] = dict(request, deadline=deadline, timed_out=False)
-        self.send(event="started", id=request["id"], pid=pid)
+        self.send(event=wire.STARTED, id=request["id"], pid=pid)
 
     def kill(self, pid: int, child: dict, timed_out: bool = False) -> None:
         child["timed_out"] = child["timed_out"] or timed_out
@@ -166,10 +167,14 @@ class WarmServer:
             cpu = round(usage.ru_utime + usage.ru_stime, 4)
             doubt = warm_rules.warm_rewritten.take_doubt(child["output"])
             if doubt:
-                self.send(event="error", id=child["id"], **doubt)
+                self.send(event=wire.ERROR, id=child["id"], **doubt)
                 continue
             self.send(
-                event="done", id=child["id"], returncode=code, timed_out=child["timed_out"], cpu=cpu
+                event=wire.DONE,
+                id=child["id"],
+                returncode=code,
+                timed_out=child["timed_out"],
+                cpu=cpu,
             )
             self.merge_learned(warm_rules.read_learned(child["output"]))
             self.last_activity = time.monotonic()
@@ -189,7 +194,7 @@ class WarmServer:
         if plain or rewritten:
             self.preload(plain)
             self.preload_rewritten(dict(learned, names=rewritten))
-            self.send(event="learned", modules=plain, rewritten=dict(learned, names=rewritten))
+            self.send(event=wire.LEARNED, modules=plain, rewritten=dict(learned, names=rewritten))
 
     def preload_rewritten(self, learned: dict) -> None:
         names = [n for n in learned.get("names", []) if not warm_rules.excluded(n, self.exclude)]

@@ -149,10 +149,10 @@ class WarmRunner:
             level = logging.DEBUG if self.warned else logging.WARNING
             log.log(level, "warm runner unavailable (%s); running pytest cold", exc)
             self.warned = True
-            self.rewritten_ok = self.rewritten_ok and exc.kind != "doubt"
-            if exc.kind == "doubt-plain":
+            self.rewritten_ok = self.rewritten_ok and exc.kind != wire.DOUBT
+            if exc.kind == wire.DOUBT_PLAIN:
                 self.excluded.add(str(exc))  # the module pytest wanted to rewrite
-            self.failures += not exc.kind.startswith("doubt")
+            self.failures += exc.kind not in (wire.DOUBT, wire.DOUBT_PLAIN)
             self._drop()
             self.cold_runs += 1
             return await self._run_cold(inv, timeout, box)

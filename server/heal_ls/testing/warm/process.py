@@ -17,6 +17,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.process import OUTPUT_LIMIT
 
 SERVER_FILE = str(Path(__file__).resolve().parent.parent / "agent" / "warm_server.py")
@@ -96,7 +97,7 @@ class ServerProcess:
         rid, pending = next(self.ids), _Pending(asyncio.get_running_loop())
         self.pending[rid] = pending
         try:
-            self._send(dict(request, op="run", id=rid, output=inside or output, timeout=timeout))
+            self._send(dict(request, op=wire.RUN, id=rid, output=inside or output, timeout=timeout))
             done = await asyncio.wait_for(asyncio.shield(pending.done), timeout + GRACE)
             code, timed_out, self.last_cpu = done
         except asyncio.TimeoutError:
@@ -149,7 +150,7 @@ class ServerProcess:
 
     def _kill_run(self, rid: int, pending: _Pending) -> None:
         try:
-            self._send({"op": "kill", "id": rid})
+            self._send({"op": wire.KILL, "id": rid})
         except WarmUnavailable:
             if pending.pid and not self.foreign_pids:  # the server is dead; the child may live
                 kill_group(pending.pid)
@@ -168,19 +169,19 @@ class ServerProcess:
 
     def _dispatch(self, msg: dict) -> None:
         event, pending = msg["event"], self.pending.get(msg.get("id", -1))
-        if event == "ready":
+        if event == wire.READY:
             self.site_dirs = msg["site_dirs"]
             self.ready.set()
-        elif event == "learned":
+        elif event == wire.LEARNED:
             self.learned += msg["modules"]
             self.learned_rewritten.append(msg["rewritten"])
-        elif event == "tainted":
+        elif event == wire.TAINTED:
             self.tainted = msg["module"]
-        elif pending and event == "started":
+        elif pending and event == wire.STARTED:
             pending.pid = msg["pid"]
-        elif pending and event == "done":
+        elif pending and event == wire.DONE:
             pending.settle((msg["returncode"], msg["timed_out"], msg.get("cpu", 0.0)))
-        elif pending and event == "error":
+        elif pending and event == wire.ERROR:
             pending.settle(error=WarmUnavailable(msg["message"], msg.get("kind", "error")))
 
     def _reap(self) -> None:
