@@ -62,10 +62,17 @@ async def test_following_can_be_turned_off(vscode_client, workspace, settings):
 
 @pytest.fixture
 def workspace(example_copy, request):
-    """A copy of the example; for the `_at_start` test, after the user's failing pytest run."""
+    """A copy of the example; for the `_at_start` test, after the user's failing pytest run; for
+    the `_elsewhere` test, inside a repo whose tox.ini (the rootdir) names its own cache_dir."""
     copy = example_copy("inventory")
     if request.node.name.startswith("test_failures_of_the_last_run_show_at_start"):
         subprocess.run([sys.executable, "-m", "pytest", "-q"], cwd=copy, capture_output=True)
+    if request.node.name.startswith("test_a_cache_elsewhere"):
+        repo = copy.parent / "repo"
+        repo.mkdir()
+        (copy / "pytest.ini").unlink()
+        copy = copy.rename(repo / "inventory")
+        (repo / "tox.ini").write_text("[pytest]\npythonpath = inventory\ncache_dir = .cache/pt\n")
     return copy
 
 
@@ -75,3 +82,18 @@ async def test_failures_of_the_last_run_show_at_start(vscode_client, workspace):
     editor = vscode_client.editor
     found = await eventually(lambda: editor.diagnostics(MODULE), what="the last run's failure")
     assert "test_remove_all failed: KeyError" in found[0].message
+
+
+async def test_a_cache_elsewhere_is_followed(client, workspace):
+    """pytest's rootdir is the repo above the folder and its cache_dir is not .pytest_cache: the
+    server finds the cache there (the client's watcher would not see it: the server polls) and
+    names the tests as its own runs in the folder do."""
+    editor = client.editor
+    await user_runs_pytest(workspace)  # from the folder, as in its terminal
+    cache = workspace.parent / ".cache" / "pt" / "v" / "cache" / "lastfailed"
+    assert "inventory/tests/test_inventory.py::test_remove_all" in cache.read_text()
+    assert not (workspace / LASTFAILED).exists()
+    found = await eventually(lambda: editor.diagnostics(MODULE), what="the terminal's failure")
+    assert "test_remove_all failed: KeyError" in found[0].message
+    failures = await client.protocol.send_request_async("heal/failures", {})
+    assert [f.test for f in failures.failures] == ["tests/test_inventory.py::test_remove_all"]

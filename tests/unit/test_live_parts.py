@@ -5,13 +5,14 @@ import asyncio
 import json
 from types import SimpleNamespace
 
+import pytest
 from heal_ls.heal.blast import Blast, call_sites, guard_count
 from heal_ls.lsp.commands import merged_summary
 from heal_ls.lsp.folders import folder_for
 from heal_ls.models import RunResult, Suspect
 from heal_ls.models import TestOutcome as Outcome
 from heal_ls.testing.flaky import Flaky
-from heal_ls.testing.lastfailed import LASTFAILED, read_lastfailed
+from heal_ls.testing.lastfailed import LASTFAILED, lastfailed_path, pytest_home, read_lastfailed
 from heal_ls.testing.report_tail import ReportTail
 
 
@@ -52,6 +53,45 @@ def test_read_lastfailed(tmp_path):
     assert read_lastfailed(str(tmp_path)) == ["t.py::a", "t.py::b"]
     cache.write_text('{"t.py::a": tr')  # pytest still writing
     assert read_lastfailed(str(tmp_path)) is None
+
+
+def test_lastfailed_follows_cache_dir_and_a_rootdir_above_the_folder(tmp_path, monkeypatch):
+    repo, folder = tmp_path / "repo", tmp_path / "repo" / "app"
+    (folder / "tests").mkdir(parents=True)
+    (repo / "tox.ini").write_text("[pytest]\ncache_dir = $CACHE_NAME/pt\n")
+    monkeypatch.setenv("CACHE_NAME", ".cache")
+    assert pytest_home(str(folder)) == (str(repo), {"cache_dir": "$CACHE_NAME/pt"})
+    cache = repo / ".cache" / "pt" / "v" / "cache" / "lastfailed"
+    assert lastfailed_path(str(folder)) == str(cache)
+    cache.parent.mkdir(parents=True)
+    failed = {"app/tests/test_a.py::test_x[1-2]": True, "other/test_b.py::test_y": True}
+    cache.write_text(json.dumps(failed))
+    # named as the folder's own runs name them; tests of other folders are not its own
+    assert read_lastfailed(str(folder)) == ["tests/test_a.py::test_x[1-2]"]
+    assert read_lastfailed(str(repo)) == sorted(failed)
+
+
+@pytest.mark.parametrize(
+    ("files", "home"),
+    [
+        ({"pytest.ini": "", "app/setup.cfg": "[metadata]\n"}, ""),  # setup.cfg: not pytest's
+        ({"pyproject.toml": "[tool.pytest.ini_options]\ncache_dir = 'c'\n"}, ""),
+        ({"pyproject.toml": "[tool.pytest]\ncache_dir = 'c'\n", "app/tox.ini": "[x]\n"}, ""),
+        ({"app/pytest.toml": "", "pytest.ini": "[pytest]\n"}, "app"),
+        ({"pyproject.toml": "[project]\nname = 'x'\n", "app/setup.py": ""}, ""),  # toml first
+        ({"setup.py": ""}, ""),
+        ({}, "app"),
+    ],
+)
+def test_pytest_home_is_found_as_pytest_finds_it(tmp_path, files, home):
+    base = tmp_path / "base"
+    (base / "app").mkdir(parents=True)
+    for name, text in files.items():
+        (base / name).write_text(text)
+    rootdir, options = pytest_home(str(base / "app"))
+    assert rootdir == str(base / home).rstrip("/")
+    if "cache_dir = 'c'" in "".join(files.values()):
+        assert options == {"cache_dir": "c"}
 
 
 def test_call_sites_count_names_and_attribute_calls(tmp_path):

@@ -1,6 +1,7 @@
 """Following the user's own pytest runs (heal.followPytestRuns, default on).
 
-pytest rewrites `.pytest_cache/v/cache/lastfailed` after a run in a terminal, the Test Explorer,
+pytest rewrites `.pytest_cache/v/cache/lastfailed` (or the `cache_dir` its config names, under
+its rootdir: testing/lastfailed.py) after a run in a terminal, the Test Explorer,
 a task or a CI checkout. When that file of a folder changes, the tests it names, plus the ones
 heal-ls still shows as failing (the user's run may have fixed them), are re-run in the
 background on the warm runner: that gives structured failures, located and published as usual.
@@ -20,7 +21,7 @@ from lsprotocol import types
 
 from heal_ls.lsp.documents import uri_to_path
 from heal_ls.lsp.log import guarded, logger, spawn
-from heal_ls.testing.lastfailed import lastfailed_path, read_lastfailed
+from heal_ls.testing.lastfailed import LASTFAILED, lastfailed_path, read_lastfailed
 
 POLL_SECONDS = 0.5
 SETTLE_SECONDS = 0.1  # the client may tell us while pytest is still writing the file
@@ -104,8 +105,11 @@ async def register_watcher(ls) -> bool:
 
 
 async def follow(folder) -> None:
-    """Start following the folder's lastfailed file (client watcher, else our own poller)."""
-    if client_watches(folder) and await register_watcher(folder.server):
+    """Start following the folder's lastfailed file (client watcher, else our own poller). A
+    cache elsewhere (a `cache_dir` option, a rootdir above the folder) is outside what the
+    client's watcher sees: we watch it ourselves."""
+    usual = folder.lastfailed.path == os.path.join(folder.root, LASTFAILED)
+    if usual and client_watches(folder) and await register_watcher(folder.server):
         return
     follower = folder.lastfailed
     if follower.poller is None or follower.poller.done():
