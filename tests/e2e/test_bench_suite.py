@@ -81,17 +81,24 @@ async def test_differential_check_tells_alike_from_different(tmp_path):
     assert await behaves_alike(str(tmp_path), path, ref, ref, "A.f") == "?"
 
 
-def _outcomes(folder) -> dict[str, set[str]]:
-    """Run pytest once over every bug folder in `folder`; outcomes per bug ("<bug>/hidden" for
-    its hidden tests)."""
+def _results(folder) -> dict[str, str]:
+    """Run pytest once over every bug folder in `folder`: {node id: PASSED|FAILED|ERROR}."""
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "."],
         cwd=folder, capture_output=True, text=True, timeout=240,
     )  # fmt: skip
+    pattern = r"^(PASSED|FAILED|ERROR) (\S+?::\S+)"
+    return {nodeid: outcome for outcome, nodeid in re.findall(pattern, proc.stdout, re.M)}
+
+
+def _outcomes(folder) -> dict[str, set[str]]:
+    """Outcomes per bug ("<bug>/hidden" for its hidden tests)."""
     found: dict[str, set[str]] = {}
-    pattern = r"^(PASSED|FAILED|ERROR) ([^/\s]+)/(hidden/)?"
-    for outcome, bug, hidden in re.findall(pattern, proc.stdout, re.M):
-        found.setdefault(bug + ("/hidden" if hidden else ""), set()).add(outcome)
+    for nodeid, outcome in _results(folder).items():
+        bug, rest = nodeid.split("/", 1)
+        found.setdefault(bug + ("/hidden" if rest.startswith("hidden/") else ""), set()).add(
+            outcome
+        )
     return found
 
 
@@ -121,3 +128,33 @@ def test_hidden_tests_live_outside_each_bug_folder():
         assert case.hidden_tests, f"{case.name} has no examples/bench/hidden/test_hidden_<bug>.py"
         assert not case.hidden_tests.startswith(case.root + "/"), case.name
         assert "def test_" in Path(case.hidden_tests).read_text(encoding="utf-8"), case.name
+
+
+# The bugs built so that a cheap edit passes the failing test but breaks a sibling test that
+# passes on the bug: (text in the buggy module, the overfit edit). Only a guard stops it.
+OVERFITS = {
+    "median": ("len(s) // 2", "len(s) // 3"),
+    "push_upstream": ('"push" in parts and', '"push" in parts or'),
+    "sudo_program": ("first = words[0]", "first = words[1]"),
+    "weekend": ("if short in", "if short not in"),
+}
+
+
+@pytest.mark.e2e
+def test_sibling_breaking_bugs_have_an_overfit_that_only_a_guard_stops(tmp_path):
+    buggy, overfit = tmp_path / "buggy", tmp_path / "overfit"
+    for case in (c for c in CASES if c.name in OVERFITS):
+        for dest in (buggy, overfit):
+            shutil.copytree(case.root, dest / case.name)
+        target = overfit / case.name / case.target[len(case.root) + 1 :]
+        old, new = OVERFITS[case.name]
+        assert target.read_text().count(old) == 1, case.name
+        target.write_text(target.read_text().replace(old, new))
+    before, after = _results(buggy), _results(overfit)
+    for name in OVERFITS:
+        mine = sorted(n for n in before if n.startswith(name + "/"))
+        failing = [n for n in mine if before[n] != "PASSED"]
+        siblings = [n for n in mine if before[n] == "PASSED"]
+        assert failing and siblings, name
+        assert all(after[n] == "PASSED" for n in failing), (name, after)  # the overfit passes
+        assert any(after[n] != "PASSED" for n in siblings), (name, after)  # and breaks a sibling
