@@ -12,11 +12,11 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from heal_ls.locate import Located, locate
 from heal_ls.locate.contrast import needs_contrast, with_contrast, with_passing
 from heal_ls.models import Failure, RunResult
+from heal_ls.testing.options import RunOptions
 
 logger = logging.getLogger(__name__)
 
@@ -25,15 +25,10 @@ Diagnosis = tuple[RunResult, list[tuple[Failure, Located]]]
 
 async def diagnose(
     root: str | os.PathLike[str],
+    options: RunOptions | None = None,
     *,
     tests: Sequence[str] | None = None,
     script: str | None = None,
-    python: str | None = None,
-    pytest_args: Sequence[str] = (),
-    test_timeout: float = 10.0,
-    run_timeout: float = 300.0,
-    overlay: dict[str, str] | None = None,
-    warm: Any = None,
     on_row: Callable[[dict], None] | None = None,
     passing_from: RunResult | None = None,
     contrast_run: bool = True,
@@ -43,32 +38,28 @@ async def diagnose(
     `passing_from`: an earlier full run whose passing tests contrast a partial run;
     `contrast_run=False`: never start a run of our own for that."""
     root = os.path.abspath(str(root))
+    options = options or RunOptions()
     if script:
         from heal_ls.testing.script import run_script
 
-        run = await run_script(root, script, python=python, timeout=run_timeout, overlay=overlay)
+        run = await run_script(
+            root,
+            script,
+            python=options.python,
+            timeout=options.run_timeout,
+            overlay=options.overlay,
+        )
     else:
         from heal_ls.testing.runner import run_pytest
 
-        run = await run_pytest(
-            root,
-            nodeids=tests,
-            python=python,
-            pytest_args=pytest_args,
-            test_timeout=test_timeout,
-            run_timeout=run_timeout,
-            overlay=overlay,
-            warm=warm,
-            on_row=on_row,
-        )
+        run = await run_pytest(root, nodeids=tests, on_row=on_row, **options.pytest_kwargs())
     located = locate_all(run.failures, root, run)
     if not tests or not needs_contrast(run):  # a full run holds every passing test there is
         return run, located
     if passing_from is not None and passing_from is not run:
         evidence = with_passing(run, passing_from.tests)
     elif contrast_run:
-        same = dict(python=python, pytest_args=pytest_args, overlay=overlay, warm=warm)
-        evidence = await with_contrast(run, located, test_timeout=test_timeout, **same)
+        evidence = await with_contrast(run, located, options)
     else:
         return run, located
     return run, locate_all(run.failures, root, evidence)

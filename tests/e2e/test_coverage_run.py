@@ -5,6 +5,7 @@ import sys
 
 import pytest
 from heal_ls.testing.coverage_run import coverage_run, select_test_files
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.warm.client import get_warm_runner, shutdown_all
 
 
@@ -88,7 +89,7 @@ async def test_exclude_drops_exactly_the_named_ids_not_their_prefix_siblings(tmp
         str(tmp_path),
         failing=["test_calc.py::test_double"],
         exclude=["test_calc.py::test_double", "test_calc.py::test_twice[1]"],
-        warm=get_warm_runner(sys.executable, str(tmp_path)) if warm else None,
+        options=RunOptions(warm=get_warm_runner(sys.executable, str(tmp_path)) if warm else None),
     )
     await shutdown_all()
     assert run.error is None

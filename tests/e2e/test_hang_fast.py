@@ -7,6 +7,7 @@ import pytest
 from heal_ls.diagnose import diagnose
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.loop import heal_failure
+from heal_ls.testing.options import RunOptions
 from helpers.cli import write
 
 pytestmark = pytest.mark.e2e
@@ -40,7 +41,7 @@ async def test_a_hang_is_healed_with_short_timeouts_for_the_hanging_candidates(t
             """,
         },
     )
-    run, located = await diagnose(tmp_path, test_timeout=2)
+    run, located = await diagnose(tmp_path, RunOptions(test_timeout=2))
     ((failure, where),) = located
     assert failure.timed_out
     events = []

@@ -13,6 +13,7 @@ import pytest
 from heal_ls.commands.check_report import to_json
 from heal_ls.diagnose import diagnose
 from heal_ls.heal.guards import find_guards
+from heal_ls.testing.options import RunOptions
 
 FILES = {
     "pytest.ini": "[pytest]\npythonpath = src\naddopts = --doctest-modules\ntestpaths = tests src\n",
@@ -192,7 +193,7 @@ def project(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def checked(project, tmp_path_factory):
-    return asyncio.run(diagnose(project, test_timeout=60))
+    return asyncio.run(diagnose(project, RunOptions(test_timeout=60)))
 
 
 def top(located, nodeid):
@@ -246,14 +247,14 @@ def test_json_gives_every_failure_with_workspace_code_a_suspect(checked, project
 
 def test_a_single_failing_test_gets_a_contrast_run_for_the_callee(project):
     nodeid = "tests/test_calls.py::test_parse_filter"
-    run, located = asyncio.run(diagnose(project, tests=[nodeid], test_timeout=60))
+    run, located = asyncio.run(diagnose(project, RunOptions(test_timeout=60), tests=[nodeid]))
     assert [t.nodeid for t in run.tests] == [nodeid]  # nothing passing in the run itself
     ((failure, where),) = located
     assert where.suspects[0].qualname == "_match_clause"
     assert where.suspects[1].qualname == "parse_filter"
     # Guard discovery for a heal shares the contrast's traced run (cached, no second run), and
     # test_parse_filter_empty, whose name extends the failing test's, is in it.
-    guards = asyncio.run(find_guards(str(project), where.suspects[1], [failure], run, python=None))
+    guards = asyncio.run(find_guards(str(project), where.suspects[1], [failure], run, RunOptions()))
     assert guards.error is None and guards.seconds == 0.0
     assert "tests/test_calls.py::test_parse_filter_empty" in guards.tests
 

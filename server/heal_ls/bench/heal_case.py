@@ -13,6 +13,7 @@ from heal_ls.bench.differential import behaves_alike
 from heal_ls.bench.reference import reference_module, same_functions
 from heal_ls.bench.suites import BenchCase
 from heal_ls.models import HealResult
+from heal_ls.testing.options import RunOptions
 
 
 def empty_row(case: BenchCase) -> dict:
@@ -54,9 +55,8 @@ async def _heal_into(row: dict, case: BenchCase, config, started: float) -> None
     from heal_ls.heal.loop import heal_failure
     from heal_ls.heal.targets import group_targets
 
-    run, located = await diagnose(
-        case.root, tests=case.tests or None, python=config.python, test_timeout=config.test_timeout
-    )
+    options = RunOptions(python=config.python, test_timeout=config.test_timeout)
+    run, located = await diagnose(case.root, options, tests=case.tests or None)
     if run.error or not run.failures:
         row["note"] = run.error or "no failing test"
         return

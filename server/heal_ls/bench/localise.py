@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from heal_ls.bench.mutants import Mutant, mutants_of
+from heal_ls.testing.options import RunOptions
 
 CACHE = Path(__file__).resolve().parents[3] / ".cache" / "localise"
 MAX_FAILURES_PER_BUG = 5  # one bug breaking 40 tests must not outweigh the others
@@ -133,9 +134,8 @@ async def localise_bug(
         started = time.monotonic()
         run, located = await diagnose(
             root,
+            RunOptions(test_timeout=test_timeout, run_timeout=300),
             tests=[package.tests] if package.tests else None,
-            test_timeout=test_timeout,
-            run_timeout=300,
         )
         seconds = time.monotonic() - started
     finally:

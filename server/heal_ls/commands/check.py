@@ -25,6 +25,7 @@ from heal_ls.diagnose import diagnose
 from heal_ls.locate import is_test_file
 from heal_ls.testing.invocation import interpreter
 from heal_ls.testing.lastfailed import read_lastfailed
+from heal_ls.testing.options import RunOptions
 
 ROOT_MARKERS = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py", ".git")
 
@@ -91,12 +92,9 @@ def run(args: argparse.Namespace) -> int:
         result, located = asyncio.run(
             diagnose(
                 root,
+                RunOptions(args.python, args.pytest_args, args.test_timeout, args.run_timeout),
                 tests=tests,
                 script=script,
-                python=args.python,
-                pytest_args=args.pytest_args,
-                test_timeout=args.test_timeout,
-                run_timeout=args.run_timeout,
                 on_row=live.on_row,
             )
         )

@@ -17,6 +17,7 @@ from heal_ls.heal.config import HealConfig
 from heal_ls.heal.loop import heal_failure
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
 from heal_ls.models import HealResult
+from heal_ls.testing.options import RunOptions
 
 
 def config_from(args: argparse.Namespace) -> HealConfig:
@@ -69,11 +70,9 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
 
     run_result, located = await diagnose(
         root,
+        RunOptions(args.python, args.pytest_args, args.test_timeout),
         tests=args.test or None,
         script=args.script,
-        python=args.python,
-        pytest_args=args.pytest_args,
-        test_timeout=args.test_timeout,
         on_row=live.on_row,
     )
     problem = run_result.error or run_result.interrupted

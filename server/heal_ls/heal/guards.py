@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from heal_ls.models import Failure, RunResult, Suspect
+from heal_ls.testing.options import RunOptions
 
 
 @dataclass
@@ -102,12 +103,8 @@ async def find_guards(
     suspect: Suspect,
     failures: list[Failure],
     run: RunResult | None,
+    options: RunOptions,
     *,
-    python: str | None,
-    pytest_args=(),
-    test_timeout: float = 10.0,
-    overlay: dict[str, str] | None = None,
-    warm=None,
     also: Sequence[Suspect] = (),
 ) -> Guards:
     """The last run's guards plus those a traced run of the tests around the suspect finds.
@@ -120,11 +117,7 @@ async def find_guards(
         root,
         suspect_paths=sorted({suspect.path, *(s.path for s in also)}),
         failing=failing,
-        python=python,
-        pytest_args=pytest_args,
-        test_timeout=test_timeout,
-        overlay=overlay,
-        warm=warm,
+        options=options,
     )
     each = {s.qualname: _guards_of(s, run, found.tests, failing) for s in (*also, suspect)}
     guards = each[suspect.qualname]

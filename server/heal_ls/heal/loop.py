@@ -20,6 +20,7 @@ from heal_ls.models import (
     RunResult,
     Suspect,
 )
+from heal_ls.testing.options import RunOptions
 
 
 async def heal_failure(
@@ -44,16 +45,19 @@ async def heal_failure(
         suspect = located.suspects[0]
     ctx = _context(root, failure, suspect, config, run, overlay or {}, on_event, also_failing)
     ctx.emit(HealEvent("guards", "finding the passing tests that exercise the function"))
+    options = RunOptions(
+        config.python,
+        config.pytest_args,
+        config.test_timeout,
+        overlay=ctx.overlay,
+        warm=ctx.warm_runner,
+    )
     ctx.guards = await find_guards(
         root,
         suspect,
         ctx.failures,
         run,
-        python=config.python,
-        pytest_args=config.pytest_args,
-        test_timeout=config.test_timeout,
-        overlay=ctx.overlay,
-        warm=ctx.warm_runner,
+        options,
         also=ctx.offered[1:],  # a multi-node fix answers to the guards of what it touches
     )
     ctx.test_timeout = candidate_timeout(ctx.failures, ctx.guards, config.test_timeout)

@@ -14,6 +14,7 @@ import dataclasses
 
 from heal_ls.locate.rank import Located
 from heal_ls.models import Failure, RunResult, TestOutcome
+from heal_ls.testing.options import RunOptions
 
 
 def needs_contrast(run: RunResult) -> bool:
@@ -27,16 +28,11 @@ def needs_contrast(run: RunResult) -> bool:
 async def with_contrast(
     run: RunResult,
     located: list[tuple[Failure, Located]],
-    *,
-    python: str | None = None,
-    pytest_args=(),
-    test_timeout: float = 10.0,
-    overlay: dict[str, str] | None = None,
-    warm=None,
+    options: RunOptions,
 ) -> RunResult:
     """`run` plus the passing tests of one traced run around its failures' top suspects.
 
-    Called with the run's own arguments and the failing tests excluded, exactly as guard
+    Called with the run's own options and the failing tests excluded, exactly as guard
     discovery calls it, so a heal of the top suspect finds its guards in the cache."""
     from heal_ls.testing.coverage_run import coverage_run
 
@@ -46,11 +42,7 @@ async def with_contrast(
         run.root,
         suspect_paths=paths,
         failing=failing,
-        python=python,
-        pytest_args=pytest_args,
-        test_timeout=test_timeout,
-        overlay=overlay,
-        warm=warm,
+        options=options,
     )
     return with_passing(run, contrast.passing())
 

@@ -20,6 +20,7 @@ from heal_ls.lsp.log import logger, spawn
 from heal_ls.lsp.progress import Progress
 from heal_ls.lsp.state import Known
 from heal_ls.models import Failure, RunResult
+from heal_ls.testing.options import RunOptions
 
 SCRIPT_TIMEOUT = 30.0  # seconds a script run may take in the editor
 
@@ -50,15 +51,18 @@ class Runs:
         settings = self.ls.settings
 
         async def start(buffers):
-            return await diagnose(
-                self.ls.root,
-                tests=nodeids or None,
+            options = RunOptions(
                 python=settings.python,
                 # the user's lastfailed is theirs: it tells us about THEIR runs (lastfailed.py)
                 pytest_args=("-p", "no:cacheprovider", *settings.pytestArgs),
                 test_timeout=settings.testTimeout,
                 overlay={**buffers, **(overlay or {})} or None,
                 warm=self.warm_runner(),
+            )
+            return await diagnose(
+                self.ls.root,
+                options,
+                tests=nodeids or None,
                 passing_from=self.last_run,  # a partial run ranks against the last full run
                 contrast_run=False,  # never an extra run of our own in the editor
             )
@@ -98,13 +102,12 @@ class Runs:
 
     async def script(self, script: str, *, title="heal: running script", overlay=None):
         async def start(buffers):
-            return await diagnose(
-                self.ls.root,
-                script=script,
+            options = RunOptions(
                 python=self.ls.settings.python,
                 run_timeout=SCRIPT_TIMEOUT,
                 overlay={**buffers, **(overlay or {})} or None,
             )
+            return await diagnose(self.ls.root, options, script=script)
 
         return await self._run(start, [], title, script=script)
 

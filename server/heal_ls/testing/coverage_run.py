@@ -7,7 +7,7 @@ coverage of workspace functions, and the outcome is kept on disk under a key mad
 workspace .py file's contents, the overlay, the interpreter and the arguments, so an unchanged
 workspace never pays twice.
 
-    run = await coverage_run(root, suspect_paths=[...], failing=[nodeids], python=..., warm=...)
+    run = await coverage_run(root, suspect_paths=[...], failing=[nodeids], options=RunOptions(...))
     run.covering("/abs/mod.py:12")   # passing tests that ran the function starting on line 12
 """
 
@@ -19,9 +19,10 @@ import json
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from heal_ls.models import TestOutcome
+from heal_ls.testing.options import RunOptions
 
 CACHE_VERSION = 2  # 2: exact exclusion (1 dropped test_x_empty with test_x)
 _memory: dict[str, CoverageRun] = {}
@@ -56,11 +57,7 @@ async def coverage_run(
     suspect_paths: Sequence[str] = (),
     failing: Sequence[str] = (),
     exclude: Sequence[str] | None = None,
-    python: str | None = None,
-    pytest_args: Sequence[str] = (),
-    test_timeout: float = 10.0,
-    overlay: dict[str, str] | None = None,
-    warm=None,
+    options: RunOptions | None = None,
 ) -> CoverageRun:
     """Run (or recall) the tests around `suspect_paths` and the `failing` node ids' modules.
 
@@ -68,11 +65,12 @@ async def coverage_run(
     failure does not cost a timeout here; their coverage is in the run that found them).
     """
     root = os.path.abspath(root)
+    options = options or RunOptions()
     files = select_test_files(root, suspect_paths, failing)
     if not files:
         return CoverageRun()
     exclude = list(failing if exclude is None else exclude)
-    key = _cache_key(root, files, exclude, python, pytest_args, overlay)
+    key = _cache_key(root, files, exclude, options.python, options.pytest_args, options.overlay)
     hit = _memory.get(key) or _load(key)
     if hit is not None:
         _memory[key] = hit
@@ -82,18 +80,13 @@ async def coverage_run(
     started = time.monotonic()
     from heal_ls.testing.agent.heal_protocol import EXCLUDE_OPTION
 
-    args = [*pytest_args, *(a for nodeid in exclude for a in (EXCLUDE_OPTION, nodeid))]
-    run = await run_pytest(
-        root,
-        nodeids=files,
-        python=python,
-        pytest_args=args,
-        test_timeout=test_timeout,
-        run_timeout=max(60.0, test_timeout * 10),
-        overlay=overlay,
-        trace=True,
-        warm=warm,
+    excluded = (a for nodeid in exclude for a in (EXCLUDE_OPTION, nodeid))
+    traced = replace(
+        options,
+        pytest_args=(*options.pytest_args, *excluded),
+        run_timeout=max(60.0, options.test_timeout * 10),
     )
+    run = await run_pytest(root, nodeids=files, trace=True, **traced.pytest_kwargs())
     result = CoverageRun(run.tests, files, round(time.monotonic() - started, 3), False, run.error)
     if not run.error and not run.timed_out:
         _memory[key] = result

@@ -1,0 +1,90 @@
+"""RunOptions (testing/options.py): the run options chosen once and handed down unchanged by the
+run-and-locate pipeline, its contrast run and the traced coverage run (guard discovery)."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+
+from heal_ls import diagnose as diagnose_module
+from heal_ls.models import Failure, RunResult
+from heal_ls.models import TestOutcome as Outcome
+from heal_ls.testing import coverage_run as coverage_module
+from heal_ls.testing import runner, script
+from heal_ls.testing.agent.heal_protocol import EXCLUDE_OPTION
+from heal_ls.testing.options import RunOptions
+
+WARM = object()  # stands for a warm runner: passed on by identity, never looked into
+OPTIONS = RunOptions("/py/bin/python", ["-x"], 7.0, 90.0, {"/w/m.py": "x = 1\n"}, WARM)
+
+
+def test_each_option_is_a_keyword_of_run_pytest_with_the_same_default():
+    parameters = inspect.signature(runner.run_pytest).parameters
+    defaults = RunOptions().pytest_kwargs()
+    assert {name: parameters[name].default for name in defaults} == defaults
+    assert OPTIONS.pytest_args == ("-x",)  # a list from argparse is kept as a tuple
+
+
+def test_diagnose_hands_every_option_to_the_run_and_the_contrast(tmp_path, monkeypatch):
+    (tmp_path / "m.py").write_text("def f():\n    return 1\n")
+    seen: dict = {}
+    failing = Failure(id="t::a", exc_type="E", message="", test="t::a", covered=["m.py:1"])
+
+    async def run_pytest(root, **kwargs):
+        seen["run"] = kwargs
+        return RunResult(root=root, failed=1, failures=[failing], tests=[])
+
+    async def with_contrast(run, located, options):
+        seen["contrast"] = options
+        return run
+
+    monkeypatch.setattr(runner, "run_pytest", run_pytest)
+    monkeypatch.setattr(diagnose_module, "with_contrast", with_contrast)
+    asyncio.run(diagnose_module.diagnose(tmp_path, OPTIONS, tests=["t::a"]))
+    assert seen["run"] == {"nodeids": ["t::a"], "on_row": None, **OPTIONS.pytest_kwargs()}
+    assert seen["contrast"] is OPTIONS
+
+
+def test_a_script_runs_with_the_interpreter_run_timeout_and_overlay(tmp_path, monkeypatch):
+    seen: dict = {}
+
+    async def run_script(root, path, **kwargs):
+        seen.update(kwargs, path=path)
+        return RunResult(root=root)
+
+    monkeypatch.setattr(script, "run_script", run_script)
+    asyncio.run(diagnose_module.diagnose(tmp_path, OPTIONS, script="tool.py"))
+    assert seen == {"path": "tool.py", "python": "/py/bin/python", "timeout": 90.0} | {
+        "overlay": OPTIONS.overlay
+    }
+
+
+def test_the_coverage_run_adds_its_exclusions_trace_and_timeout_to_the_options(
+    tmp_path, monkeypatch
+):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("def test_x():\n    pass\n")
+    seen: dict = {}
+
+    async def run_pytest(root, **kwargs):
+        seen.update(kwargs)
+        outcome = Outcome(nodeid="tests/test_a.py::test_y", outcome="passed")
+        return RunResult(root=root, tests=[outcome], error="not cached: a fake run")
+
+    monkeypatch.setattr(runner, "run_pytest", run_pytest)
+    found = asyncio.run(
+        coverage_module.coverage_run(
+            str(tmp_path), failing=["tests/test_a.py::test_x"], options=OPTIONS
+        )
+    )
+    assert [t.nodeid for t in found.tests] == ["tests/test_a.py::test_y"]
+    assert seen == {
+        "nodeids": ["tests/test_a.py"],
+        "trace": True,
+        "python": "/py/bin/python",
+        "pytest_args": ("-x", EXCLUDE_OPTION, "tests/test_a.py::test_x"),
+        "test_timeout": 7.0,
+        "run_timeout": 70.0,  # ten times the per-test timeout, at least a minute
+        "overlay": OPTIONS.overlay,
+        "warm": WARM,
+    }
