@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
+from heal_ls.repair import shapes
 from heal_ls.repair.snippet import Edit, Mutation, Snippet, between
 
 COMPARE = {
@@ -46,6 +48,7 @@ def _choices(kind: str, line: int, span, options: list[str], base: float, step=0
 
 
 def compare_swaps(snip: Snippet) -> Iterator[Mutation]:
+    whole = shapes.whole_predicates(snip)
     for node in snip.nodes():
         if not isinstance(node, ast.Compare):
             continue
@@ -54,7 +57,9 @@ def compare_swaps(snip: Snippet) -> Iterator[Mutation]:
             span = between(snip, snip.span(left)[1], snip.span(right)[0])
             if span:
                 options = COMPARE.get(type(op), [])
-                yield from _choices("compare", snip.user_line(right), span, options, 1.0)
+                for m in _choices("compare", snip.user_line(right), span, options, 1.0):
+                    negates = len(node.ops) == 1 and m.edits[0].text == shapes.COMPLEMENT[type(op)]
+                    yield replace(m, shape=whole.get(id(node), "")) if negates else m
             left = right
 
 
@@ -87,6 +92,7 @@ def accumulations(snip: Snippet) -> Iterator[Mutation]:
 
 def binop_operands(snip: Snippet) -> Iterator[Mutation]:
     """`a - b` -> `b - a`, and `1 + f(x)` -> `f(x)` / `1` (an operand too many)."""
+    returned = shapes.returned_values(snip)
     for node in snip.nodes():
         if not isinstance(node, ast.BinOp):
             continue
@@ -97,12 +103,15 @@ def binop_operands(snip: Snippet) -> Iterator[Mutation]:
             op = snip.text[snip.span(node.left)[1] : snip.span(node.right)[0]]
             if "(" not in op and ")" not in op:
                 yield Mutation("swap-operands", (Edit(start, end, right + op + left),), line, 2.2)
-        for keep in (right, left):
-            yield Mutation("drop-operand", (Edit(start, end, keep),), line, 2.6)
+        for kept, keep in ((node.right, right), (node.left, left)):
+            constant = id(node) in returned and isinstance(kept, ast.Constant)
+            shape = shapes.RETURNED_CONSTANT if constant else ""
+            yield Mutation("drop-operand", (Edit(start, end, keep),), line, 2.6, shape)
 
 
 def boolean_swaps(snip: Snippet) -> Iterator[Mutation]:
     """and <-> or (the whole chain), dropping one operand, dropping a `not`."""
+    whole = shapes.whole_predicates(snip)
     for node in snip.nodes():
         if isinstance(node, ast.BoolOp):
             line = snip.user_line(node)
@@ -117,11 +126,13 @@ def boolean_swaps(snip: Snippet) -> Iterator[Mutation]:
                 yield Mutation("boolop", tuple(edits), line, 1.5)
             start, end = snip.span(node)
             for value in node.values:
-                yield Mutation("drop-clause", (Edit(start, end, snip.source_of(value)),), line, 2.8)
+                edit = Edit(start, end, snip.source_of(value))
+                yield Mutation("drop-clause", (edit,), line, 2.8, shapes.DELETED)
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
             start = snip.span(node)[0]
             edit = Edit(start, snip.span(node.operand)[0], "")
-            yield Mutation("drop-unary", (edit,), snip.user_line(node), 1.8)
+            shape = whole.get(id(node), "") if isinstance(node.op, ast.Not) else ""
+            yield Mutation("drop-unary", (edit,), snip.user_line(node), 1.8, shape)
 
 
 def negate_conditions(snip: Snippet) -> Iterator[Mutation]:
@@ -139,7 +150,8 @@ def negate_conditions(snip: Snippet) -> Iterator[Mutation]:
             simple = isinstance(test, (ast.Name, ast.Attribute, ast.Call, ast.Subscript))
             new = f"not {text}" if simple else f"not ({text})"
             start, end = snip.span(test)
-            yield Mutation("negate", (Edit(start, end, new),), snip.user_line(test), 2.0)
+            edit = Edit(start, end, new)
+            yield Mutation("negate", (edit,), snip.user_line(test), 2.0, shapes.NEGATED_CONDITION)
 
 
 GENERATORS = [

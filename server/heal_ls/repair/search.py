@@ -1,9 +1,10 @@
 """Rank every single mutation of a function, then pairs of them, and yield the edited sources lazily.
 
-Order: all first-order mutations by cost (kind likelihood plus distance from the focus lines),
-then second-order pairs of the most likely ones, by summed cost. A candidate is yielded only if
-it compiles and its normalised form (the compiled code minus line numbers) is new; the
-original counts as seen.
+Order: all first-order mutations by cost (kind likelihood plus distance from the focus lines;
+equal costs: the smaller edit in tokens first), known overfitting shapes (repair/shapes.py)
+after all others, then second-order pairs of the most likely ones, by summed cost. Each
+candidate is simplified (`x - 0` -> `x`, repair/simplify.py) and yielded only if it compiles and
+its normalised form (the compiled code minus line numbers) is new; the original counts as seen.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from __future__ import annotations
 import ast
 import heapq
 import itertools
+import re
 import types
 import warnings
 from collections.abc import Iterable, Iterator
 
 from heal_ls.repair import guards, operators, statements, templates, values
+from heal_ls.repair.simplify import simplified
 from heal_ls.repair.snippet import Edit, Mutation, Snippet, overlaps
 
 GENERATORS = (
@@ -28,25 +31,44 @@ GENERATORS = (
 DISTANCE_WEIGHT = 0.4  # cost per line away from the nearest focus line
 MAX_DISTANCE = 8
 PAIR_POOL = 60  # second order pairs come from this many most likely single mutations
+SHAPE_PENALTY = 3.0  # a pair with an overfitting shape in it comes after pairs without
+_TOKEN = re.compile(r"\w+|==|!=|<=|>=|\*\*|//|<<|>>|[-+*/%&|^@]=|[^\w\s]")
 
 
 def first_order(snip: Snippet, focus: Iterable[int] = ()) -> list[Mutation]:
-    """Every single mutation, most likely first (stable for equal costs)."""
+    """Every single mutation, most likely first; equal costs: the smallest edit, then the
+    generators' order. Known overfitting shapes come after all the others."""
     focus = sorted(set(focus))
     ranked = []
     for index, mutation in enumerate(m for gen in GENERATORS for m in gen(snip)):
         distance = min((abs(mutation.line - f) for f in focus), default=0)
         cost = mutation.cost + DISTANCE_WEIGHT * min(distance, MAX_DISTANCE)
-        ranked.append((cost, index, mutation))
-    ranked.sort(key=lambda item: (item[0], item[1]))
-    return [Mutation(m.kind, m.edits, m.line, cost) for cost, _, m in ranked]
+        size = edit_tokens(snip.text, mutation.edits)
+        ranked.append(((bool(mutation.shape), round(cost, 6), size, index), cost, mutation))
+    ranked.sort(key=lambda item: item[0])
+    return [Mutation(m.kind, m.edits, m.line, cost, m.shape) for _, cost, m in ranked]
+
+
+def edit_tokens(text: str, edits: Iterable[Edit]) -> int:
+    """How many tokens the edits remove plus add (tokens both sides share at the ends are
+    unchanged): `- 1` -> `- 0` is 2, `x - 1` -> `x` is 2, `<` -> `<=` is 2."""
+    total = 0
+    for edit in edits:
+        old, new = _TOKEN.findall(text[edit.start : edit.end]), _TOKEN.findall(edit.text)
+        while old and new and old[0] == new[0]:
+            old, new = old[1:], new[1:]
+        while old and new and old[-1] == new[-1]:
+            old, new = old[:-1], new[:-1]
+        total += len(old) + len(new)
+    return total
 
 
 def second_order(singles: list[Mutation]) -> Iterator[tuple[Mutation, Mutation]]:
-    """Non-overlapping pairs of the most likely singles, cheapest sum first."""
+    """Non-overlapping pairs of the most likely singles, cheapest sum first (a pair holding an
+    overfitting shape after those without)."""
     pool = singles[:PAIR_POOL]
     pairs = [
-        (a.cost + b.cost, i, j)
+        (a.cost + b.cost + SHAPE_PENALTY * (bool(a.shape) + bool(b.shape)), i, j)
         for (i, a), (j, b) in itertools.combinations(enumerate(pool), 2)
         if not overlaps(a.edits, b.edits)
     ]
@@ -113,7 +135,7 @@ def mutants(source: str, focus: Iterable[int] = (), second: bool = True) -> Iter
         pairs = (a.edits + b.edits for a, b in second_order(singles))
         edit_sets = itertools.chain(edit_sets, pairs)
     for edits in edit_sets:
-        text = snip.apply(edits)
+        text = simplified(snip.apply(edits), source)
         key = normalised(text)
         if key is not None and key not in seen:
             seen.add(key)

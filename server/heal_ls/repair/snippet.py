@@ -29,6 +29,7 @@ class Mutation:
     edits: tuple[Edit, ...]
     line: int  # line of the mutated node, counted like the function source (1 = first line)
     cost: float  # lower is more likely; the search adds the distance to the focus lines
+    shape: str = ""  # a known overfitting shape (repair/shapes.py), tried after other edits
 
 
 class Snippet:

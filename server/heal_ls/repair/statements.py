@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from heal_ls.repair.shapes import DELETED
 from heal_ls.repair.snippet import Edit, Mutation, Snippet
 from heal_ls.repair.templates import is_docstring, own_nodes, params_of
 from heal_ls.repair.values import scope_names
@@ -18,7 +19,7 @@ def drop_statements(snip: Snippet) -> Iterator[Mutation]:
     for node in own_nodes(snip.func):
         if isinstance(node, SIMPLE_STATEMENTS + (ast.If,)) and not is_docstring(node):
             start, end = snip.span(node)
-            yield Mutation("drop", (Edit(start, end, "pass"),), snip.user_line(node), 4.0)
+            yield Mutation("drop", (Edit(start, end, "pass"),), snip.user_line(node), 4.0, DELETED)
 
 
 def _receivers(snip: Snippet) -> list[tuple[str, str]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from heal_ls.repair import shapes
 from heal_ls.repair.snippet import Edit, Mutation, Snippet, plus
 
 # Methods easily confused with their opposite (`code.lower()` meant `code.upper()`).
@@ -32,21 +33,27 @@ SWAP_CALLS = {
 }
 
 
-def _replace(kind: str, snip: Snippet, node: ast.AST, text: str, cost: float) -> Mutation:
+def _replace(
+    kind: str, snip: Snippet, node: ast.AST, text: str, cost: float, shape: str = ""
+) -> Mutation:
     start, end = snip.span(node)
-    return Mutation(kind, (Edit(start, end, text),), snip.user_line(node), cost)
+    return Mutation(kind, (Edit(start, end, text),), snip.user_line(node), cost, shape)
 
 
 def constants(snip: Snippet) -> Iterator[Mutation]:
     """Integers +-1 and True <-> False."""
+    returned, indices = shapes.returned_values(snip), shapes.literal_indices(snip)
     for node in snip.nodes():
         if not isinstance(node, ast.Constant):
             continue
+        shape = shapes.RETURNED_CONSTANT if id(node) in returned else ""
+        if id(node) in indices:
+            shape = shapes.LITERAL_INDEX
         if isinstance(node.value, bool):
-            yield _replace("bool", snip, node, str(not node.value), 1.0)
+            yield _replace("bool", snip, node, str(not node.value), 1.0, shape)
         elif isinstance(node.value, int):
             for new in (node.value + 1, node.value - 1):
-                yield _replace("const", snip, node, str(new), 1.2)
+                yield _replace("const", snip, node, str(new), 1.2, shape)
 
 
 def _index_parts(node: ast.Subscript) -> list[ast.AST]:
