@@ -3,7 +3,9 @@
 1. Focused re-run of one test: cold `python -m pytest`, heal-ls's cold runner, and the warm runner
    (interleaved rounds, medians of wall time and of the test process's CPU time; target >= 8x),
    each also in the candidate sandbox (its overhead per warm run: target <= 100 ms).
-2. The other benchmarks, when their files exist (each run as its own process, output shown):
+2. Guard discovery (the traced run that finds the passing tests around a suspect) on the bundled
+   examples with the warm runner: uncached (a fresh cache each round) and cached (target <= 1 s).
+3. The other benchmarks, when their files exist (each run as its own process, output shown):
    code_action.py (LSP), heal_overhead.py (heal loop, K=3 vs K=1), prompt_size.py,
    plugin_overhead.py, plan_speed.py (multi-node plan + proof).
 
@@ -176,6 +178,66 @@ def report_focused_rerun(times: dict[str, list[tuple[float, float]]]) -> dict[st
     return figures
 
 
+GUARD_EXAMPLES = ("inventory", "stats", "nested", "property", "async_fetch", "deep_crash")
+
+
+async def measure_guard_discovery(rounds: int) -> tuple[list[float], list[float], int]:
+    """Seconds per suspect of guard discovery, uncached and cached, over the bundled examples."""
+    import shutil
+
+    from heal_ls.diagnose import diagnose
+    from heal_ls.heal.guards import find_guards
+    from heal_ls.testing import coverage_run
+
+    scratch = Path(tempfile.mkdtemp(prefix="heal-perf-guards-"))
+    uncached, cached, guards = [], [], 0
+    saved_cache = os.environ.get("HEAL_LS_CACHE_DIR")
+    for name in GUARD_EXAMPLES:
+        root = scratch / name
+        shutil.copytree(HERE.parent / "examples" / name, root)
+        warm = WarmRunner(sys.executable, str(root))
+        try:
+            run, located = await diagnose(root, warm=warm, test_timeout=5)
+            targets = [(f, where.suspects[0]) for f, where in located if where.suspects]
+            for failure, suspect in targets:
+                discover = (find_guards, str(root), suspect, [failure], warm)
+                for round_ in range(rounds + 1):  # round 0 warms the runner up: not counted
+                    os.environ["HEAL_LS_CACHE_DIR"] = str(scratch / f"cache-{name}-{round_}")
+                    coverage_run._memory.clear()
+                    seconds, found = await timed_guards(*discover)
+                    if round_:
+                        uncached.append(seconds)
+                seconds, again = await timed_guards(*discover)
+                assert again.seconds == 0.0 and again.tests == found.tests, "not cached"
+                cached.append(seconds)
+                guards += len(found.tests)
+        finally:
+            warm.close()
+    if saved_cache is None:
+        os.environ.pop("HEAL_LS_CACHE_DIR", None)
+    else:
+        os.environ["HEAL_LS_CACHE_DIR"] = saved_cache
+    return uncached, cached, guards
+
+
+async def timed_guards(find_guards, root, suspect, failures, warm):
+    started = time.perf_counter()
+    found = await find_guards(root, suspect, failures, None, python=sys.executable, warm=warm)
+    return time.perf_counter() - started, found
+
+
+def report_guard_discovery(uncached: list[float], cached: list[float], guards: int) -> None:
+    if not uncached:
+        print("\nGuard discovery: no bundled example found (needs a source checkout)")
+        return
+    print(
+        f"\nGuard discovery ({len(cached)} suspects of {len(GUARD_EXAMPLES)} bundled examples,"
+        f" {guards} guards, warm runner): uncached median {statistics.median(uncached):.2f} s,"
+        f" max {max(uncached):.2f} s; cached {statistics.median(cached) * 1000:.1f} ms"
+        " (target <= 1 s)"
+    )
+
+
 def run_other(file: str, title: str) -> None:
     path = HERE / file
     print(f"\n== {title} ({file})")
@@ -201,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"heal-ls perf on {os.cpu_count()} cores, Python {sys.version.split()[0]}\n")
     report_focused_rerun(asyncio.run(measure_focused_rerun(args.rounds)))
+    report_guard_discovery(*asyncio.run(measure_guard_discovery(min(args.rounds, 3))))
     if not args.only_warm:
         for file, title in OTHERS:
             run_other(file, title)

@@ -9,7 +9,7 @@ import pytest
 pytestmark = pytest.mark.e2e
 
 
-def test_bench_perf_prints_the_warm_vs_cold_ratio():
+def test_bench_perf_prints_the_warm_vs_cold_ratio_and_guard_discovery():
     proc = subprocess.run(
         [
             sys.executable,
@@ -28,3 +28,10 @@ def test_bench_perf_prints_the_warm_vs_cold_ratio():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert re.search(r"\d+(\.\d+)?x", proc.stdout), proc.stdout
     assert "warm" in proc.stdout
+    # guard discovery on the bundled examples, uncached and cached, against its target
+    row = re.search(
+        r"Guard discovery \((\d+) suspects.*uncached median (\d+\.\d+) s.*cached (\d+\.\d+) ms"
+        r" \(target <= 1 s\)",
+        proc.stdout,
+    )
+    assert row and int(row[1]) >= 5, proc.stdout
