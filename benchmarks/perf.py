@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from heal_ls.testing import sandbox as sandboxing
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.warm import client as warm_module
 from heal_ls.testing.warm.client import WarmRunner
@@ -197,7 +198,7 @@ async def measure_guard_discovery(rounds: int) -> tuple[list[float], list[float]
         shutil.copytree(HERE.parent / "examples" / name, root)
         warm = WarmRunner(sys.executable, str(root))
         try:
-            run, located = await diagnose(root, warm=warm, test_timeout=5)
+            run, located = await diagnose(root, RunOptions(test_timeout=5, warm=warm))
             targets = [(f, where.suspects[0]) for f, where in located if where.suspects]
             for failure, suspect in targets:
                 discover = (find_guards, str(root), suspect, [failure], warm)
@@ -222,7 +223,8 @@ async def measure_guard_discovery(rounds: int) -> tuple[list[float], list[float]
 
 async def timed_guards(find_guards, root, suspect, failures, warm):
     started = time.perf_counter()
-    found = await find_guards(root, suspect, failures, None, python=sys.executable, warm=warm)
+    options = RunOptions(python=sys.executable, warm=warm)
+    found = await find_guards(root, suspect, failures, None, options)
     return time.perf_counter() - started, found
 
 
