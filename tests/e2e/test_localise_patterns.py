@@ -1,6 +1,7 @@
 """Localisation patterns of real projects, on one small src-layout project run for real.
 
-unittest classes (traced, failing line behind unittest's case.py), mock assertions, signature
+unittest classes (traced, failing line behind unittest's case.py), mock assertions (unittest.mock
+and pytest-mock's `mocker`), signature
 errors, a caller/callee pair with sibling tests, closures two levels deep inside a method,
 hypothesis and approx, doctests; each failing test names the function that holds its bug.
 """
@@ -94,6 +95,28 @@ FILES = {
         def pluralize(word):
             return dict(RULES).get(word, word + "s")
     """,
+    "src/recap/mailer.py": """
+        def send(address, text):
+            raise RuntimeError("no network in tests")
+
+
+        def notify(users):
+            for user in users:
+                _post(user)
+
+
+        def _post(user):
+            send(user, "hello " + user.title())
+    """,
+    "tests/test_mocker.py": """
+        from recap.mailer import notify
+
+
+        def test_notify_greets(mocker):
+            send = mocker.patch("recap.mailer.send")
+            notify(["bob"])
+            send.assert_called_once_with("bob", "hello bob")
+    """,
     "tests/test_words.py": """
         from recap.words import pluralize
 
@@ -178,6 +201,7 @@ EXPECTED = {  # failing test -> (the function that holds the bug, the enclosing 
     "tests/test_calls.py::test_mean": ("mean", None),
     "tests/test_calls.py::test_mean_of_one_value": ("mean", None),
     "tests/test_words.py::test_pluralize": ("pluralize", None),
+    "tests/test_mocker.py::test_notify_greets": ("_post", None),  # pytest-mock's wrapper
 }
 
 
@@ -231,10 +255,18 @@ def test_signature_error_names_the_refusing_callee_with_the_reason(checked):
     assert where.suspects[1].qualname == "start"  # the calling line comes next
 
 
-def test_mock_assertion_blames_the_caller_of_the_mock(checked):
-    where = top(checked[1], "tests/test_calls.py::test_notify")
+@pytest.mark.parametrize(
+    ("nodeid", "caller"),
+    [
+        ("tests/test_calls.py::test_notify", "run"),
+        ("tests/test_mocker.py::test_notify_greets", "notify"),
+    ],
+)
+def test_mock_assertion_blames_the_caller_of_the_mock(checked, nodeid, caller):
+    """unittest.mock directly, and through pytest-mock's `mocker` (its assertion wrapper)."""
+    where = top(checked[1], nodeid)
     assert where.suspects[0].reason == "called the mock the failing assertion checks"
-    assert "run" in [s.qualname for s in where.suspects[1:]]
+    assert caller in [s.qualname for s in where.suspects[1:]]
 
 
 def test_json_gives_every_failure_with_workspace_code_a_suspect(checked, project):
@@ -263,6 +295,7 @@ def test_failing_line_is_the_last_test_frame_not_unittest_or_mock_code(checked):
     lines = {failure.id: failure.test_line for failure, _ in checked[1]}
     assert lines["tests/test_unit_style.py::ClientTest::test_extract"] == 12
     assert lines["tests/test_calls.py::test_notify"] == 19
+    assert lines["tests/test_mocker.py::test_notify_greets"] == 7
 
 
 def test_functions_that_built_module_data_at_import_are_suspects_too(checked):

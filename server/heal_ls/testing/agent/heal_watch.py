@@ -69,14 +69,20 @@ class CallRecorder:
             caller = caller.f_back
 
     def mock_callers(self, tb):
-        """Keys of the workspace functions that called the mock a failed mock assertion checked
-        (the `self` of a unittest.mock frame in `tb`), in call order; [] for other failures."""
+        """Keys of the workspace functions that called the mock a failed mock assertion checked,
+        in call order; [] for other failures. The mock is the `self` of a unittest.mock frame in
+        `tb`, or the first argument of a wrapper's frame (pytest-mock re-raises the assertion
+        from its own `assert_wrapper(method, attr, mock, ...)`, with no unittest.mock frame)."""
         while tb is not None:
             frame = tb.tb_frame
-            if frame.f_code.co_filename.endswith(MOCK_FILE):
-                found = self.mock_calls.get(id(frame.f_locals.get("self")))
-                if found:
-                    return list(found)
+            if not self.paths.is_workspace(frame.f_code.co_filename):
+                local = frame.f_locals
+                args = local.get("args")
+                first = args[0] if isinstance(args, tuple) and args else None
+                for candidate in (local.get("self"), first):
+                    found = self.mock_calls.get(id(candidate))
+                    if found:
+                        return list(found)
             tb = tb.tb_next
         return []
 
