@@ -4,6 +4,7 @@ change annotations (Neovim's profile) is asked first, and a "no" applies nothing
 
 import pytest
 from helpers.lsp import eventually
+from lsprotocol import types as t
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 
@@ -40,3 +41,26 @@ async def test_a_widely_called_function_is_previewed(client):
         assert all(e.annotation_id for e in params.edit.document_changes[0].edits)
     assert editor.text(uri) != before  # the local repairer's fix is in the buffer
     await eventually(lambda: editor.diagnostics(MODULE) == [], what="the re-run to clear it")
+
+
+async def test_the_heal_counts_the_guards_it_discovered(vscode_client):
+    """Only the failing test ran: the action knows no guard yet; the heal's guard discovery
+    (a traced run of the tests around the function) finds both, and the heal says so."""
+    editor = vscode_client.editor
+    uri = editor.open(MODULE)
+    await editor.command("heal.runTests", {"test": NODEID})
+    line = editor.diagnostics(MODULE)[0].range.start.line
+    actions = await vscode_client.text_document_code_action_async(
+        t.CodeActionParams(
+            text_document=t.TextDocumentIdentifier(uri=uri),
+            range=t.Range(t.Position(line, 0), t.Position(line, 0)),
+            context=t.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert "AI heal Inventory.remove \N{EM DASH} 4 callers, 0 guard tests" in [
+        a.title for a in actions
+    ]
+    result = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=120)
+    assert result["status"] == "verified", result
+    assert "4 callers, 2 guard tests" in result["message"]
+    assert editor.applied[0].label.endswith("; 4 callers, 2 guard tests)")
