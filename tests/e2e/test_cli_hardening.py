@@ -36,7 +36,10 @@ def write(root, files):
 
 INTERRUPTS = {
     "keyboard_interrupt": "raise KeyboardInterrupt",
-    "sigint": "import os, signal; os.kill(os.getpid(), signal.SIGINT)",
+    # Ctrl-C as a terminal delivers it; a suite started in the background (`cmd &`) inherits an
+    # ignored SIGINT, so the test puts Python's own handler back first.
+    "sigint": "import os, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "os.kill(os.getpid(), signal.SIGINT)",
     "pytest_exit": "import pytest; pytest.exit('stop here')",
 }
 
