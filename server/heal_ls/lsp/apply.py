@@ -126,6 +126,17 @@ def edit_label(qualname: str, touched: list[str], radius: str | None) -> str:
     return f"AI heal {qualname} (touches {', '.join(touched)}{extra})"
 
 
+def fix_for(ls, suspect, current, before, after, edits, touched) -> tuple[str, list]:
+    """(fixed text, TextEdits) for the buffer's `current` text: one per node of a planned fix
+    (re-planned if the buffer changed), else one minimal edit of the respliced function."""
+    codec = ls.workspace.position_codec
+    if edits:
+        target, on_current = planned_on(current, before, after, edits, touched)
+        return target, node_edits(codec, current, on_current)
+    target = retarget(current, before, after, suspect)
+    return target, [minimal_edit(codec, current, target)]
+
+
 async def apply_fix(
     ls,
     suspect: Suspect,
@@ -154,13 +165,7 @@ async def apply_fix(
         current, version = current_text(ls, suspect.path)
         if current is None:
             raise Refused(f"{suspect.path} cannot be read")
-        codec = ls.workspace.position_codec
-        if edits:
-            target, on_current = planned_on(current, before, after, edits, touched)
-            changes = node_edits(codec, current, on_current)
-        else:
-            target = retarget(current, before, after, suspect)
-            changes = [minimal_edit(codec, current, target)]
+        target, changes = fix_for(ls, suspect, current, before, after, edits, touched)
         edit = types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
             edits=changes,

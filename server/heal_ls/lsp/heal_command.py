@@ -97,9 +97,7 @@ async def heal_known(ls, known: Known) -> HealOutcome:
             also_failing=others,
         )
         meter = remember_budget(ls, suspect.qualname, result)
-        if known.blast is not None and result.status != "skipped":
-            # the heal's own guard discovery (heal/guards.py) beats the last runs' coverage
-            known.blast = replace(known.blast, guards=len(result.guards))
+        count_found_guards(known, result)
         if result.warning:
             ls.show(f"heal: {result.warning}", types.MessageType.Warning)
         weak = result.status == "weak" and result.new_source is not None
@@ -116,6 +114,13 @@ async def heal_known(ls, known: Known) -> HealOutcome:
     rerun_fixed(ls, known, others, suspect.path, applied.text)
     message = fixed_message(known, suspect, result, meter)
     return outcome(result.status, message, known, True, touched=result.touched)
+
+
+def count_found_guards(known: Known, result) -> None:
+    """The blast radius counts the guards the heal's own discovery (heal/guards.py) found: they
+    beat the last runs' coverage."""
+    if known.blast is not None and result.status != "skipped":
+        known.blast = replace(known.blast, guards=len(result.guards))
 
 
 async def apply_verified(ls, known: Known, suspect, before: str, result):
