@@ -94,6 +94,27 @@ def test_pytest_home_is_found_as_pytest_finds_it(tmp_path, files, home):
         assert options == {"cache_dir": "c"}
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "options"),
+    [
+        ("pyproject.toml", "[project]\nname = 'x'\n", None),
+        (
+            "pyproject.toml",
+            "[tool.pytest.ini_options]\ncache_dir = 'c'  # here\n[x]\na = 'b'\n",
+            {"cache_dir": "c"},
+        ),
+        ("pytest.toml", '[pytest]\ncache_dir = "c"\n', {"cache_dir": "c"}),
+        ("pytest.toml", "", {}),
+    ],
+)
+def test_toml_config_is_read_without_tomllib_too(tmp_path, name, text, options):
+    from heal_ls.testing import lastfailed
+
+    (tmp_path / name).write_text(text)
+    assert lastfailed._toml_options(str(tmp_path / name), name) == options
+    assert lastfailed._toml_options_by_lines(str(tmp_path / name), name) == options  # 3.10
+
+
 def test_call_sites_count_names_and_attribute_calls(tmp_path):
     (tmp_path / "a.py").write_text("def f():\n    pass\n\nf()\nx.f()\nx.f\ng(f)\n")
     (tmp_path / ".venv").mkdir()

@@ -13,6 +13,7 @@ they are returned relative to the folder, as heal-ls's own runs (`--rootdir <fol
 from __future__ import annotations
 
 import configparser
+import importlib
 import json
 import os
 
@@ -102,8 +103,10 @@ def _ini_options(path: str) -> dict[str, str] | None:
 
 
 def _toml_options(path: str, name: str) -> dict[str, str] | None:
-    import tomllib
-
+    try:
+        tomllib = importlib.import_module("tomllib")  # Python 3.11+
+    except ImportError:  # 3.10: the section headers and `key = "value"` lines only
+        return _toml_options_by_lines(path, name)
     with open(path, "rb") as handle:
         document = tomllib.load(handle)
     if name != "pyproject.toml":  # pytest.toml: the [pytest] table, a config even when empty
@@ -114,6 +117,29 @@ def _toml_options(path: str, name: str) -> dict[str, str] | None:
         return None
     options = tool.get("ini_options")
     return _strings(options if isinstance(options, dict) else tool)
+
+
+def _toml_options_by_lines(path: str, name: str) -> dict[str, str] | None:
+    import re
+
+    wanted = (
+        ("[pytest]",)
+        if name != "pyproject.toml"
+        else ("[tool.pytest]", "[tool.pytest.ini_options]")
+    )
+    found: dict[str, str] | None = None if name == "pyproject.toml" else {}
+    inside = False
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            stripped = line.strip()
+            if stripped.startswith("["):
+                inside = stripped in wanted
+                found = {} if inside and found is None else found
+            elif inside and found is not None:
+                pair = re.match(r"""([A-Za-z_][\w-]*)\s*=\s*["']([^"']*)["']\s*(#.*)?$""", stripped)
+                if pair:
+                    found[pair.group(1)] = pair.group(2)
+    return found
 
 
 def _strings(table: dict) -> dict[str, str]:
