@@ -58,7 +58,7 @@ def compare_swaps(snip: Snippet) -> Iterator[Mutation]:
             if span:
                 options = COMPARE.get(type(op), [])
                 for m in _choices("compare", snip.user_line(right), span, options, 1.0):
-                    negates = len(node.ops) == 1 and m.edits[0].text == shapes.COMPLEMENT[type(op)]
+                    negates = len(node.ops) == 1 and m.edits[0].text in shapes.OPPOSITE[type(op)]
                     yield replace(m, shape=whole.get(id(node), "")) if negates else m
             left = right
 

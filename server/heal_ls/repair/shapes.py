@@ -1,7 +1,7 @@
 """Edits known to overfit: they make one failing test pass and quietly break the rest.
 
 Over a few dozen real bugs, every wrong "verified" local fix had one of these shapes: a whole
-condition or returned predicate negated (`in` -> `not in`), a returned expression replaced by a
+condition or returned predicate negated or reversed (`in` -> `not in`, `<` -> `>`), a returned expression replaced by a
 constant (`return True` -> `return False`), a statement or a guard clause deleted, a literal
 index changed (`[1]` -> `[0]`). The search tries them after every other single edit; like any
 fix, one without a guard is `weak` at best.
@@ -19,18 +19,20 @@ RETURNED_CONSTANT = "returned constant"
 DELETED = "deleted statement or guard"
 LITERAL_INDEX = "changed literal index"
 
-# The exact complement of each comparison: swapping to it negates the whole comparison.
-COMPLEMENT = {
-    ast.Lt: ">=",
-    ast.LtE: ">",
-    ast.Gt: "<=",
-    ast.GtE: "<",
-    ast.Eq: "!=",
-    ast.NotEq: "==",
-    ast.Is: "is not",
-    ast.IsNot: "is",
-    ast.In: "not in",
-    ast.NotIn: "in",
+# Swaps that turn a comparison (nearly) into its negation: the complement (`<` -> `>=`) or the
+# reverse (`<` -> `>`, which differs from the complement only at equality: `while lo > hi` on a
+# loop that needs `lo < hi` simply deletes the loop).
+OPPOSITE = {
+    ast.Lt: (">=", ">"),
+    ast.LtE: (">", ">="),
+    ast.Gt: ("<=", "<"),
+    ast.GtE: ("<", "<="),
+    ast.Eq: ("!=",),
+    ast.NotEq: ("==",),
+    ast.Is: ("is not",),
+    ast.IsNot: ("is",),
+    ast.In: ("not in",),
+    ast.NotIn: ("in",),
 }
 
 

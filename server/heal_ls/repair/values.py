@@ -66,7 +66,8 @@ def _index_parts(node: ast.Subscript) -> list[ast.AST]:
 
 
 def off_by_one(snip: Snippet) -> Iterator[Mutation]:
-    """`a[i]` -> `a[i + 1]`, `range(n)` -> `range(n + 1)`, `len(x)` -> `len(x) - 1`, slice bounds."""
+    """`a[i]` -> `a[i + 1]`, `range(n)` -> `range(n + 1)`, `len(x)` -> `len(x) - 1`, slice bounds,
+    `lo = mid` -> `lo = mid + 1`."""
     for node in snip.nodes():
         exprs, cost = [], 1.3
         if isinstance(node, ast.Subscript):
@@ -79,6 +80,8 @@ def off_by_one(snip: Snippet) -> Iterator[Mutation]:
             exprs = list(node.args)
         elif isinstance(node, ast.Call) and _called(node) == "len":
             exprs, cost = [node], 2.0
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+            exprs, cost = [node.value], 1.4  # `lo = mid` -> `lo = mid + 1`: a bound that moves
         for expr in exprs:
             if isinstance(expr, (ast.Constant, ast.Starred)):
                 continue  # constants are constants()'s job

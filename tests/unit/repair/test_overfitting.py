@@ -32,6 +32,12 @@ def shaped(source: str) -> dict[str, set[str]]:
             shapes.NEGATED_CONDITION,
         ),
         ("def f(x):\n    if not x:\n        return 1\n", "    if x:", shapes.NEGATED_CONDITION),
+        # reversed: `while lo > hi` on a loop that needs `lo < hi` deletes the loop
+        (
+            "def f(lo, hi):\n    while lo < hi:\n        lo += 1\n",
+            "while lo > hi",
+            shapes.NEGATED_CONDITION,
+        ),
         # negating a returned predicate (the issue's `'push' in parts and ...` -> `not in`)
         (
             "def f(p, force):\n    return 'push' in p and force\n",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import itertools
 import textwrap
+from pathlib import Path
 
 import pytest
 from heal_ls.llm.local import LocalRepairer
@@ -25,6 +26,9 @@ def rank_of(buggy: str, fixed: str, focus=(), first_line=1, limit=2000) -> int |
 def src(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
 
+
+HANG = (Path(__file__).resolve().parents[3] / "examples/hang/lookup/search.py").read_text()
+HANG_BUGGY = HANG[HANG.index("def insertion_point") : HANG.index("\n\n\ndef contains")] + "\n"
 
 # (case id, buggy, fixed, focus lines counted from 1 = the def line, max acceptable rank)
 CASES = [
@@ -66,6 +70,13 @@ CASES = [
             return total
         """),
         [],
+        20,
+    ),
+    (
+        "assigned-bound",  # the bundled examples/hang: `lo = mid` never ends
+        HANG_BUGGY,
+        HANG_BUGGY.replace("lo = mid\n", "lo = mid + 1\n"),
+        [7],
         20,
     ),
     (
