@@ -9,11 +9,15 @@ unchanged (`plan.replan`); otherwise the fix is refused. Never applied blind, ne
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from heal_ls.lsp.documents import current_text, path_to_uri, split_lines
 from heal_ls.models import Suspect
+
+if TYPE_CHECKING:
+    from heal_ls.lsp.folder import Folder
 
 
 class Refused(Exception):
@@ -126,7 +130,7 @@ def edit_label(qualname: str, touched: list[str], radius: str | None) -> str:
     return f"AI heal {qualname} (touches {', '.join(touched)}{extra})"
 
 
-def fix_for(ls, suspect, current, before, after, edits, touched) -> tuple[str, list]:
+def fix_for(ls: Folder, suspect, current, before, after, edits, touched) -> tuple[str, list]:
     """(fixed text, TextEdits) for the buffer's `current` text: one per node of a planned fix
     (re-planned if the buffer changed), else one minimal edit of the respliced function."""
     codec = ls.workspace.position_codec
@@ -138,7 +142,7 @@ def fix_for(ls, suspect, current, before, after, edits, touched) -> tuple[str, l
 
 
 async def apply_fix(
-    ls,
+    ls: Folder,
     suspect: Suspect,
     before: str,
     after: str,
@@ -210,7 +214,7 @@ def needing_confirmation(edit: types.TextDocumentEdit, label: str, why: str):
     return types.WorkspaceEdit(document_changes=[annotated], change_annotations={PREVIEW: note})
 
 
-async def user_confirms(ls, label: str, why: str) -> bool:
+async def user_confirms(ls: Folder, label: str, why: str) -> bool:
     params = types.ShowMessageRequestParams(
         type=types.MessageType.Warning,
         message=f"heal: {label}: {why}",

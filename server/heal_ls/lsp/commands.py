@@ -8,7 +8,7 @@ says what was expected.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
@@ -17,6 +17,9 @@ from heal_ls.lsp.documents import inside, uri_to_path
 from heal_ls.lsp.folders import folder_of_test
 from heal_ls.lsp.log import guarded
 from heal_ls.lsp.protocol import RERUN_FAILED, RUN_SCRIPT, RUN_TESTS
+
+if TYPE_CHECKING:
+    from heal_ls.lsp.folder import Folder
 
 
 def workspace_path(ls, value: str | None, command: str, what="uri") -> str:
@@ -73,7 +76,7 @@ def tests_for_file(ls, path: str) -> list[str] | None:
     return ls.state.tests_touching(path) or None
 
 
-async def rerun_test(folder, test: str):
+async def rerun_test(folder: Folder, test: str):
     """The "Re-run test" action: the one test, in its folder; still failing, it is
     re-checked for flakiness (flaky.py)."""
     from heal_ls.lsp.flaky import triage

@@ -13,6 +13,7 @@ import socket
 import sys
 import tempfile
 import time
+from typing import TYPE_CHECKING
 
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 
@@ -21,6 +22,9 @@ from heal_ls.lsp.commands import node_id
 from heal_ls.lsp.folders import folder_of_test
 from heal_ls.lsp.log import guarded, logger, spawn
 from heal_ls.lsp.protocol import DEBUG_TEST
+
+if TYPE_CHECKING:
+    from heal_ls.lsp.folder import Folder
 
 HOST = "127.0.0.1"
 LIFETIME = 600.0
@@ -83,7 +87,7 @@ async def kill_later(process, seconds: float) -> None:
         process.kill()
 
 
-async def start_debug(ls, nodeid: str) -> dict:
+async def start_debug(ls: Folder, nodeid: str) -> dict:
     for old in ls.debug_processes:
         if old.returncode is None:
             old.kill()

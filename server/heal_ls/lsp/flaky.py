@@ -5,13 +5,18 @@ gives way to "Re-run test" and "Debug failing test", and no model is called."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from heal_ls.lsp import diagnostics
 from heal_ls.lsp.documents import unsaved_overlay
 from heal_ls.lsp.progress import Progress
 from heal_ls.lsp.state import Known
 
+if TYPE_CHECKING:
+    from heal_ls.lsp.folder import Folder
 
-async def triage(ls, known: Known) -> bool:
+
+async def triage(ls: Folder, known: Known) -> bool:
     """Re-check `known` once (ls is its folder); True when it turned out flaky."""
     from heal_ls.testing.flaky import recheck
 
@@ -37,5 +42,6 @@ async def triage(ls, known: Known) -> bool:
     known.flaky = found
     ls.state.generation += 1
     diagnostics.publish(ls)
-    ls.indexes.refresh_all()
+    if ls.indexes is not None:
+        ls.indexes.refresh_all()
     return True

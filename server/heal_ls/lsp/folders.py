@@ -3,9 +3,10 @@ failures (WorkspaceState), runs and warm runner; workspace/didChangeWorkspaceFol
 drops them.
 
 Feature code is written against "the server for this folder": it reads `ls.root`,
-`ls.settings`, `ls.state` and `ls.runs`. A Folder answers those names (and the few others in
-`OWN`) itself and hands every other name to the server, so one handler serves any folder:
-the handler picks the folder of the file (or test) it was asked about and passes it on.
+`ls.settings`, `ls.state` and `ls.runs`. A Folder holds those itself and passes the shared
+state and client requests handlers use on to `folder.server` through explicit typed members
+(no attribute delegation), so one handler serves any folder: the handler picks the folder of
+the file (or test) it was asked about and passes it on.
 """
 
 from __future__ import annotations
@@ -15,44 +16,8 @@ import os
 from lsprotocol import types
 
 from heal_ls.lsp.documents import inside, uri_to_path
+from heal_ls.lsp.folder import Folder
 from heal_ls.lsp.log import guarded, logger, spawn
-
-
-class Folder:
-    OWN = frozenset(
-        {"server", "root", "uri", "settings", "settings_problems", "state", "runs", "save_pending"}
-        | {"lastfailed"}
-    )
-
-    def __init__(self, server, root: str, uri: str | None = None):
-        from heal_ls.lsp.config import Settings
-        from heal_ls.lsp.lastfailed import LastFailed
-        from heal_ls.lsp.runs import Runs
-        from heal_ls.lsp.state import WorkspaceState
-
-        own = object.__setattr__
-        own(self, "server", server)
-        own(self, "root", os.path.abspath(root))
-        own(self, "uri", uri)  # the client's uri for this folder (settings scope)
-        own(self, "settings", Settings())
-        own(self, "settings_problems", set())  # rejected values already reported
-        own(self, "state", WorkspaceState())
-        own(self, "runs", Runs(self))
-        own(self, "save_pending", set())  # tests a debounced save will re-run
-        # pytest's lastfailed as it is when the folder opens: later changes are the user's runs
-        own(self, "lastfailed", LastFailed(self))
-
-    def __getattr__(self, name):
-        return getattr(self.server, name)
-
-    def __setattr__(self, name, value):
-        if name in Folder.OWN:
-            object.__setattr__(self, name, value)
-        else:
-            setattr(self.server, name, value)
-
-    def __repr__(self) -> str:
-        return f"Folder({self.root!r})"
 
 
 def folder_roots(params: types.InitializeParams) -> list[tuple[str, str | None]]:

@@ -21,7 +21,8 @@ from heal_ls.lsp.arguments import HealFailingTestArgs, HealFunctionArgs, convert
 from heal_ls.lsp.commands import workspace_path
 from heal_ls.lsp.config import heal_config
 from heal_ls.lsp.documents import current_text, unsaved_overlay
-from heal_ls.lsp.folders import Folder, folder_of_test
+from heal_ls.lsp.folder import Folder
+from heal_ls.lsp.folders import folder_of_test
 from heal_ls.lsp.log import guarded, logger, spawn
 from heal_ls.lsp.progress import Progress
 from heal_ls.lsp.protocol import HEAL_FAILING_TEST, HEAL_FUNCTION, HealOutcome
@@ -36,7 +37,7 @@ def outcome(
     return HealOutcome(status_, message, applied, qualname, **more)
 
 
-def current_suspect(ls, known: Known, text: str):
+def current_suspect(ls: Folder, known: Known, text: str):
     """The suspect re-found by name in the current text (the buffer may have moved it)."""
     from heal_ls.locate.refind import refind
 
@@ -65,7 +66,7 @@ def progress_reporter(progress: Progress, min_interval: float = 0.1):
     return on_event
 
 
-async def heal_known(ls, known: Known) -> HealOutcome:
+async def heal_known(ls: Folder, known: Known) -> HealOutcome:
     """The heal task itself: everything from asking to the applied edit."""
     from heal_ls.heal.loop import heal_failure
     from heal_ls.lsp.flaky import triage
@@ -123,7 +124,7 @@ def count_found_guards(known: Known, result) -> None:
         known.blast = replace(known.blast, guards=len(result.guards))
 
 
-async def apply_verified(ls, known: Known, suspect, before: str, result):
+async def apply_verified(ls: Folder, known: Known, suspect, before: str, result):
     """Apply a verified (or accepted weak) fix; a function with many callers is previewed."""
     blast = known.blast
     wide = blast is not None and blast.callers > ls.settings.previewAboveCallers
@@ -139,7 +140,7 @@ async def apply_verified(ls, known: Known, suspect, before: str, result):
     )
 
 
-def rerun_fixed(ls, known: Known, others, path: str, text: str) -> None:
+def rerun_fixed(ls: Folder, known: Known, others, path: str, text: str) -> None:
     """Re-run the healed failure's tests (or script) in the background on the fixed text."""
     fixed = {path: text}
     if known.failure.script:
@@ -160,7 +161,7 @@ def fixed_message(known: Known, suspect, result, meter: str) -> str:
     return message
 
 
-def remember_budget(ls, qualname: str, result) -> str:
+def remember_budget(ls: Folder, qualname: str, result) -> str:
     """Keep the heal's budget for heal/status; return it as a message suffix ('' if no model)."""
     from heal_ls.heal.budget import Usage
 
@@ -177,7 +178,7 @@ def remember_budget(ls, qualname: str, result) -> str:
     return f" ({spent.text()})" if result.model else ""
 
 
-def touching_tests(ls, path: str, healed: list) -> list[str]:
+def touching_tests(ls: Folder, path: str, healed: list) -> list[str]:
     """The healed failures' tests plus every failing test that ran code of the healed module: a
     shared cause's other failures are re-run too, so their diagnostics clear."""
     tests = [f.test for f in healed if f.test]
@@ -193,7 +194,7 @@ def _in_frames(failure, path: str) -> bool:
     return any(frame.path == path for frame in failure.frames)
 
 
-async def heal(ls, known: Known) -> HealOutcome:
+async def heal(ls: Folder, known: Known) -> HealOutcome:
     if not known.healable or known.suspect is None:
         return outcome("skipped", known.reason or "no function to heal for this failure", known)
     if ls.heal_task is not None and not ls.heal_task.done():
@@ -251,6 +252,7 @@ def register(server) -> None:
             known = matches[0] if matches else None
         if known is None:
             raise JsonRpcInvalidParams(f"{HEAL_FUNCTION}: no known failure for {to_wire(given)}")
+        assert folder is not None  # a known failure was found in a folder
         return (await heal(folder, known)).to_wire()
 
     @server.command(HEAL_FAILING_TEST)

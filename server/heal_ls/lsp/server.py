@@ -19,7 +19,8 @@ from pygls.lsp.server import LanguageServer
 
 from heal_ls import __version__
 from heal_ls.lsp.cancel import HealProtocol
-from heal_ls.lsp.folders import Folder, folder_for, folder_roots
+from heal_ls.lsp.folder import Folder
+from heal_ls.lsp.folders import folder_for, folder_roots
 from heal_ls.lsp.log import connected, logger, setup_logging
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class HealLanguageServer(LanguageServer):
         self.published_uris: set[str] = set()
         self.healing_target: str | None = None
         self.last_heal: dict | None = None  # the last heal's outcome and budget, for heal/status
-        self.heal_task = None
+        self.heal_task: asyncio.Future | None = None
         self.failed_features: dict[str, str] = {}
         self.indexes: Indexes | None = None  # code-action indexes (set by code_actions.register)
         self.debug_processes: list[asyncio.subprocess.Process] = []  # the debugpy session

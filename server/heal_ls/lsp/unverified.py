@@ -9,18 +9,22 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from heal_ls.lsp.documents import path_to_uri
 from heal_ls.lsp.log import logger
 
+if TYPE_CHECKING:
+    from heal_ls.lsp.folder import Folder
+
 SHOW = "Show best candidate as diff"
 APPLY_WEAK = "Apply weak fix"
 DISCARD = "Discard"
 
 
-def candidate_diff(ls, suspect, before: str, result) -> str:
+def candidate_diff(ls: Folder, suspect, before: str, result) -> str:
     """The diff of the best candidate against the text the heal started from."""
     if result.diff or result.best_diff:  # a multi-node candidate comes as its own diff
         return result.diff or result.best_diff
@@ -39,7 +43,7 @@ def write_diff(qualname: str, diff: str) -> str:
     return path
 
 
-async def offer_best_candidate(ls, suspect, before: str, result) -> None:
+async def offer_best_candidate(ls: Folder, suspect, before: str, result) -> None:
     reason = result.reason or result.status
     message = f"heal: no verified fix for {suspect.qualname}: {reason}"
     if not (result.best_candidate or result.diff or result.best_diff):
@@ -64,7 +68,7 @@ async def offer_best_candidate(ls, suspect, before: str, result) -> None:
     )
 
 
-async def confirm_weak_fix(ls, suspect, before: str, result) -> bool:
+async def confirm_weak_fix(ls: Folder, suspect, before: str, result) -> bool:
     """A weak fix (its tests pass, but no passing test guards the function) is always shown as a
     diff first, then applied only if the user says so."""
     path = write_diff(suspect.qualname, candidate_diff(ls, suspect, before, result))

@@ -8,8 +8,9 @@ import asyncio
 import gc
 from pathlib import Path
 
+import pytest
 from heal_ls.lsp import log
-from heal_ls.lsp.folders import Folder
+from heal_ls.lsp.folder import Folder
 from heal_ls.lsp.server import HealLanguageServer
 
 LSP = Path(log.__file__).resolve().parent
@@ -52,9 +53,33 @@ def _dynamic_lookups() -> list[str]:
 
 
 def test_every_server_attribute_is_declared_in_init():
-    declared = set(vars(HealLanguageServer())) | Folder.OWN  # a Folder stands in for `ls` too
+    server = HealLanguageServer()
+    declared = set(vars(server)) | set(vars(server.folders[0]))  # a Folder stands in for `ls` too
     undeclared = {a: w for a, w in _assigned_server_attributes().items() if a not in declared}
     assert undeclared == {}
+
+
+def test_a_folder_delegates_nothing_implicitly():
+    folder = HealLanguageServer().folders[0]
+    assert "__getattr__" not in vars(Folder) and "__setattr__" not in vars(Folder)
+    with pytest.raises(AttributeError):
+        folder.not_a_member  # noqa: B018 - an unknown name is an error, not the server's
+    with pytest.raises(AttributeError):
+        folder.feature  # noqa: B018 - the server's pygls registration API is not a folder's
+
+
+def test_a_folder_reads_and_writes_the_servers_shared_state():
+    server = HealLanguageServer()
+    folder = server.folders[0]
+    folder.healing_target, folder.last_heal, folder.lastfailed_watched = "f", {"x": 1}, True
+    folder.published_uris = {"file:///a.py"}
+    assert (server.healing_target, server.last_heal, server.lastfailed_watched) == (
+        "f",
+        {"x": 1},
+        True,
+    )
+    assert server.published_uris == {"file:///a.py"} and folder.folders is server.folders
+    assert folder.folder_for(folder.root) is folder and folder.indexes is server.indexes
 
 
 def test_no_getattr_or_hasattr_on_the_server():
