@@ -1,9 +1,9 @@
 """Edits known to overfit: they make one failing test pass and quietly break the rest.
 
 Over a few dozen real bugs, every wrong "verified" local fix had one of these shapes: a whole
-condition or returned predicate negated or reversed (`in` -> `not in`, `<` -> `>`), a returned expression replaced by a
-constant (`return True` -> `return False`), a statement or a guard clause deleted, a literal
-index changed (`[1]` -> `[0]`). The search tries them after every other single edit; like any
+condition or returned predicate negated or reversed (`in` -> `not in`, `<` -> `>`), a returned
+expression replaced by a constant (`return True` -> `return False`), a statement or a guard
+clause deleted, a literal index changed (`[1]` -> `[0]`). The search tries them after every other single edit; like any
 fix, one without a guard is `weak` at best.
 """
 

@@ -48,7 +48,7 @@ def _trivial(snip: Snippet) -> list[tuple[ast.AST, str]]:
             and isinstance(node.operand.op, ast.Not)
         ):
             inner = node.operand
-            kept = snip.text[snip.span(inner)[0] : snip.span(inner)[1]][len("not") :]
+            kept = snip.source_of(inner)[len("not") :]
         if kept is not None:
             found.append((node, kept.strip()))
     return found

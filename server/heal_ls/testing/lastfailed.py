@@ -16,6 +16,7 @@ import configparser
 import importlib
 import json
 import os
+import re
 
 DEFAULT_CACHE_DIR = ".pytest_cache"
 LASTFAILED = os.path.join(DEFAULT_CACHE_DIR, "v", "cache", "lastfailed")
@@ -120,8 +121,6 @@ def _toml_options(path: str, name: str) -> dict[str, str] | None:
 
 
 def _toml_options_by_lines(path: str, name: str) -> dict[str, str] | None:
-    import re
-
     wanted = (
         ("[pytest]",)
         if name != "pyproject.toml"
