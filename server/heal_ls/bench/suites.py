@@ -1,6 +1,6 @@
-"""Benchmark suites: the bundled examples/bench bugs and a local QuixBugs checkout.
+"""Benchmark suites: the bundled examples/bench bugs.
 
-Both loaders return BenchCase objects; nothing here runs code. A case names the module holding
+The loader returns BenchCase objects; nothing here runs code. A case names the module holding
 the bug, the function's qualname, the reference fix (a def at column 0), the tests to run and,
 for the bundled bugs, a hidden test file the heal never sees (`<folder>/hidden/test_hidden_<bug>.py`,
 outside the bug's project folder), run on the healed code afterwards.
@@ -82,52 +82,10 @@ def _def_source(text: str, node: Any) -> str:
     return "".join(lines[first - 1 : node.end_lineno])
 
 
-def quixbugs_suite(checkout: str | Path) -> list[BenchCase]:
-    """One case per python_programs/<name>.py that has python_testcases/test_<name>.py."""
-    root = Path(checkout).resolve()
-    programs, correct = root / "python_programs", root / "correct_python_programs"
-    if not programs.is_dir() or not (root / "python_testcases").is_dir():
-        raise SuiteError(f"{root} is not a QuixBugs checkout (python_programs/, python_testcases/)")
-    cases = []
-    for program in sorted(programs.glob("*.py")):
-        name = program.stem
-        test = root / "python_testcases" / f"test_{name}.py"
-        fixed = correct / f"{name}.py"
-        if not test.is_file() or not fixed.is_file():
-            continue  # node.py, *_test.py helpers, programs without tests
-        reference = _function_in(fixed, name)
-        if reference is None:
-            continue
-        tests = [f"python_testcases/test_{name}.py"]
-        cases.append(BenchCase(name, str(root), str(program), name, reference, tests, "quixbugs"))
-    if not cases:
-        raise SuiteError(f"no QuixBugs programs with tests found in {root}")
-    return cases
-
-
-def _function_in(path: Path, name: str) -> str | None:
-    text = path.read_text(encoding="utf-8", errors="replace")
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return None
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
-            return _def_source(text, node)
-    return None
-
-
-def load_suite(
-    suite: str = "examples", *, quixbugs_dir: str | None = None, only=()
-) -> list[BenchCase]:
-    if suite == "examples":
-        cases = examples_suite()
-    elif suite == "quixbugs":
-        if not quixbugs_dir:
-            raise SuiteError("--suite quixbugs needs --quixbugs-dir (a jkoppel/QuixBugs checkout)")
-        cases = quixbugs_suite(quixbugs_dir)
-    else:
-        raise SuiteError(f"unknown suite {suite!r} (examples or quixbugs)")
+def load_suite(suite: str = "examples", *, only=()) -> list[BenchCase]:
+    if suite != "examples":
+        raise SuiteError(f"unknown suite {suite!r} (examples)")
+    cases = examples_suite()
     if only:
         unknown = set(only) - {c.name for c in cases}
         if unknown:

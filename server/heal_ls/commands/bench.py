@@ -24,7 +24,7 @@ from heal_ls.testing.invocation import interpreter
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--suite", default="examples", choices=["examples", "quixbugs", "localise"])
+    parser.add_argument("--suite", default="examples", choices=["examples", "localise"])
     parser.add_argument(
         "--per-package",
         type=int,
@@ -39,7 +39,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="localise: rounds of check-vs-pytest timing per package (0: skip)",
     )
-    parser.add_argument("--quixbugs-dir", metavar="DIR", help="a jkoppel/QuixBugs checkout")
     parser.add_argument(
         "--provider",
         default="local",
@@ -78,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if args.suite == "localise":
         return _localise(args)
     try:
-        cases = load_suite(args.suite, quixbugs_dir=args.quixbugs_dir, only=args.only)
+        cases = load_suite(args.suite, only=args.only)
     except SuiteError as exc:
         print(f"heal-ls bench: {exc}", file=sys.stderr)
         return 2
@@ -180,7 +179,7 @@ async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[dict]
 
 
 def _copy_root(case: BenchCase, scratch: str, copies: dict[str, str]) -> str:
-    """One copy per suite root (QuixBugs programs share one checkout)."""
+    """One copy per suite root (cases that share a root share one copy)."""
     if case.root not in copies:
         dest = os.path.join(scratch, f"{len(copies)}-{os.path.basename(case.root)}")
         ignore = shutil.ignore_patterns(".git", "__pycache__", ".pytest_cache")
