@@ -15,7 +15,7 @@ EXAMPLES = REPO / "examples"
 # The agent runs in the user's interpreter as top-level modules; tests import them so too.
 sys.path.insert(0, str(REPO / "server" / "heal_ls" / "testing" / "agent"))
 # Small projects the e2e tests copy and heal; their own tests fail on purpose.
-collect_ignore = ["e2e/multinode"]
+collect_ignore = ["e2e/multinode", "setups"]
 
 # Tests never use a real key, a real endpoint or the user's repair cache.
 for _name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
