@@ -179,9 +179,10 @@ async def test_conftest_import_error_is_reported(tmp_path):
     }
     root = write(tmp_path, files)
     result = await run_pytest(root)
-    assert result.error and "usage error" in result.error
+    assert result.error is None and result.errors == 1  # a failure, not a usage error
     [failure] = result.failures
     assert failure.id == "collect:conftest.py"
+    assert (failure.test_path, failure.test_line) == (str(root / "conftest.py"), 1)
     assert (failure.exc_type, failure.message) == (
         "ModuleNotFoundError",
         "No module named 'no_such_module_here'",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from heal_ls.locate.missing import missing_name
 from heal_ls.locate.ranker import _Ranker
 from heal_ls.models import Failure, RunResult, Suspect
 from heal_ls.pysource.paths import is_test_file, is_workspace_file
@@ -31,6 +32,9 @@ def locate(
     overlay: dict[str, str] | None = None,
 ) -> Located:
     """Rank the functions that may hold the bug behind `failure` (overlay: unsaved texts)."""
+    lacking = missing_name(failure, root, overlay or {})
+    if lacking is not None:  # a name the module does not have yet: no function to heal
+        return Located([lacking[0]], False, lacking[1])
     ranker = _Ranker(root, overlay or {})
     frames = [f for f in failure.frames if is_workspace_file(f.path, root)]
     code = [f for f in frames if not is_test_file(f.path, root)]

@@ -77,7 +77,7 @@ class Builder:
         if known.flaky is not None:  # not a bug of the function: no heal, just a note
             headline = f"{known.flaky.label()}: {headline}"
             severity = types.DiagnosticSeverity.Information
-        elif known.suspect is None and known.reason:
+        elif not known.healable and known.reason:
             headline += f" (no heal action: {known.reason})"
         where = error_line(known)
         if where is not None:

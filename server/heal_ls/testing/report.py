@@ -9,6 +9,7 @@ from __future__ import annotations
 import hmac
 import json
 import os
+import re
 
 from heal_ls.models import Failure, RunResult, TestOutcome
 from heal_ls.testing.agent import heal_protocol as wire
@@ -21,6 +22,9 @@ from heal_ls.testing.traceback_text import (
 
 ABORT_EXIT_CODE = 70  # the plugin's own exit when a timed-out test would not stop
 PYTEST_ERROR_CODES = {2: "interrupted", 3: "internal error", 4: "usage error"}
+NO_COLLECTORS = "ERROR: found no collectors for "  # pytest's words for an id in a broken module
+# pytest's words for a conftest.py that raised while imported, whatever it raised
+CONFTEST_FAILED = re.compile(r"^ImportError while loading conftest '(?P<path>.+)'\.$", re.M)
 
 
 def read_report(path: str) -> list[dict]:
@@ -166,12 +170,21 @@ def _explain_empty(result: RunResult, inv, returncode: int, output: str) -> None
         failure.id = f"collect:{_relpath(failure, inv.root)}"
         result.errors += 1
         result.failures.append(failure)
+        conftest = CONFTEST_FAILED.search(output)
+        if conftest:  # a collection error like any other: a failure, not a usage error
+            failure.test_path = os.path.join(inv.root, conftest["path"])
+            lines = [f.line for f in failure.frames if f.path == failure.test_path]
+            failure.test_line = lines[-1] if lines else None
+            return
     reason = PYTEST_ERROR_CODES.get(returncode, f"exit code {returncode}")
     result.error = f"pytest failed to run ({reason}): {_pytest_reason(output)}"
 
 
 def _check_session(result: RunResult, exitstatus, returncode: int, output: str) -> None:
-    """An interrupted session is never a pass; a usage error (unknown test id) is an error."""
+    """An interrupted session is never a pass; a usage error (unknown test id) is an error, but
+    not an id in a module that failed to collect: that collection error is the failure."""
+    if exitstatus == 4 and _ids_in_broken_modules(result, output):
+        return
     if exitstatus in (3, 4):
         reason = PYTEST_ERROR_CODES[exitstatus]
         result.error = f"pytest failed to run ({reason}): {_pytest_reason(output)}"
@@ -181,6 +194,29 @@ def _check_session(result: RunResult, exitstatus, returncode: int, output: str) 
         result.interrupted = "pytest reported the session as interrupted"
     elif exitstatus is None and returncode < 0 and not result.timed_out:
         result.interrupted = f"the test process was ended by signal {-returncode}"
+
+
+def _ids_in_broken_modules(result: RunResult, output: str) -> bool:
+    """Is every id pytest did not find in a file whose collection failed (or below a broken
+    conftest.py or __init__.py)? pytest says `found no collectors for ID` for those."""
+    lines = [line.strip() for line in output.splitlines() if line.startswith("ERROR: ")]
+    broken = [f.test_path for f in result.failures if f.id.startswith("collect:") and f.test_path]
+    if not lines or not broken:
+        return False
+    for line in lines:
+        if not line.startswith(NO_COLLECTORS):
+            return False
+        path = os.path.realpath(line[len(NO_COLLECTORS) :].split("::")[0])
+        if not any(_explains(os.path.realpath(b), path) for b in broken):
+            return False
+    return True
+
+
+def _explains(broken: str, path: str) -> bool:
+    if broken == path:
+        return True
+    package = os.path.basename(broken) in ("conftest.py", "__init__.py")
+    return package and path.startswith(os.path.dirname(broken) + os.sep)
 
 
 def _pytest_reason(output: str) -> str:
