@@ -2,14 +2,19 @@
 
 Each subcommand lives in its own module exposing `add_arguments(parser)` and `run(args) -> int`;
 this file only wires them up, so a broken feature cannot stop the others from loading.
-Exit codes: 0 success, 1 failures found / not all healed, 2 usage or internal error.
+Exit codes: 0 success, 1 failures found / not all healed, 2 usage or internal error; 141 (as a
+shell reports a writer stopped by SIGPIPE) when the reader of stdout went away (`| head`).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+
+# A writer whose reader went away, as shells report it (128 + SIGPIPE).
+EXIT_PIPE_CLOSED = 141
 
 SUBCOMMANDS = {
     "serve": ("heal_ls.lsp.server", "run the language server (stdio, or --tcp HOST:PORT)"),
@@ -59,9 +64,20 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("heal-ls: interrupted", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        return _reader_gone()
     except Exception as exc:  # one line, not a traceback dump
         print(f"heal-ls {args.command}: error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
+
+
+def _reader_gone() -> int:
+    """`heal-ls check --json | head`: stop quietly. Python's own flush of stdout at exit would
+    fail again and print a traceback, so stdout is pointed at /dev/null first."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_PIPE_CLOSED
 
 
 if __name__ == "__main__":

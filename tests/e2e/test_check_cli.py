@@ -2,9 +2,13 @@
 
 import argparse
 import json
+import os
 import re
+import subprocess
+import sys
 
 import pytest
+from heal_ls.cli import EXIT_PIPE_CLOSED
 from heal_ls.commands.check import add_arguments, project_root, resolve_target, run
 from heal_ls.commands.check_report import human_lines, summary_line, to_json
 from heal_ls.locate import locate
@@ -224,3 +228,13 @@ def test_pytest_args_reach_pytest(project):
     assert json.loads(chosen.stdout)["passed"] == 1
     broken = heal_check(project, "--pytest-args", "-k 'unclosed")
     assert broken.returncode == 2 and "pytest argument list" in broken.stderr
+
+
+def test_a_reader_that_went_away_ends_the_command_quietly(project):
+    """`heal-ls check --json | head`: the reader closes the pipe before the report is written."""
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    command = [sys.executable, "-m", "heal_ls", "check", "--json", str(project)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc.stdout.close()  # like `head` after its lines: every write from now on is EPIPE
+    _, stderr = proc.communicate(timeout=120)
+    assert (proc.returncode, stderr.decode()) == (EXIT_PIPE_CLOSED, "")

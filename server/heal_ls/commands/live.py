@@ -38,14 +38,21 @@ class Live:
             TextColumn,
             TimeElapsedColumn,
         )
+        from rich.table import Column
 
         self.progress = Progress(
             SpinnerColumn(),
-            TextColumn("[bold]{task.fields[title]}"),
-            BarColumn(),
+            TextColumn("{task.fields[title]}", style="bold", markup=False),
+            BarColumn(bar_width=20),  # narrow, so an 80-column terminal still shows the step
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            TextColumn("{task.description}"),
+            # Test ids are not markup (`test_x[/x]` would raise, `test_x[a]` would vanish); the
+            # step takes the rest of the line and is cut with an ellipsis at the terminal's width.
+            TextColumn(
+                "{task.description}",
+                markup=False,
+                table_column=Column(ratio=1, no_wrap=True, overflow="ellipsis"),
+            ),
             console=Console(file=sys.stderr),
             transient=True,  # the bar goes; the failures printed above it stay
             redirect_stdout=False,  # stdout is the command's report, maybe piped: leave it be
@@ -67,7 +74,7 @@ class Live:
     def step(self, message: str) -> None:
         """The current step (a heal's attempt, a bench case)."""
         if self.progress is not None:
-            self.progress.update(self.task, description=message[:80])
+            self.progress.update(self.task, description=message)
 
     def advance(self, total: int | None = None) -> None:
         if self.progress is not None:

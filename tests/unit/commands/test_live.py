@@ -1,0 +1,43 @@
+"""The live bar on a terminal: test ids are shown as they are, at any width."""
+
+import io
+
+import pytest
+from heal_ls.commands.live import Live
+from heal_ls.testing.agent import heal_protocol as wire
+from rich.console import Console
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def bar_line(live: Live, width: int) -> str:
+    """The bar as a terminal of `width` columns would draw it."""
+    console = Console(file=io.StringIO(), width=width, color_system=None)
+    console.print(live.progress.make_tasks_table(live.progress.tasks))
+    return console.file.getvalue().rstrip("\n")
+
+
+@pytest.fixture
+def live(monkeypatch):
+    monkeypatch.setattr("sys.stderr", Terminal())
+    with Live(True, title="check") as bar:
+        bar.on_row({"kind": wire.COLLECTED, "count": 3})
+        yield bar
+
+
+@pytest.mark.parametrize("nodeid", ["tests/test_a.py::test_x[/x]", "tests/test_a.py::test_x[a]"])
+def test_ids_that_look_like_markup_are_shown_as_they_are(live, nodeid):
+    live.on_row({"kind": wire.START, "nodeid": nodeid})
+    live.progress.refresh()  # draws in this thread: a markup error would raise here
+    assert nodeid in bar_line(live, 160)
+
+
+def test_a_wide_terminal_shows_the_whole_step_and_a_narrow_one_keeps_it(live):
+    step = "attempt 2/6: local repairer, candidate 14 of 40 " + "x" * 60  # 108 characters
+    live.step(step)
+    assert step in bar_line(live, 160)  # not cut at 80 characters
+    narrow = bar_line(live, 80)
+    assert len(narrow) <= 80 and "attempt 2/6" in narrow  # the bar leaves room for the step
