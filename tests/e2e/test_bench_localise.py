@@ -14,6 +14,7 @@ import textwrap
 import pytest
 from heal_ls.bench import localise
 from heal_ls.bench.mutants import mutants_of
+from heal_ls.bench.sdist import FetchError
 
 CODE = """
 def total(prices):
@@ -49,7 +50,7 @@ class CalcTest(unittest.TestCase):
 
 
 def _sdist(folder, name="tiny", version="1.0"):
-    archive = folder / "sdists" / f"{name}-{version}.tar.gz"
+    archive = folder / "sdists" / f"{name}-{version}" / f"{name}-{version}.tar.gz"
     archive.parent.mkdir(parents=True)
     with tarfile.open(archive, "w:gz") as tar:
         for path, text in {"src/tiny/__init__.py": "", "src/tiny/calc.py": CODE,
@@ -73,7 +74,7 @@ def test_mutants_name_the_function_holding_them_nested_ones_too():
 def test_a_tampered_archive_is_refused(tmp_path):
     _sdist(tmp_path)
     package = localise.Package("tiny", "1.0", "0" * 64, "src/tiny", "src", "tests")
-    with pytest.raises(localise.FetchError, match="sha256"):
+    with pytest.raises(FetchError, match="sha256"):
         localise.fetch(package, tmp_path)
 
 

@@ -11,18 +11,17 @@ pytest on the unchanged projects, side by side.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from heal_ls.bench.mutants import Mutant, mutants_of
+from heal_ls.bench.sdist import fetch_sdist
 from heal_ls.testing.options import RunOptions
 
 CACHE = Path(__file__).resolve().parents[3] / ".cache" / "localise"
@@ -59,36 +58,9 @@ PACKAGES = [  # unittest suites, pytest functions, parametrize, src layout
 ]  # fmt: skip
 
 
-class FetchError(Exception):
-    """A package could not be downloaded or does not match its pinned hash (one clear line)."""
-
-
 def fetch(package: Package, cache: Path = CACHE) -> Path:
     """The unpacked sdist, downloaded with pip on first use and checked against its sha256."""
-    unpacked = cache / "src" / f"{package.name}-{package.version}"
-    if unpacked.is_dir():
-        return unpacked
-    archive = cache / "sdists" / package.sdist
-    if not archive.is_file():
-        archive.parent.mkdir(parents=True, exist_ok=True)
-        spec = f"{package.name}=={package.version}"
-        cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:"]
-        done = subprocess.run(
-            [*cmd, spec, "-d", str(archive.parent)], capture_output=True, text=True, check=False
-        )
-        if done.returncode or not archive.is_file():
-            raise FetchError(f"pip download {spec} failed: {done.stderr.strip()[-300:]}")
-    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
-    if digest != package.sha256:
-        raise FetchError(f"{archive} has sha256 {digest}, pinned {package.sha256}")
-    unpacked.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=cache) as scratch, tarfile.open(archive) as tar:
-        if hasattr(tarfile, "data_filter"):
-            tar.extractall(scratch, filter="data")
-        else:  # a pinned archive whose hash was checked above
-            tar.extractall(scratch)  # noqa: S202
-        os.replace(Path(scratch) / f"{package.name}-{package.version}", unpacked)
-    return unpacked
+    return fetch_sdist(package.name, package.version, package.sha256, cache)
 
 
 def candidate_mutants(package: Package, root: Path) -> list[Mutant]:

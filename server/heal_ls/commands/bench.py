@@ -20,6 +20,7 @@ import tempfile
 
 from heal_ls.bench.suites import BenchCase, SuiteError, load_suite
 from heal_ls.bench.table import summary, table_lines, totals_line
+from heal_ls.commands import bench_real
 from heal_ls.testing.invocation import interpreter
 
 
@@ -69,11 +70,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--perf-rounds", type=int, default=10, metavar="N", help=argparse.SUPPRESS)
     parser.add_argument("--perf-warm-only", action="store_true", help=argparse.SUPPRESS)
+    bench_real.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.perf:
         return _perf(args.perf_rounds, args.perf_warm_only)
+    if args.real:
+        return bench_real.run(args)
     if args.suite == "localise":
         return _localise(args)
     try:
@@ -99,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _localise(args: argparse.Namespace) -> int:
     from heal_ls.bench import localise
+    from heal_ls.bench.sdist import FetchError
 
     say = (lambda line: print(line, file=sys.stderr, flush=True)) if args.json else print
     try:
@@ -111,7 +116,7 @@ def _localise(args: argparse.Namespace) -> int:
                 out=say,
             )
         )
-    except localise.FetchError as exc:
+    except FetchError as exc:
         print(f"heal-ls bench: {exc}", file=sys.stderr)
         return 2
     if args.json:

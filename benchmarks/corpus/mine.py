@@ -1,0 +1,184 @@
+"""Find corpus bugs in a project's git history (a maintainer's tool; `fetch.py` rebuilds and
+checks what it found from PyPI alone).
+
+    python benchmarks/corpus/mine.py GIT_DIR PROJECT [--most N] [--max-lines N]
+
+For each release tag, the commits up to the next release that change both test files and at
+most two other Python files (few lines, inside one or two defs) are tried on the release's sdist:
+the commit's test part is applied, the changed test files run, its source part applied, the files
+run again. The tests that fail before and pass after are the bug's failing tests; a commit with
+none, or whose patches do not apply to the sdist, is skipped. A kept bug is written to
+benchmarks/corpus/bugs/<project>-<commit[:8]>/ only after `corpus.verify` reproduces it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from heal_ls.bench import corpus
+from heal_ls.bench.patches import MODULE_LEVEL, split_files, touched_functions
+from heal_ls.bench.sdist import FetchError, download
+from packaging.version import InvalidVersion, Version
+
+TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$")
+NOT_SOURCE = re.compile(r"(^|/)(docs?|examples?|benchmarks?|scripts?|tools)/|^setup\.py$|noxfile")
+
+
+def git(repo: str, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", repo, *args], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def releases(repo: str) -> list[tuple[Version, str]]:
+    found = []
+    for tag in git(repo, "tag").split():
+        try:
+            version = Version(tag.lstrip("v"))
+        except InvalidVersion:
+            continue
+        if not version.is_prerelease:
+            found.append((version, tag))
+    return sorted(found)
+
+
+def commits_after(repo: str, tag: str, until: str) -> list[str]:
+    """Non-merge commits after `tag` up to `until`, oldest first (closest to the release)."""
+    listing = git(repo, "rev-list", "--no-merges", "--reverse", f"{tag}..{until}")
+    return listing.split()
+
+
+def split_commit(repo: str, sha: str) -> tuple[str, str] | None:
+    diff = git(repo, "show", "--format=", "--no-renames", "-U3", sha, "--", "*.py")
+    tests, sources = [], []
+    for path, part in split_files(diff):
+        if TEST_PATH.search(path):
+            tests.append(part)
+        elif not NOT_SOURCE.search(path):
+            sources.append(part)
+        else:
+            return None  # docs or build code changed too: not one clean fix
+    if not tests or not sources or len(sources) > 2:
+        return None
+    return "".join(sources), "".join(tests)
+
+
+def small(source_patch: str, max_lines: int) -> bool:
+    changed = [
+        line
+        for line in source_patch.splitlines()
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+    return 0 < len(changed) <= max_lines
+
+
+def sha256_of(name: str, version: str, cache: Path) -> str:
+    archive = download(name, version, cache / "sdists" / f"{name}-{version}")
+    return hashlib.sha256(archive.read_bytes()).hexdigest()
+
+
+def try_commit(
+    project: corpus.Project, version: str, sha256: str, sha: str, patches, url: str, scratch: Path
+) -> corpus.Bug | None:
+    source_patch, test_patch = patches
+    draft = corpus.Bug(
+        f"{project.name}-{sha[:8]}", project.name, version, sha256, sha, url, (), (),
+        source_patch, test_patch,
+    )  # fmt: skip
+    try:
+        buggy = corpus.tree(draft, scratch / f"{sha}-buggy")
+        fixed = corpus.tree(draft, scratch / f"{sha}-fixed", fixed=True)
+    except (corpus.CorpusError, FetchError) as exc:
+        print(f"  {sha[:8]}: {str(exc)[:100]}")
+        return None
+    functions = touched_functions(buggy, fixed, source_patch)
+    if not functions or len(functions) > 2 or any(f.endswith(MODULE_LEVEL) for f in functions):
+        print(f"  {sha[:8]}: touches {functions}")
+        return None
+    files = [p for p, _ in split_files(test_patch) if (buggy / p).is_file() and p.endswith(".py")]
+    python = corpus.venv(project)
+    before = corpus.run_tests(python, project, buggy, files)
+    after = corpus.run_tests(python, project, fixed, files)
+    failing = sorted(t for t, o in before.items() if o == "FAILED" and after.get(t) == "PASSED")
+    broken = [t for t, o in before.items() if o == "PASSED" and after.get(t) != "PASSED"]
+    if not failing or broken or len(failing) > 10:
+        print(f"  {sha[:8]}: failing {len(failing)}, broken {len(broken)}")
+        return None
+    return corpus.Bug(
+        draft.id, project.name, version, sha256, sha, url, tuple(failing), tuple(functions),
+        source_patch, test_patch,
+    )  # fmt: skip
+
+
+def refresh(project: corpus.Project) -> None:
+    """Record again the functions each saved bug of `project` touches (from its trees)."""
+    with tempfile.TemporaryDirectory(prefix="heal-mine-") as scratch:
+        for bug in corpus.load_bugs(only=[project.name]):
+            buggy = corpus.tree(bug, Path(scratch) / f"{bug.id}-buggy")
+            fixed = corpus.tree(bug, Path(scratch) / f"{bug.id}-fixed", fixed=True)
+            functions = tuple(touched_functions(buggy, fixed, bug.source_patch))
+            print(bug.id, functions)
+            corpus.save_bug(dataclasses.replace(bug, functions=functions))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("repo")
+    parser.add_argument("project")
+    parser.add_argument("--github", required=True, help="owner/name, for the commit urls")
+    parser.add_argument("--most", type=int, default=8)
+    parser.add_argument("--max-lines", type=int, default=16)
+    parser.add_argument("--since", default="", help="oldest release to try")
+    parser.add_argument("--refresh", action="store_true", help="re-record saved bugs' functions")
+    args = parser.parse_args()
+    project = corpus.load_projects()[args.project]
+    if args.refresh:
+        refresh(project)
+        return 0
+    tags = releases(args.repo)
+    if args.since:
+        tags = [t for t in tags if t[0] >= Version(args.since)]
+    kept = 0
+    with tempfile.TemporaryDirectory(prefix="heal-mine-") as scratch:
+        for index, (version, tag) in enumerate(tags):
+            until = tags[index + 1][1] if index + 1 < len(tags) else "HEAD"
+            shas = commits_after(args.repo, tag, until)
+            for sha in shas:
+                patches = split_commit(args.repo, sha)
+                if patches is None or not small(patches[0], args.max_lines):
+                    continue
+                try:
+                    sha256 = sha256_of(project.name, str(version), corpus.CACHE)
+                except FetchError as exc:
+                    print(f"{version}: {exc}")
+                    break
+                print(f"{version} {sha[:8]}", flush=True)
+                url = f"https://github.com/{args.github}/commit/{sha}"
+                where = Path(scratch) / sha
+                where.mkdir()
+                bug = try_commit(project, str(version), sha256, sha, patches, url, where)
+                if bug is None:
+                    continue
+                check = Path(scratch) / f"{sha}-verify"
+                check.mkdir()
+                why = corpus.verify(bug, project, check)
+                if why:
+                    print(f"  {sha[:8]}: does not verify: {why}")
+                    continue
+                print(f"  KEPT {bug.id} {bug.functions} {len(bug.failing_tests)} tests")
+                corpus.save_bug(bug)
+                kept += 1
+                if kept >= args.most:
+                    return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""The real-bug corpus: bugs fixed in open-source projects' histories, rebuilt from their sdists.
+
+Only small data is in git, under benchmarks/corpus/: `projects.json` (per project: where its
+modules import from, its pinned test dependencies, pytest arguments) and one folder per bug with
+`bug.json` (the sdist at the buggy release pinned by sha256, the fixing commit and its url, the
+failing test ids, the functions the fix touches) and the fixing commit's diff split in two:
+`test.patch` (its test files) and `source.patch` (the rest of its Python files). Everything large
+lives in `.cache/corpus/` (gitignored): the sdists, their unpacked trees and one venv per project.
+
+A bug's *buggy* tree is the sdist with test.patch applied (the new tests fail); its *fixed* tree
+adds source.patch (they pass). `verify` proves both for every bug, so a bug that does not
+reproduce is found, never trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from heal_ls.bench.patches import touched_functions
+from heal_ls.bench.sdist import FetchError, fetch_sdist
+
+CORPUS = Path(__file__).resolve().parents[3] / "benchmarks" / "corpus"
+CACHE = Path(__file__).resolve().parents[3] / ".cache" / "corpus"
+_OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)")
+
+
+class CorpusError(Exception):
+    """A corpus folder that is missing or malformed, or a bug that cannot be set up (one line)."""
+
+
+@dataclass(frozen=True)
+class Project:
+    name: str  # its PyPI name
+    pythonpath: str = "."  # where its modules import from, relative to the sdist root ("src")
+    deps: tuple[str, ...] = ("pytest",)  # pinned test requirements, installed into its venv
+    pytest_args: tuple[str, ...] = ()  # e.g. ("-o", "addopts=") against a coverage plugin
+
+
+@dataclass(frozen=True)
+class Bug:
+    id: str
+    project: str
+    version: str  # the buggy release whose sdist is the tree
+    sha256: str
+    commit: str  # the fixing commit
+    url: str
+    failing_tests: tuple[str, ...]  # node ids relative to the sdist root
+    functions: tuple[str, ...]  # "path::qualname" of each def the source patch changes
+    source_patch: str = field(repr=False)
+    test_patch: str = field(repr=False)
+
+
+def load_projects(folder: Path = CORPUS) -> dict[str, Project]:
+    path = folder / "projects.json"
+    if not path.is_file():
+        raise CorpusError(f"no corpus at {folder} (projects.json)")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        name: Project(
+            name,
+            entry.get("pythonpath", "."),
+            tuple(entry.get("deps", ["pytest"])),
+            tuple(entry.get("pytest_args", [])),
+        )
+        for name, entry in data.items()
+    }
+
+
+def load_bugs(folder: Path = CORPUS, only=()) -> list[Bug]:
+    """Every `<folder>/bugs/<id>/bug.json` with its two patches, sorted by id."""
+    bugs = [_load_bug(d) for d in sorted((folder / "bugs").glob("*")) if (d / "bug.json").is_file()]
+    known = {b.id for b in bugs} | {b.project for b in bugs}
+    unknown = set(only) - known
+    if unknown:
+        raise CorpusError(f"no such bug(s) or project(s): {', '.join(sorted(unknown))}")
+    return [b for b in bugs if not only or b.id in only or b.project in only]
+
+
+def _load_bug(folder: Path) -> Bug:
+    data = json.loads((folder / "bug.json").read_text(encoding="utf-8"))
+    try:
+        return Bug(
+            id=folder.name,
+            project=data["project"],
+            version=data["version"],
+            sha256=data["sha256"],
+            commit=data["commit"],
+            url=data["url"],
+            failing_tests=tuple(data["failing_tests"]),
+            functions=tuple(data["functions"]),
+            source_patch=(folder / "source.patch").read_text(encoding="utf-8"),
+            test_patch=(folder / "test.patch").read_text(encoding="utf-8"),
+        )
+    except (KeyError, OSError) as exc:
+        raise CorpusError(f"{folder}: malformed bug ({exc})") from None
+
+
+def save_bug(bug: Bug, folder: Path = CORPUS) -> Path:
+    where = folder / "bugs" / bug.id
+    where.mkdir(parents=True, exist_ok=True)
+    data = {
+        "project": bug.project, "version": bug.version, "sha256": bug.sha256,
+        "commit": bug.commit, "url": bug.url, "failing_tests": list(bug.failing_tests),
+        "functions": list(bug.functions),
+    }  # fmt: skip
+    (where / "bug.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    (where / "source.patch").write_text(bug.source_patch, encoding="utf-8")
+    (where / "test.patch").write_text(bug.test_patch, encoding="utf-8")
+    return where
+
+
+def venv(project: Project, cache: Path = CACHE) -> str:
+    """The project's interpreter: a venv in the cache holding its pinned test deps (made once;
+    a changed dependency list makes a new one). No deps: this interpreter (it has pytest)."""
+    if not project.deps:
+        return sys.executable
+    key = hashlib.sha256("\n".join(project.deps).encode()).hexdigest()[:10]
+    home = cache / "venvs" / f"{project.name}-{key}"
+    python = home / "bin" / "python"
+    if not (home / ".ready").is_file():
+        shutil.rmtree(home, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(home)], check=True)
+        pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+        done = subprocess.run([*pip, *project.deps], capture_output=True, text=True, check=False)
+        if done.returncode:
+            raise FetchError(f"{project.name}: pip install failed: {done.stderr.strip()[-300:]}")
+        (home / ".ready").write_text("\n".join(project.deps), encoding="utf-8")
+    return str(python)
+
+
+def tree(bug: Bug, dest: Path, *, fixed: bool = False, cache: Path = CACHE) -> Path:
+    """A fresh copy of the bug's buggy tree at `dest` (sdist + test.patch; + source.patch when
+    `fixed`)."""
+    pristine = fetch_sdist(bug.project, bug.version, bug.sha256, cache)
+    shutil.copytree(pristine, dest)
+    apply_patch(dest, bug.test_patch, "test.patch")
+    if fixed:
+        apply_patch(dest, bug.source_patch, "source.patch")
+    return dest
+
+
+def apply_patch(root: Path, patch: str, label: str) -> None:
+    done = subprocess.run(
+        ["git", "apply", "-C1", "--whitespace=nowarn", "-"],
+        input=patch,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode:
+        raise CorpusError(f"{label} does not apply: {done.stderr.strip()[:300]}")
+
+
+def test_env(project: Project, root: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(root / project.pythonpath)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def pytest_command(python: str, project: Project, root: Path, ids) -> list[str]:
+    """Plain pytest on `ids`, as the project runs it, listing every outcome (-rA)."""
+    return [
+        python, "-m", "pytest", "-p", "no:cacheprovider", "--rootdir", str(root), "-q", "-rA",
+        "-o", "console_output_style=classic", *project.pytest_args, *ids,
+    ]  # fmt: skip
+
+
+def outcomes(output: str) -> dict[str, str]:
+    """Node id -> PASSED/FAILED/ERROR/... from pytest's -rA summary (a collection error, no
+    `::`, is kept under its file)."""
+    found: dict[str, str] = {}
+    for line in output.splitlines():
+        match = _OUTCOME.match(line)
+        if match:
+            found.setdefault(match[2], match[1])
+    return found
+
+
+def run_tests(python: str, project: Project, root: Path, ids, timeout: float = 600) -> dict:
+    done = subprocess.run(
+        pytest_command(python, project, root, ids),
+        cwd=root,
+        env=test_env(project, root),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    return outcomes(done.stdout)
+
+
+def verify(bug: Bug, project: Project, scratch: Path, cache: Path = CACHE) -> str:
+    """ "" when the bug reproduces (every failing test fails on the buggy tree and passes on the
+    fixed one, and the recorded functions are the ones the source patch changes), else why not."""
+    python = venv(project, cache)
+    try:
+        buggy = tree(bug, scratch / f"{bug.id}-buggy", cache=cache)
+        fixed = tree(bug, scratch / f"{bug.id}-fixed", fixed=True, cache=cache)
+    except (CorpusError, FetchError) as exc:
+        return str(exc)
+    touched = tuple(touched_functions(buggy, fixed, bug.source_patch))
+    if touched != bug.functions:
+        return f"the source patch touches {list(touched)}, recorded {list(bug.functions)}"
+    before = run_tests(python, project, buggy, bug.failing_tests)
+    after = run_tests(python, project, fixed, bug.failing_tests)
+    for test in bug.failing_tests:
+        if before.get(test) != "FAILED":
+            return f"{test} is {before.get(test, 'not run')} before the fix, not FAILED"
+        if after.get(test) != "PASSED":
+            return f"{test} is {after.get(test, 'not run')} after the fix, not PASSED"
+    return ""

@@ -1,0 +1,196 @@
+"""`heal-ls bench --real`: heal-ls on the real-bug corpus (bench/corpus.py), one row per bug.
+
+Per bug, in a fresh copy of its buggy tree (sdist + the fixing commit's tests) and with its
+project's venv as the test interpreter, each step a separate process as a user runs it:
+
+1. plain pytest on the failing tests, timed (the baseline; a test that does not fail here makes
+   the row "does not reproduce");
+2. `heal-ls check --json --test <id> ...`, timed: did it run, and where does the function the
+   developer fixed rank among the first failing test's suspects (top-1, top-3, listed);
+3. the regression set, on the buggy tree: the test files the commit touched plus every test file
+   that names a fixed function;
+4. `heal-ls fix --provider local --apply --test <id> ...`: verified? then the regression set again
+   on the healed tree: which tests that passed before fail now ("breaks").
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from heal_ls.bench.corpus import (
+    CACHE,
+    Bug,
+    Project,
+    outcomes,
+    pytest_command,
+    run_tests,
+    test_env,
+    tree,
+    venv,
+)
+from heal_ls.bench.patches import split_files
+
+
+def empty_row(bug: Bug) -> dict:
+    return {
+        "bug": bug.id, "project": bug.project, "reproduces": False, "check_ran": False,
+        "rank": None, "listed": False, "pytest_seconds": 0.0, "check_seconds": 0.0,
+        "fix": "-", "verified": False, "same_function": None, "breaks": [],
+        "regression_tests": 0, "fix_seconds": 0.0, "note": "",
+    }  # fmt: skip
+
+
+def bench_bug(bug: Bug, project: Project, scratch: Path, settings: dict, cache=CACHE) -> dict:
+    row = empty_row(bug)
+    try:
+        _bench_into(row, bug, project, scratch, settings, cache)
+    except (OSError, ValueError, subprocess.SubprocessError) as exc:  # one bug must not end it
+        row["note"] = f"error: {type(exc).__name__}: {exc}"[:200]
+    return row
+
+
+def _bench_into(row: dict, bug: Bug, project: Project, scratch: Path, settings, cache) -> None:
+    python = venv(project, cache)
+    root = tree(bug, scratch / bug.id, cache=cache)
+    env = test_env(project, root)
+    started = time.monotonic()
+    plain = _run(pytest_command(python, project, root, bug.failing_tests), root, env)
+    row["pytest_seconds"] = round(time.monotonic() - started, 2)
+    if any(outcomes(plain.stdout).get(t) != "FAILED" for t in bug.failing_tests):
+        row["note"] = "does not reproduce: a failing test did not fail under plain pytest"
+        return
+    row["reproduces"] = True
+    common = ["--python", python, "--pytest-args", shlex.join(project.pytest_args)]
+    common += [f"--test={t}" for t in bug.failing_tests]
+    common += ["--test-timeout", str(settings["test_timeout"])]
+    started = time.monotonic()
+    checked = _run([*heal_ls("check"), "--json", *common, str(root)], root, env)
+    row["check_seconds"] = round(time.monotonic() - started, 2)
+    _record_check(row, bug, checked)
+    regression = regression_files(bug, root)
+    row["regression_tests"] = len(before := run_tests(python, project, root, regression))
+    started = time.monotonic()
+    budget = ["--local-budget", str(settings["budget_count"])]
+    budget += ["--local-seconds", str(settings["budget_seconds"])]
+    fix_cmd = [*heal_ls("fix"), "--provider", "local", "--no-cache", "--apply", "--force"]
+    fixed = _run([*fix_cmd, "--json", *budget, *common, str(root)], root, env)
+    row["fix_seconds"] = round(time.monotonic() - started, 2)
+    _record_fix(row, bug, fixed)
+    if row["verified"]:
+        after = run_tests(python, project, root, regression)
+        row["breaks"] = sorted(t for t, o in before.items() if o == "PASSED" and after.get(t) != o)
+
+
+def heal_ls(command: str) -> list[str]:
+    return [sys.executable, "-m", "heal_ls", command]
+
+
+def _run(cmd: list[str], root: Path, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        cmd, cwd=root, env=env, capture_output=True, text=True, timeout=1800, check=False
+    )
+
+
+def _record_check(row: dict, bug: Bug, done: subprocess.CompletedProcess) -> None:
+    try:
+        document = json.loads(done.stdout)
+    except ValueError:
+        row["note"] = f"check exit {done.returncode}: {done.stderr.strip()[-150:]}"
+        return
+    failures = sorted((f for f in document["failures"] if f["test"]), key=lambda f: f["test"])
+    row["check_ran"] = bool(failures)
+    if failures:
+        row["rank"] = rank(failures[0]["suspects"], bug.functions)
+        row["listed"] = row["rank"] is not None
+
+
+def rank(suspects: list[dict], functions) -> int | None:
+    """1-based position of the first suspect that is a fixed function or encloses one."""
+    for position, suspect in enumerate(suspects, 1):
+        for function in functions:
+            path, qualname = function.split("::", 1)
+            same = suspect["qualname"] == qualname or qualname.startswith(suspect["qualname"] + ".")
+            if suspect["path"] == path and same:
+                return position
+    return None
+
+
+def _record_fix(row: dict, bug: Bug, done: subprocess.CompletedProcess) -> None:
+    try:
+        results = json.loads(done.stdout)["results"]
+    except (ValueError, KeyError):
+        row["note"] = row["note"] or f"fix exit {done.returncode}: {done.stderr.strip()[-150:]}"
+        return
+    statuses = [r["status"] for r in results]
+    row["fix"] = ",".join(dict.fromkeys(statuses)) or "-"
+    row["verified"] = bool(results) and all(s in ("verified", "fixed") for s in statuses)
+    healed = {r["suspect"] for r in results if r["status"] == "verified" and r["suspect"]}
+    row["same_function"] = bool(healed & set(bug.functions)) if healed else None
+
+
+def regression_files(bug: Bug, root: Path) -> list[str]:
+    """The commit's test files, then every other test file naming a fixed function."""
+    files = [p for p, _ in split_files(bug.test_patch) if (root / p).is_file()]
+    names = {f.rsplit("::", 1)[1].rsplit(".", 1)[-1] for f in bug.functions}
+    for path in sorted(root.rglob("test*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel in files or "/." in f"/{rel}":
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if any(name in text for name in names):
+            files.append(rel)
+    return files
+
+
+def summary(rows: list[dict]) -> dict:
+    ran = [r for r in rows if r["reproduces"]]
+    within = lambda n: sum(1 for r in ran if r["rank"] is not None and r["rank"] <= n)  # noqa: E731
+    pytest_s = sum(r["pytest_seconds"] for r in ran if r["check_ran"])
+    check_s = sum(r["check_seconds"] for r in ran if r["check_ran"])
+    return {
+        "bugs": len(rows), "reproduced": len(ran),
+        "projects": len({r["project"] for r in rows}),
+        "check_ran": sum(r["check_ran"] for r in ran), "top1": within(1), "top3": within(3),
+        "listed": sum(r["listed"] for r in ran), "pytest_seconds": round(pytest_s, 1),
+        "check_seconds": round(check_s, 1),
+        "ratio": round(check_s / pytest_s, 2) if pytest_s else None,
+        "verified": sum(r["verified"] for r in ran),
+        "same_function": sum(bool(r["same_function"]) for r in ran),
+        "breaking": sum(bool(r["breaks"]) for r in ran),
+    }  # fmt: skip
+
+
+def table(rows: list[dict]) -> list[str]:
+    """One Markdown table: a line per bug, then the totals."""
+    lines = [
+        "| bug | check ran | rank | top-1 | top-3 | listed | pytest s | check s | check/pytest "
+        "| fix | breaks |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    yes = lambda flag: "yes" if flag else "no"  # noqa: E731
+    for r in rows:
+        if not r["reproduces"]:
+            lines.append(f"| {r['bug']} | {r['note'] or 'does not reproduce'} |||||||||||")
+            continue
+        position = r["rank"] or 0
+        ratio = r["check_seconds"] / r["pytest_seconds"] if r["pytest_seconds"] else 0.0
+        lines.append(
+            f"| {r['bug']} | {yes(r['check_ran'])} | {r['rank'] or '-'} | "
+            f"{yes(position == 1)} | {yes(0 < position <= 3)} | {yes(r['listed'])} | "
+            f"{r['pytest_seconds']:.1f} | {r['check_seconds']:.1f} | {ratio:.2f}x | "
+            f"{r['fix']} | {len(r['breaks'])} |"
+        )
+    s = summary(rows)
+    n = s["reproduced"]
+    lines.append(
+        f"| **all {n} of {s['bugs']} bugs, {s['projects']} projects** | {s['check_ran']}/{n} "
+        f"| | {s['top1']}/{n} | {s['top3']}/{n} | {s['listed']}/{n} | {s['pytest_seconds']} "
+        f"| {s['check_seconds']} | {s['ratio']}x | {s['verified']}/{n} verified "
+        f"| {s['breaking']} |"
+    )
+    return lines

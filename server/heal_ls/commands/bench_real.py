@@ -1,0 +1,102 @@
+"""`heal-ls bench --real`: the real-bug corpus (benchmarks/corpus/), one table.
+
+`--verify` only rebuilds every bug from PyPI (sdist, venv) and proves it reproduces: its failing
+tests fail on the buggy tree and pass once the fixing commit's source part is applied. Without it
+each bug is benched (bench/real.py) and the table printed; `--results FILE` also writes it there
+as Markdown, with the command and the commit it ran on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from heal_ls.bench import corpus, real
+from heal_ls.bench.sdist import FetchError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--real", action="store_true", help="run the real-bug corpus")
+    parser.add_argument(
+        "--verify", action="store_true", help="real: only check that every bug reproduces"
+    )
+    parser.add_argument("--corpus", metavar="DIR", help=argparse.SUPPRESS)
+    parser.add_argument("--cache", metavar="DIR", help=argparse.SUPPRESS)
+    parser.add_argument("--results", metavar="FILE", help="real: also write the table here")
+
+
+def run(args: argparse.Namespace) -> int:
+    folder = Path(args.corpus) if args.corpus else corpus.CORPUS
+    cache = Path(args.cache) if args.cache else corpus.CACHE
+    try:
+        projects = corpus.load_projects(folder)
+        bugs = corpus.load_bugs(folder, only=args.only)
+    except corpus.CorpusError as exc:
+        print(f"heal-ls bench: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if args.verify:
+            return _verify(bugs, projects, cache)
+        return _bench(bugs, projects, cache, args)
+    except FetchError as exc:
+        print(f"heal-ls bench: {exc}", file=sys.stderr)
+        return 2
+
+
+def _verify(bugs: list[corpus.Bug], projects: dict, cache: Path) -> int:
+    bad = 0
+    with tempfile.TemporaryDirectory(prefix="heal-corpus-") as scratch:
+        for bug in bugs:
+            why = corpus.verify(bug, projects[bug.project], Path(scratch), cache)
+            bad += bool(why)
+            print(f"{bug.id:36} {'reproduces' if not why else 'FAILS: ' + why}", flush=True)
+    print(f"{len(bugs) - bad}/{len(bugs)} bugs reproduce")
+    return 1 if bad else 0
+
+
+def _bench(bugs: list[corpus.Bug], projects: dict, cache: Path, args) -> int:
+    settings = {
+        "test_timeout": max(args.test_timeout, 10.0),  # a loaded machine is not a hang
+        "budget_count": args.budget_count,
+        "budget_seconds": args.budget_seconds,
+    }
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="heal-real-") as scratch:
+        for bug in bugs:
+            row = real.bench_bug(bug, projects[bug.project], Path(scratch), settings, cache)
+            rows.append(row)
+            print(real.table([row])[2], file=sys.stderr, flush=True)
+    lines = real.table(rows)
+    print("\n".join(lines))
+    if args.results:
+        Path(args.results).write_text(_results_page(lines, rows), encoding="utf-8")
+    return 0 if rows else 1
+
+
+def _results_page(lines: list[str], rows: list[dict]) -> str:
+    command = "heal-ls " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["bench"] else "heal-ls bench"
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        cwd=Path(__file__).parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    notes = [f"- {r['bug']}: {r['note']}" for r in rows if r["note"]]
+    notes += [f"- {r['bug']}: breaks {', '.join(r['breaks'])}" for r in rows if r["breaks"]]
+    return "\n".join(
+        [
+            "# Real-bug corpus results",
+            "",
+            f"`{command}` at {head or '?'}, {when}.",
+            "",
+            *lines,
+            "",
+            *(["Notes:", "", *notes, ""] if notes else []),
+        ]
+    )

@@ -1,0 +1,49 @@
+"""`heal-ls bench --real` end to end on a tiny corpus built here (no network): the pinned
+tarball is unpacked, the commit's test part makes the new test fail, --verify proves which bug
+reproduces, and the bench checks, ranks and heals it, then re-runs the regression tests."""
+
+import pytest
+from heal_ls.cli import main
+from helpers.corpus import build_corpus
+
+pytestmark = pytest.mark.e2e
+
+
+def test_verify_names_the_bug_that_does_not_reproduce(tmp_path, capsys):
+    corpus, cache = build_corpus(tmp_path)
+    code = main(["bench", "--real", "--verify", "--corpus", str(corpus), "--cache", str(cache)])
+    out = capsys.readouterr().out
+    assert code == 1
+    lines = {line.split()[0]: line for line in out.splitlines()[:-1]}
+    assert "reproduces" in lines["tiny-good"]
+    assert "test_nineteen is PASSED before the fix, not FAILED" in lines["tiny-bad"]
+    assert out.splitlines()[-1] == "1/2 bugs reproduce"
+
+
+def test_bench_real_checks_ranks_heals_and_writes_the_table(tmp_path, capsys):
+    corpus, cache = build_corpus(tmp_path)
+    results = tmp_path / "RESULTS.md"
+    args = ["bench", "--real", "--corpus", str(corpus), "--cache", str(cache)]
+    assert main([*args, "--results", str(results)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in out if line.startswith("| ")}
+    good = [cell.strip() for cell in rows["tiny-good"].strip("|").split("|")]
+    # bug, check ran, rank, top-1, top-3, listed, pytest s, check s, ratio, fix, breaks
+    assert good[1:6] == ["yes", "1", "yes", "yes", "yes"]
+    assert good[9:] == ["verified", "0"]
+    assert "does not reproduce" in rows["tiny-bad"]
+    assert out[-1].startswith("| **all 1 of 2 bugs, 1 projects** | 1/1 | | 1/1 | 1/1 | 1/1 |")
+    assert "| 1/1 verified | 0 |" in out[-1]
+    page = results.read_text()
+    assert page.startswith("# Real-bug corpus results") and out[-1] in page
+    assert "tiny-bad: does not reproduce" in page
+
+
+def test_unknown_bugs_and_a_missing_corpus_are_one_line_errors(tmp_path, capsys):
+    corpus, cache = build_corpus(tmp_path)
+    args = ["bench", "--real", "--corpus", str(corpus), "--cache", str(cache)]
+    assert main([*args, "--only", "nope"]) == 2
+    assert "no such bug(s) or project(s): nope" in capsys.readouterr().err
+    (corpus / "projects.json").unlink()
+    assert main(args) == 2
+    assert "projects.json" in capsys.readouterr().err

@@ -1,0 +1,145 @@
+"""The real-bug corpus's pure parts (no runs, no network): reading diffs, naming the functions a
+fix touched, storing bugs, reading pytest's outcomes, ranking, the table; and the shipped corpus
+itself is well formed."""
+
+import re
+
+import pytest
+from heal_ls.bench import corpus, real
+from heal_ls.bench.patches import differing_lines, split_files, touched_functions
+from helpers.corpus import SOURCE_PATCH, added_test_patch, build_corpus
+
+OLD = """\
+import os
+
+
+class Box:
+    def put(self, item):
+        self.items.append(item)
+
+    def take(self):
+        def pick(items):
+            return items[0]
+
+        return pick(self.items)
+
+
+LIMIT = 3
+"""
+
+
+def test_two_file_diffs_are_split_by_file():
+    parts = split_files(SOURCE_PATCH + added_test_patch("x", 1))
+    assert [path for path, _ in parts] == ["src/tiny/calc.py", "tests/test_calc.py"]
+    assert parts[0][1] == SOURCE_PATCH
+
+
+def test_differing_lines_are_old_lines_replaced_deleted_or_inserted_below():
+    new = OLD.replace("return items[0]", "return items[-1]").replace("LIMIT = 3\n", "")
+    assert differing_lines(OLD, new) == {10, 15}
+    inserted = OLD.replace("    def take(self):\n", "    def take(self):\n        check()\n")
+    assert differing_lines(OLD, inserted) == {8}
+
+
+def test_touched_functions_are_the_innermost_defs_and_module_level(tmp_path):
+    buggy, fixed = tmp_path / "buggy", tmp_path / "fixed"
+    for root in (buggy, fixed):
+        (root / "pkg").mkdir(parents=True)
+    (buggy / "pkg/box.py").write_text(OLD)
+    new = OLD.replace("items[0]", "items[-1]").replace("append", "insert").replace("3", "4")
+    (fixed / "pkg/box.py").write_text(new)
+    diff = "diff --git a/pkg/box.py b/pkg/box.py\n--- a/pkg/box.py\n+++ b/pkg/box.py\n"
+    assert touched_functions(buggy, fixed, diff) == [
+        "pkg/box.py::Box.put",
+        "pkg/box.py::Box.take.<locals>.pick",
+        "pkg/box.py::<module>",
+    ]
+
+
+def test_bugs_round_trip_and_bad_names_are_refused(tmp_path):
+    folder, _ = build_corpus(tmp_path)
+    bugs = corpus.load_bugs(folder)
+    assert [b.id for b in bugs] == ["tiny-bad", "tiny-good"]
+    assert corpus.load_bugs(folder, only=["tiny"]) == bugs  # a project name selects its bugs
+    good = bugs[1]
+    assert good.functions == ("src/tiny/calc.py::is_adult",)
+    assert good.source_patch == SOURCE_PATCH
+    corpus.save_bug(good, tmp_path / "copy")
+    assert corpus.load_bugs(tmp_path / "copy") == [good]
+    with pytest.raises(corpus.CorpusError, match="no such bug"):
+        corpus.load_bugs(folder, only=["tiny-ugly"])
+    (folder / "bugs/tiny-bad/source.patch").unlink()
+    with pytest.raises(corpus.CorpusError, match="malformed bug"):
+        corpus.load_bugs(folder)
+    assert corpus.load_projects(folder)["tiny"] == corpus.Project("tiny", "src", (), ())
+
+
+def test_outcomes_come_from_the_rA_summary():
+    output = """\
+..F
+=========================== short test summary info ============================
+PASSED tests/test_a.py::test_one
+PASSED tests/test_a.py::Suite::test_two[a-1]
+FAILED tests/test_a.py::test_three - assert 1 == 2
+ERROR tests/test_b.py - ImportError: nope
+1 failed, 2 passed, 1 error in 0.1s
+"""
+    assert corpus.outcomes(output) == {
+        "tests/test_a.py::test_one": "PASSED",
+        "tests/test_a.py::Suite::test_two[a-1]": "PASSED",
+        "tests/test_a.py::test_three": "FAILED",
+        "tests/test_b.py": "ERROR",
+    }
+
+
+def test_rank_is_the_fixed_function_or_the_def_enclosing_it():
+    suspects = [{"path": "m.py", "qualname": "helper"}, {"path": "m.py", "qualname": "outer"}]
+    assert real.rank(suspects, ["m.py::outer.<locals>.inner"]) == 2
+    assert real.rank(suspects, ["m.py::helper", "m.py::outer"]) == 1
+    assert real.rank(suspects, ["other.py::helper"]) is None
+    assert real.rank(suspects, ["m.py::outer_two"]) is None
+
+
+def _row(bug, **values):
+    row = real.empty_row(corpus.Bug(bug, "p", "1", "0", "c", "u", ("t",), ("m.py::f",), "", ""))
+    return {**row, "reproduces": True, "check_ran": True, **values}
+
+
+def test_the_table_has_a_line_per_bug_and_honest_totals():
+    rows = [
+        _row("a", rank=1, listed=True, pytest_seconds=1.0, check_seconds=1.5, fix="verified",
+             verified=True),
+        _row("b", rank=3, listed=True, pytest_seconds=1.0, check_seconds=1.1, fix="verified",
+             verified=True, breaks=["t::x"]),
+        _row("c", pytest_seconds=2.0, check_seconds=2.4, fix="failed"),
+        {**real.empty_row(corpus.Bug("d", "q", "1", "0", "c", "u", (), (), "", "")),
+         "note": "does not reproduce"},
+    ]  # fmt: skip
+    lines = real.table(rows)
+    cells = lambda line: [c.strip() for c in line.strip("|").split("|")]  # noqa: E731
+    assert cells(lines[2])[1:] == ["yes", "1", "yes", "yes", "yes", "1.0", "1.5", "1.50x",
+                                   "verified", "0"]  # fmt: skip
+    assert cells(lines[3])[2:6] == ["3", "no", "yes", "yes"] and cells(lines[3])[-1] == "1"
+    assert cells(lines[4])[2:6] == ["-", "no", "no", "no"]
+    assert "does not reproduce" in lines[5]
+    total = cells(lines[-1])
+    assert total[0] == "**all 3 of 4 bugs, 2 projects**"
+    assert total[1:] == ["3/3", "", "1/3", "2/3", "2/3", "4.0", "5.0", "1.25x", "2/3 verified",
+                         "1"]  # fmt: skip
+
+
+def test_the_shipped_corpus_is_well_formed():
+    projects = corpus.load_projects()
+    bugs = corpus.load_bugs()
+    assert bugs, "benchmarks/corpus/bugs/ is empty"
+    for bug in bugs:
+        assert bug.project in projects, bug.id
+        assert re.fullmatch(r"[0-9a-f]{64}", bug.sha256), bug.id
+        assert re.fullmatch(r"[0-9a-f]{40}", bug.commit) and bug.commit in bug.url, bug.id
+        assert bug.id == f"{bug.project}-{bug.commit[:8]}"
+        assert bug.failing_tests and bug.functions, bug.id
+        assert not any(f.endswith("::<module>") for f in bug.functions), bug.id
+        sources = [p for p, _ in split_files(bug.source_patch)]
+        tests = [p for p, _ in split_files(bug.test_patch)]
+        assert sources and tests and not set(sources) & set(tests), bug.id
+        assert {t.split("::")[0] for t in bug.failing_tests} <= set(tests), bug.id
