@@ -5,7 +5,8 @@
 Each folder of tests/setups/ (see its README.md) is copied twice to a temp dir, one copy per run
 so neither sees the other's cache; plain pytest runs on one with the setup's interpreter and its
 own config, `heal-ls check --json` on the other. One table row per setup: both runs' failed and
-passed counts and whether the failing test ids are the same. Exit 1 when a row differs.
+passed counts (and errors: setup and collection errors) and whether the failing test ids are
+the same. Exit 1 when a row differs.
 tests/e2e/test_setups.py asserts the same, row by row.
 """
 
@@ -43,6 +44,7 @@ class Unavailable(Exception):
 class Counts:
     failed: int = 0
     passed: int = 0
+    errors: int = 0  # setup/teardown and collection errors, which pytest counts apart
     ids: list[str] = field(default_factory=list)  # failing (and erroring) test ids, sorted
     exit: int = 0
 
@@ -61,8 +63,8 @@ class Row:
             self.pytest is not None
             and self.heal is not None
             and (
-                (self.pytest.failed, self.pytest.passed, self.pytest.ids)
-                == (self.heal.failed, self.heal.passed, self.heal.ids)
+                (self.pytest.failed, self.pytest.passed, self.pytest.errors, self.pytest.ids)
+                == (self.heal.failed, self.heal.passed, self.heal.errors, self.heal.ids)
             )
         )
 
@@ -124,6 +126,7 @@ def run_pytest(python: str, folder: Path) -> Counts:
     return Counts(
         failed=found.get("failed", 0),
         passed=found.get("passed", 0),
+        errors=found.get("error", 0),
         ids=sorted(set(SUMMARY_ID.findall(done.stdout))),
         exit=done.returncode,
     )
@@ -138,8 +141,9 @@ def run_check(python: str, folder: Path) -> Counts:
         data = json.loads(done.stdout)
     except ValueError:
         return Counts(exit=done.returncode, ids=[f"<no JSON: {done.stderr.strip()[-300:]}>"])
-    ids = {f.get("test") or f["id"] for f in data["failures"]}
-    return Counts(data["failed"], data["passed"], sorted(ids), done.returncode)
+    # a collection error is `collect:<path>` for heal-ls, `ERROR <path>` for pytest
+    ids = {f.get("test") or f["id"].removeprefix("collect:") for f in data["failures"]}
+    return Counts(data["failed"], data["passed"], data["errors"], sorted(ids), done.returncode)
 
 
 def run_setup(name: str) -> Row:
@@ -163,7 +167,7 @@ def run_setup(name: str) -> Row:
 
 def table(rows: list[Row]) -> list[str]:
     out = [
-        "| setup | pytest failed/passed | heal-ls failed/passed | same failing ids |",
+        "| setup | pytest failed/passed/errors | heal-ls failed/passed/errors | same failing ids |",
         "| --- | --- | --- | --- |",
     ]
     for row in rows:
@@ -173,8 +177,8 @@ def table(rows: list[Row]) -> list[str]:
         assert row.pytest is not None and row.heal is not None
         same = "yes" if row.same else f"no: {row.pytest.ids} vs {row.heal.ids}"
         out.append(
-            f"| {row.name} | {row.pytest.failed}/{row.pytest.passed} "
-            f"| {row.heal.failed}/{row.heal.passed} | {same} |"
+            f"| {row.name} | {row.pytest.failed}/{row.pytest.passed}/{row.pytest.errors} "
+            f"| {row.heal.failed}/{row.heal.passed}/{row.heal.errors} | {same} |"
         )
     return out
 

@@ -29,7 +29,9 @@ def test_check_counts_what_pytest_counts(name):
     if row.unavailable:
         pytest.skip(row.unavailable)
     theirs, ours = row.pytest, row.heal
-    assert theirs.failed >= 1, f"{name} is meant to fail: pytest exited {theirs.exit}"
-    assert (ours.failed, ours.passed) == (theirs.failed, theirs.passed)
+    assert theirs.failed + theirs.errors >= 1, (
+        f"{name} is meant to fail: pytest exited {theirs.exit}"
+    )
+    assert (ours.failed, ours.passed, ours.errors) == (theirs.failed, theirs.passed, theirs.errors)
     assert ours.ids == theirs.ids
     assert ours.exit == theirs.exit == 1

@@ -1,0 +1,49 @@
+"""In the setups whose failure starts outside a test function (a conftest fixture, unittest's
+setUp, a doctest, a plugin's settings), `heal-ls check` blames the workspace function."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers.cli import heal_check
+
+pytestmark = pytest.mark.e2e
+
+SETUPS = Path(__file__).resolve().parents[1] / "setups"
+
+
+@pytest.mark.parametrize(
+    ("name", "test", "outcome_counts", "target"),
+    [
+        ("fixture_error", "tests/test_basket.py::test_pears", (1, 2), ("basket/stock.py", "load")),
+        (
+            "unittest_only",
+            "tests/test_basket.py::StockTest::test_pears",
+            (2, 0),
+            ("basket/stock.py", "load"),
+        ),
+        (
+            "doctest_modules",
+            "basket/prices.py::basket.prices.shipping",
+            (1, 0),
+            ("basket/prices.py", "shipping"),
+        ),
+        (
+            "settings_plugin",
+            "tests/test_prices.py::test_free_shipping_from_50",
+            (1, 0),
+            ("basket/prices.py", "shipping"),
+        ),
+    ],
+)
+def test_the_failure_is_blamed_on_workspace_code(tmp_path, name, test, outcome_counts, target):
+    root = tmp_path / name
+    shutil.copytree(SETUPS / name, root)
+    result = heal_check("--json", cwd=root)
+    assert result.returncode == 1, result.stderr
+    doc = json.loads(result.stdout)
+    assert (doc["failed"], doc["errors"]) == outcome_counts
+    failure = next(f for f in doc["failures"] if f["test"] == test)
+    top = failure["suspects"][0]
+    assert (top["path"], top["qualname"]) == target and failure["healable"]

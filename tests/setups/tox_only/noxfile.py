@@ -1,0 +1,7 @@
+import nox
+
+
+@nox.session
+def tests(session):
+    session.install("pytest")
+    session.run("pytest", *session.posargs)
