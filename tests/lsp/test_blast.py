@@ -27,17 +27,17 @@ async def test_a_widely_called_function_is_previewed(client):
     if not annotations:
         declined = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=120)
         assert declined["status"] == "refused" and editor.applied == []
-        assert "4 callers, 2 guard tests" in editor.questions[-1].message
+        assert "4 call sites, 2 guard tests" in editor.questions[-1].message
         editor.answer = lambda params: "Apply fix"
     result = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=120)
     assert result["status"] == "verified", result
-    assert "4 callers, 2 guard tests" in result["message"]
+    assert "4 call sites, 2 guard tests" in result["message"]
     [params] = editor.applied
-    assert params.label.endswith("; 4 callers, 2 guard tests)")  # what previews show
+    assert params.label.endswith("; 4 call sites, 2 guard tests)")  # what previews show
     if annotations:  # VS Code: the edit itself asks for confirmation (refactor preview)
         [note] = params.edit.change_annotations.values()
         assert note.needs_confirmation is True
-        assert note.description.startswith("4 callers, 2 guard tests")
+        assert note.description.startswith("4 call sites, 2 guard tests")
         assert all(e.annotation_id for e in params.edit.document_changes[0].edits)
     assert editor.text(uri) != before  # the local repairer's fix is in the buffer
     await eventually(lambda: editor.diagnostics(MODULE) == [], what="the re-run to clear it")
@@ -57,10 +57,10 @@ async def test_the_heal_counts_the_guards_it_discovered(vscode_client):
             context=t.CodeActionContext(diagnostics=[]),
         )
     )
-    assert "AI heal Inventory.remove \N{EM DASH} 4 callers, 0 guard tests" in [
+    assert "AI heal Inventory.remove \N{EM DASH} 4 call sites, 0 guard tests" in [
         a.title for a in actions
     ]
     result = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=120)
     assert result["status"] == "verified", result
-    assert "4 callers, 2 guard tests" in result["message"]
-    assert editor.applied[0].label.endswith("; 4 callers, 2 guard tests)")
+    assert "4 call sites, 2 guard tests" in result["message"]
+    assert editor.applied[0].label.endswith("; 4 call sites, 2 guard tests)")

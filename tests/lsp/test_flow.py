@@ -65,7 +65,7 @@ async def test_code_actions_on_the_def_even_without_a_diagnostic(client):
     actions = await code_actions(client, uri, line=10)  # the `def remove` line, no diagnostic
     titles = [a.title for a in actions]
     # the heal action carries the blast radius: 4 static call sites, 2 passing tests ran it
-    heal = "AI heal Inventory.remove \N{EM DASH} 4 callers, 2 guard tests"
+    heal = "AI heal Inventory.remove \N{EM DASH} 4 call sites, 2 guard tests"
     assert titles == [heal, "Debug failing test", "Re-run test"]
     assert all(a.kind == t.CodeActionKind.QuickFix for a in actions)
     assert not await code_actions(client, uri, line=4)  # __init__: nothing failing there

@@ -72,7 +72,10 @@ async def test_a_crashing_script_points_at_its_function(vscode_client, project):
     assert error.message.startswith("report.py failed: ValueError: invalid literal for int()")
     editor.open("tools/report.py")
     titles = [a.title for a in await actions_at(vscode_client, uri, 10)]
-    assert titles == ["AI heal parse_amount \N{EM DASH} 2 callers, 0 guard tests", "Re-run script"]
+    assert titles == [
+        "AI heal parse_amount \N{EM DASH} 2 call sites, 0 guard tests",
+        "Re-run script",
+    ]
 
 
 @pytest.mark.parametrize("project", ["crash"])

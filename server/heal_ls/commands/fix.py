@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
 
 from heal_ls.commands.fix_args import _budget_arguments as _budget_arguments
 from heal_ls.commands.fix_args import _output_arguments as _output_arguments
 from heal_ls.commands.fix_args import add_arguments as add_arguments
+from heal_ls.commands.fix_report import print_report
 from heal_ls.heal.attempt import HealEvent
-from heal_ls.heal.budget import Usage
+from heal_ls.heal.blast import blast_radius
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.loop import heal_failure
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
@@ -97,7 +97,7 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
             fixed_along = await _fixed_along(root, result, remaining, updated, config, run_result)
         rows += [_row(root, target, result, applied, run_result), *fixed_along]
     live.__exit__()  # the bar goes before the report
-    _report(rows, as_json=args.json, applying=args.apply)
+    print_report(rows, as_json=args.json, applying=args.apply, local=config.provider == "local")
     if not targets:
         return 0
     healed = all(
@@ -200,7 +200,6 @@ def _apply(result: HealResult, *, force: bool) -> bool:
 
 
 def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) -> dict:
-    from heal_ls.heal.blast import blast_radius
 
     suspect = result.suspect or target.suspect
     blast = blast_radius(root, suspect, [run]) if suspect else None
@@ -239,38 +238,6 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) 
 def _failure_name(failure) -> str:
     """The test id, the script, or for a collection error its id (collect:<path>)."""
     return failure.test or failure.script or failure.id
-
-
-def _report(rows: list[dict], *, as_json: bool, applying: bool) -> None:
-    if as_json:
-        print(json.dumps({"results": rows}, indent=2))
-        return
-    if not rows:
-        print("nothing to heal: no failing tests")
-    for row in rows:
-        if row["fixed_by"]:
-            print(f"{', '.join(row['tests'])}: fixed by {row['fixed_by']} (not healed separately)")
-            continue
-        what = row["proof"] or row["status"]
-        print(f"{row['suspect'] or row['test']}: {what} - {row['reason'] or ''}")
-        if row["callers"] is not None:
-            blast = f"{row['callers']} callers, {row['guards']} guard tests"
-            print(f"# blast radius: {blast}")
-        if row["model"]:
-            print(f"# budget: {Usage(row['tokens_in'], row['tokens_out'], row['cost']).text()}")
-        if row["warning"]:
-            print(f"warning: {row['warning']}")
-        if row["diff"]:
-            print(f"# touched: {', '.join(row['touched'])}")
-            print(row["diff"], end="" if row["diff"].endswith("\n") else "\n")
-    verified = sum(r["status"] == "verified" for r in rows)
-    fixed = sum(r["status"] == "fixed" for r in rows)
-    if fixed:
-        print(f"{fixed} target(s) fixed by another target's fix")
-    if rows and applying:
-        print(f"{verified}/{len(rows)} verified; {sum(r['applied'] for r in rows)} applied")
-    elif rows:
-        print(f"{verified}/{len(rows)} verified; run with --apply to write them")
 
 
 def _show_prompts(root: str, targets: list[HealTarget], run, max_nodes: int) -> int:

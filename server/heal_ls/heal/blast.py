@@ -25,8 +25,9 @@ class Blast:
     guards: int
 
     def text(self) -> str:
-        callers = f"{self.callers} caller{'s' * (self.callers != 1)}"
-        return f"{callers}, {self.guards} guard test{'s' * (self.guards != 1)}"
+        # static call sites, tests included: not distinct callers
+        sites = f"{self.callers} call site{'s' * (self.callers != 1)}"
+        return f"{sites}, {self.guards} guard test{'s' * (self.guards != 1)}"
 
     def to_json(self) -> dict:
         return {"callers": self.callers, "guards": self.guards}

@@ -1,0 +1,50 @@
+"""What `heal-ls fix` prints: one block per heal target (proof, blast radius, budget, diff) and
+a last line saying what was verified and written; `--json` prints the rows as they are."""
+
+from __future__ import annotations
+
+import json
+
+from heal_ls.heal.blast import Blast
+from heal_ls.heal.budget import Usage
+
+# The local repairer tries small edits only; a miss there says little about a model's chances.
+LOCAL_GAVE_UP_HINT = (
+    "hint: the local repairer tries small edits only; a model may find the fix:"
+    " --provider anthropic or --provider openai (key in ANTHROPIC_API_KEY / OPENAI_API_KEY)"
+)
+
+
+def print_report(rows: list[dict], *, as_json: bool, applying: bool, local: bool) -> None:
+    if as_json:
+        print(json.dumps({"results": rows}, indent=2))
+        return
+    if not rows:
+        print("nothing to heal: no failing tests")
+    for row in rows:
+        if row["fixed_by"]:
+            print(f"{', '.join(row['tests'])}: fixed by {row['fixed_by']} (not healed separately)")
+            continue
+        what = row["proof"] or row["status"]
+        print(f"{row['suspect'] or row['test']}: {what} - {row['reason'] or ''}")
+        if row["callers"] is not None:
+            print(f"# blast radius: {Blast(row['callers'], row['guards']).text()}")
+        if row["model"]:
+            print(f"# budget: {Usage(row['tokens_in'], row['tokens_out'], row['cost']).text()}")
+        if row["warning"]:
+            print(f"warning: {row['warning']}")
+        if row["diff"]:
+            print(f"# touched: {', '.join(row['touched'])}")
+            print(row["diff"], end="" if row["diff"].endswith("\n") else "\n")
+    verified = sum(r["status"] == "verified" for r in rows)
+    fixed = sum(r["status"] == "fixed" for r in rows)
+    if fixed:
+        print(f"{fixed} target(s) fixed by another target's fix")
+    if rows and applying:
+        print(f"{verified}/{len(rows)} verified; {sum(r['applied'] for r in rows)} applied")
+    elif verified:
+        print(f"{verified}/{len(rows)} verified; run with --apply to write them")
+    elif rows:
+        print(f"0/{len(rows)} verified; nothing to write")
+    if local and any(r["status"] in ("unverified", "failed") for r in rows):
+        print(LOCAL_GAVE_UP_HINT)

@@ -1,0 +1,48 @@
+"""What `heal-ls fix` prints at the end: counts that read right, and what to try next."""
+
+from heal_ls.commands.fix_report import LOCAL_GAVE_UP_HINT, print_report
+
+
+def row(status: str, **extra) -> dict:
+    return {
+        "test": "tests/test_a.py::test_a",
+        "tests": ["tests/test_a.py::test_a"],
+        "suspect": "pkg/a.py::f",
+        "status": status,
+        "proof": None,
+        "reason": "",
+        "callers": 1,
+        "guards": 1,
+        "model": None,
+        "warning": None,
+        "diff": "",
+        "touched": [],
+        "fixed_by": None,
+        "applied": False,
+        **extra,
+    }
+
+
+def printed(capsys, rows, *, applying=False, local=True) -> list[str]:
+    print_report(rows, as_json=False, applying=applying, local=local)
+    return capsys.readouterr().out.splitlines()
+
+
+def test_counts_are_singular_when_they_are_one(capsys):
+    assert "# blast radius: 1 call site, 1 guard test" in printed(capsys, [row("verified")])
+
+
+def test_nothing_verified_offers_nothing_to_write(capsys):
+    lines = printed(capsys, [row("unverified")])
+    assert "0/1 verified; nothing to write" in lines
+    assert not any("--apply" in line for line in lines)
+
+
+def test_a_verified_fix_is_offered_to_write(capsys):
+    assert printed(capsys, [row("verified")])[-1] == "1/1 verified; run with --apply to write them"
+
+
+def test_a_local_miss_suggests_a_model_and_a_model_miss_does_not(capsys):
+    assert printed(capsys, [row("failed")])[-1] == LOCAL_GAVE_UP_HINT
+    assert LOCAL_GAVE_UP_HINT not in printed(capsys, [row("failed")], local=False)
+    assert LOCAL_GAVE_UP_HINT not in printed(capsys, [row("verified")])
