@@ -1,0 +1,5 @@
+"""Outside testpaths: a manual check pytest does not collect."""
+
+
+def test_manual():
+    assert False, "collected from outside testpaths"
