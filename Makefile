@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test lint demo check-example bench clean
+.PHONY: setup test test-fast lint demo check-example bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -23,6 +23,10 @@ lint: setup
 
 test: lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+
+# The inner loop: unit and in-process engine tests, no real editor, server or project run.
+test-fast: setup
+	$(BIN)/python -m pytest -q -p no:cacheprovider -x tests/unit
 
 # check exits 1 because the example has a failing test: that is the point of the demo.
 demo: setup
