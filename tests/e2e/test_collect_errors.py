@@ -118,3 +118,12 @@ def test_fix_says_what_is_missing_and_writes_nothing(tmp_path):
     assert (row["test"], row["status"]) == ("collect:tests/test_mod.py", "skipped")
     assert row["reason"].startswith("tests/test_mod.py:2 imports missing_name from pkg.mod")
     assert (tmp_path / "pkg" / "mod.py").read_text() == MISSING_NAME["pkg/mod.py"]
+
+
+def test_a_test_file_of_a_project_without_markers_runs_from_the_current_folder(tmp_path):
+    files = {k: v for k, v in MISSING_NAME.items() if k != "pytest.ini"}
+    write(tmp_path, files)  # no pytest.ini, setup.py, .git...: pytest imports pkg from cwd
+    doc = check_json(tmp_path, "tests/test_mod.py")
+    [failure] = doc["failures"]
+    assert failure["exc_type"] == "ImportError" and failure["suspects"][0]["path"] == "pkg/mod.py"
+    assert doc["root"] == str(tmp_path)

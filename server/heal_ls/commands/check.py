@@ -173,14 +173,18 @@ def resolve_target(path: str, tests, script) -> tuple[str, list[str] | None, str
 
 
 def project_root(folder: str) -> str:
-    """The nearest folder up from `folder` holding a project marker (pytest.ini, .git...)."""
+    """The nearest folder up from `folder` holding a project marker (pytest.ini, .git...); with
+    none, the current folder when `folder` is inside it (where `python -m pytest tests/x.py`
+    would import the project from; never /), else `folder` itself."""
     current = folder
     while True:
         if any(os.path.exists(os.path.join(current, m)) for m in ROOT_MARKERS):
             return current
         parent = os.path.dirname(current)
         if parent == current:
-            return folder
+            here = os.getcwd()
+            inside = folder.startswith(os.path.join(here, "")) and os.path.dirname(here) != here
+            return here if inside else folder
         current = parent
 
 
