@@ -79,6 +79,15 @@ def small(source_patch: str, max_lines: int) -> bool:
     return 0 < len(changed) <= max_lines
 
 
+def changed_test_names(test_patch: str) -> list[str]:
+    """`-k` selecting the tests (or test classes) a test patch adds or changes; [] = all."""
+    names = set(re.findall(r"(?m)^[ +]\s*(?:async )?def (test\w*)", test_patch))
+    names |= set(
+        re.findall(r"(?m)^@@ .* @@\s*(?:async )?(?:def|class) (\w*[Tt]est\w*)", test_patch)
+    )
+    return ["-k", " or ".join(sorted(names))] if names else []
+
+
 def sha256_of(name: str, version: str, cache: Path) -> str:
     archive = download(name, version, cache / "sdists" / f"{name}-{version}")
     return hashlib.sha256(archive.read_bytes()).hexdigest()
@@ -103,6 +112,7 @@ def try_commit(
         print(f"  {sha[:8]}: touches {functions}")
         return None
     files = [p for p, _ in split_files(test_patch) if (buggy / p).is_file() and p.endswith(".py")]
+    files += changed_test_names(test_patch)  # run what the commit's test part touches, only
     python = corpus.venv(project)
     before = corpus.run_tests(python, project, buggy, files)
     after = corpus.run_tests(python, project, fixed, files)

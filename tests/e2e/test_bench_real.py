@@ -32,10 +32,12 @@ def test_bench_real_checks_ranks_heals_and_writes_the_table(tmp_path, capsys):
     assert good[1:6] == ["yes", "1", "yes", "yes", "yes"]
     assert good[9:] == ["verified", "0"]
     assert "does not reproduce" in rows["tiny-bad"]
-    assert out[-1].startswith("| **all 1 of 2 bugs, 1 projects** | 1/1 | | 1/1 | 1/1 | 1/1 |")
-    assert "| 1/1 verified | 0 |" in out[-1]
+    (total,) = [line for line in out if line.startswith("| **all")]
+    assert total.startswith("| **all 1 of 2 bugs, 1 projects** | 1/1 | | 1/1 | 1/1 | 1/1 |")
+    assert "| 1/1 verified | 0 |" in total
+    assert out[-1] == "| tiny | 2 | 1.0 | 3 |"  # the suite's size, collected: 2 tests + 1 new
     page = results.read_text()
-    assert page.startswith("# Real-bug corpus results") and out[-1] in page
+    assert page.startswith("# Real-bug corpus results") and total in page and out[-1] in page
     assert "tiny-bad: does not reproduce" in page
 
 

@@ -219,3 +219,19 @@ def verify(bug: Bug, project: Project, scratch: Path, cache: Path = CACHE) -> st
         if after.get(test) != "PASSED":
             return f"{test} is {after.get(test, 'not run')} after the fix, not PASSED"
     return ""
+
+
+def count_tests(python: str, project: Project, root: Path) -> int | None:
+    """How many tests the project's whole suite collects in `root` (None: pytest said not)."""
+    cmd = [python, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
+    done = subprocess.run(
+        [*cmd, "--rootdir", str(root), *project.pytest_args],
+        cwd=root,
+        env=test_env(project, root),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    found = re.findall(r"(?m)^(\d+) tests? collected", done.stdout)
+    return int(found[-1]) if found else None

@@ -26,6 +26,7 @@ from heal_ls.bench.corpus import (
     CACHE,
     Bug,
     Project,
+    count_tests,
     outcomes,
     pytest_command,
     run_tests,
@@ -193,4 +194,17 @@ def table(rows: list[dict]) -> list[str]:
         f"| {s['check_seconds']} | {s['ratio']}x | {s['verified']}/{n} verified "
         f"| {s['breaking']} |"
     )
+    return lines
+
+
+def suite_sizes(bugs: list[Bug], projects: dict, scratch: Path, cache=CACHE) -> list[str]:
+    """A Markdown table: per project, its bugs and how many tests its whole suite collects
+    (on the buggy tree of its first bug's release)."""
+    lines = ["| project | bugs | releases | tests in its suite |", "|---|---|---|---|"]
+    for name in sorted({b.project for b in bugs}):
+        mine = [b for b in bugs if b.project == name]
+        root = tree(mine[0], scratch / f"size-{mine[0].id}", cache=cache)
+        count = count_tests(venv(projects[name], cache), projects[name], root)
+        versions = ", ".join(sorted({b.version for b in mine}))
+        lines.append(f"| {name} | {len(mine)} | {versions} | {count if count else '?'} |")
     return lines

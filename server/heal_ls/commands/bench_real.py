@@ -70,10 +70,12 @@ def _bench(bugs: list[corpus.Bug], projects: dict, cache: Path, args) -> int:
             row = real.bench_bug(bug, projects[bug.project], Path(scratch), settings, cache)
             rows.append(row)
             print(real.table([row])[2], file=sys.stderr, flush=True)
+        sizes = real.suite_sizes(bugs, projects, Path(scratch), cache)
     lines = real.table(rows)
-    print("\n".join(lines))
+    print("\n".join([*lines, "", *sizes]))
     if args.results:
-        Path(args.results).write_text(_results_page(lines, rows), encoding="utf-8")
+        page = _results_page([*lines, "", *sizes], rows)
+        Path(args.results).write_text(page, encoding="utf-8")
     return 0 if rows else 1
 
 
