@@ -92,6 +92,13 @@ def test_flaky_runs_count_the_passes(slow_project):
     assert json.loads(result.stdout)["failures"][0]["flaky"] == {"runs": 3, "passed": 0}
 
 
+def test_a_test_stopped_by_the_timeout_is_not_re_checked(slow_project):
+    """A hang is no flaky evidence: re-running it would cost the whole timeout each time."""
+    args = ("tests/test_b.py", "--flaky-runs", "2", "--test-timeout", "1", "--json")
+    (failure,) = json.loads(heal_check(*args, cwd=slow_project).stdout)["failures"]
+    assert failure["test"] == "tests/test_b.py::test_slow" and failure["flaky"] is None
+
+
 def test_several_paths_of_one_project_run_together(slow_project, tmp_path_factory):
     write(slow_project, {"tests/test_c.py": "def test_c():\n    pass\n"})
     result = heal_check("tests/test_a.py", "tests/test_c.py", "--json", cwd=slow_project)

@@ -116,11 +116,11 @@ def run(args: argparse.Namespace) -> int:
 
 async def recheck_all(root: str, located, args, live) -> dict:
     """--flaky-runs N: each failing test's re-check counts, by failure id."""
-    from heal_ls.testing.flaky import recheck
+    from heal_ls.testing.flaky import recheck, worth_rechecking
 
     found = {}
     for failure, _ in located:
-        if failure.test:
+        if worth_rechecking(failure):
             live.step(f"re-checking {failure.test}")
             found[failure.id] = await recheck(
                 root,

@@ -18,10 +18,10 @@ if TYPE_CHECKING:
 
 async def triage(ls: Folder, known: Known) -> bool:
     """Re-check `known` once (ls is its folder); True when it turned out flaky."""
-    from heal_ls.testing.flaky import recheck
+    from heal_ls.testing.flaky import recheck, worth_rechecking
 
     test, times = known.failure.test, ls.settings.flakyRuns
-    if known.rechecked or not test or times <= 0:
+    if known.rechecked or times <= 0 or not worth_rechecking(known.failure):
         return known.flaky is not None
     known.rechecked = True
     settings = ls.settings

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from heal_ls.models import RunResult
+from heal_ls.models import Failure, RunResult
 
 
 @dataclass
@@ -24,6 +24,12 @@ class Flaky:
         if not self.passed:
             return f"not flaky: failed all {self.runs} runs"
         return f"flaky: passed {self.passed} of {self.runs} runs"
+
+
+def worth_rechecking(failure: Failure) -> bool:
+    """A test stopped by the per-test timeout is not flaky evidence: each re-run would wait the
+    whole timeout again, and a hang seldom goes away by itself. Scripts are not re-checked."""
+    return bool(failure.test) and not failure.timed_out
 
 
 def passed_in(run: RunResult, nodeid: str) -> bool:
