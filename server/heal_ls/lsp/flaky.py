@@ -21,7 +21,7 @@ async def triage(ls: Folder, known: Known) -> bool:
     from heal_ls.testing.flaky import recheck, worth_rechecking
 
     test, times = known.failure.test, ls.settings.flakyRuns
-    if known.rechecked or times <= 0 or not worth_rechecking(known.failure):
+    if known.rechecked or not test or times <= 0 or not worth_rechecking(known.failure):
         return known.flaky is not None
     known.rechecked = True
     settings = ls.settings
