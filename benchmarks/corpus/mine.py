@@ -24,7 +24,7 @@ from pathlib import Path
 
 from heal_ls.bench import corpus
 from heal_ls.bench.patches import MODULE_LEVEL, split_files, touched_functions
-from heal_ls.bench.sdist import FetchError, download
+from heal_ls.bench.sdist import FetchError, download, fetch_sdist
 from packaging.version import InvalidVersion, Version
 
 TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$")
@@ -37,11 +37,11 @@ def git(repo: str, *args: str) -> str:
     ).stdout
 
 
-def releases(repo: str) -> list[tuple[Version, str]]:
+def releases(repo: str, prefix: str = "") -> list[tuple[Version, str]]:
     found = []
     for tag in git(repo, "tag").split():
         try:
-            version = Version(tag.lstrip("v"))
+            version = Version(tag.removeprefix(prefix).lstrip("v"))
         except InvalidVersion:
             continue
         if not version.is_prerelease:
@@ -79,12 +79,17 @@ def small(source_patch: str, max_lines: int) -> bool:
     return 0 < len(changed) <= max_lines
 
 
-def changed_test_names(test_patch: str) -> list[str]:
-    """`-k` selecting the tests (or test classes) a test patch adds or changes; [] = all."""
-    names = set(re.findall(r"(?m)^[ +]\s*(?:async )?def (test\w*)", test_patch))
-    names |= set(
-        re.findall(r"(?m)^@@ .* @@\s*(?:async )?(?:def|class) (\w*[Tt]est\w*)", test_patch)
-    )
+def changed_test_names(pristine: Path, buggy: Path, test_patch: str) -> list[str]:
+    """`-k` selecting the tests (or test classes) a test patch adds or changes; [] = all (a
+    change outside every test def, such as a module-level table of cases, and no new test)."""
+    added = set(re.findall(r"(?m)^\+\s*(?:async )?def (test\w*)", test_patch))
+    names = set(added)
+    for touched in touched_functions(pristine, buggy, test_patch):
+        qualname = touched.split("::", 1)[1]
+        if qualname == MODULE_LEVEL and not added:
+            return []
+        names.add(qualname.split(".")[0])  # the test, or its class
+    names.discard(MODULE_LEVEL)
     return ["-k", " or ".join(sorted(names))] if names else []
 
 
@@ -112,7 +117,8 @@ def try_commit(
         print(f"  {sha[:8]}: touches {functions}")
         return None
     files = [p for p, _ in split_files(test_patch) if (buggy / p).is_file() and p.endswith(".py")]
-    files += changed_test_names(test_patch)  # run what the commit's test part touches, only
+    pristine = fetch_sdist(project.name, version, sha256, corpus.CACHE)
+    files += changed_test_names(pristine, buggy, test_patch)  # what the test part touches, only
     python = corpus.venv(project)
     before = corpus.run_tests(python, project, buggy, files)
     after = corpus.run_tests(python, project, fixed, files)
@@ -146,13 +152,14 @@ def main() -> int:
     parser.add_argument("--most", type=int, default=8)
     parser.add_argument("--max-lines", type=int, default=16)
     parser.add_argument("--since", default="", help="oldest release to try")
+    parser.add_argument("--tag-prefix", default="", help="before the version in tags")
     parser.add_argument("--refresh", action="store_true", help="re-record saved bugs' functions")
     args = parser.parse_args()
     project = corpus.load_projects()[args.project]
     if args.refresh:
         refresh(project)
         return 0
-    tags = releases(args.repo)
+    tags = releases(args.repo, args.tag_prefix)
     if args.since:
         tags = [t for t in tags if t[0] >= Version(args.since)]
     kept = 0

@@ -16,6 +16,7 @@ project's venv as the test interpreter, each step a separate process as a user r
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -143,7 +144,7 @@ def regression_files(bug: Bug, root: Path) -> list[str]:
         if rel in files or "/." in f"/{rel}":
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
-        if any(name in text for name in names):
+        if any(re.search(rf"\b{re.escape(name)}\b", text) for name in names):
             files.append(rel)
     return files
 

@@ -143,3 +143,13 @@ def test_the_shipped_corpus_is_well_formed():
         tests = [p for p, _ in split_files(bug.test_patch)]
         assert sources and tests and not set(sources) & set(tests), bug.id
         assert {t.split("::")[0] for t in bug.failing_tests} <= set(tests), bug.id
+
+
+def test_regression_files_are_the_commits_tests_and_those_naming_a_fixed_function(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests/test_calc.py").write_text("")  # the commit's test file
+    (tmp_path / "tests/test_uses.py").write_text("from tiny.calc import is_adult\n")
+    (tmp_path / "tests/test_other.py").write_text("def test_is_adultish(): pass\n")
+    bug = corpus.Bug("b", "tiny", "1", "0", "c", "u", ("t",), ("src/tiny/calc.py::is_adult",),
+                     SOURCE_PATCH, added_test_patch("x", 1))  # fmt: skip
+    assert real.regression_files(bug, tmp_path) == ["tests/test_calc.py", "tests/test_uses.py"]
