@@ -127,3 +127,24 @@ def test_a_test_file_of_a_project_without_markers_runs_from_the_current_folder(t
     [failure] = doc["failures"]
     assert failure["exc_type"] == "ImportError" and failure["suspects"][0]["path"] == "pkg/mod.py"
     assert doc["root"] == str(tmp_path)
+
+
+def test_a_module_that_exits_while_imported_is_a_failure_not_an_internal_error(tmp_path):
+    # pytest re-raises SystemExit out of collection (INTERNALERROR, exit 3, "no tests ran")
+    write(
+        tmp_path,
+        {
+            "pytest.ini": "[pytest]\npythonpath = .\n",
+            "tool.py": "import argparse\n\nARGS = argparse.ArgumentParser().parse_args()\n",
+            "tests/test_tool.py": "import tool\n\n\ndef test_args():\n    assert tool.ARGS\n",
+        },
+    )
+    doc = check_json(tmp_path)
+    [failure] = doc["failures"]
+    assert failure["id"] == "collect:tests/test_tool.py" and failure["exc_type"] == "SystemExit"
+    assert failure["message"].startswith("2 (raised while pytest collected tests/test_tool.py")
+    assert [(f["path"], f["line"]) for f in failure["frames"]][-2:] == [
+        ("tests/test_tool.py", 1),
+        ("tool.py", 3),
+    ]
+    assert "module level at tool.py:3" in failure["reason"]

@@ -182,9 +182,12 @@ def _explain_empty(result: RunResult, inv, returncode: int, output: str) -> None
 
 def _check_session(result: RunResult, exitstatus, returncode: int, output: str) -> None:
     """An interrupted session is never a pass; a usage error (unknown test id) is an error, but
-    not an id in a module that failed to collect: that collection error is the failure."""
+    not an id in a module that failed to collect: that collection error is the failure (and so
+    is the SystemExit of a module exiting while collected, which pytest calls an internal error)."""
     if exitstatus == 4 and _ids_in_broken_modules(result, output):
         return
+    if exitstatus == 3 and any(f.exc_type == "SystemExit" for f in _collect_errors(result)):
+        return  # pytest's INTERNALERROR for a module that exited while imported: that failure
     if exitstatus in (3, 4):
         reason = PYTEST_ERROR_CODES[exitstatus]
         result.error = f"pytest failed to run ({reason}): {_pytest_reason(output)}"
@@ -200,7 +203,7 @@ def _ids_in_broken_modules(result: RunResult, output: str) -> bool:
     """Is every id pytest did not find in a file whose collection failed (or below a broken
     conftest.py or __init__.py)? pytest says `found no collectors for ID` for those."""
     lines = [line.strip() for line in output.splitlines() if line.startswith("ERROR: ")]
-    broken = [f.test_path for f in result.failures if f.id.startswith("collect:") and f.test_path]
+    broken = [f.test_path for f in _collect_errors(result) if f.test_path]
     if not lines or not broken:
         return False
     for line in lines:
@@ -210,6 +213,10 @@ def _ids_in_broken_modules(result: RunResult, output: str) -> bool:
         if not any(_explains(os.path.realpath(b), path) for b in broken):
             return False
     return True
+
+
+def _collect_errors(result: RunResult) -> list[Failure]:
+    return [f for f in result.failures if f.id.startswith("collect:")]
 
 
 def _explains(broken: str, path: str) -> bool:

@@ -189,9 +189,24 @@ def failure_from_exception(exc, item, paths, tb):
 
 def collect_failure(report, excinfo, paths):
     """A Failure-shaped dict for a collection error (import error, syntax error, bad conftest)."""
-    relpath = report.nodeid.split("::")[0]
-    path = os.path.abspath(os.path.join(paths.rootdir, relpath)) if relpath else None
     exc = excinfo.value if excinfo is not None else None
+    return _collect_failure(report.nodeid, exc, report.longreprtext, paths)
+
+
+def collect_exit(collector, exc, paths):
+    """The same for a SystemExit while a module was imported (sys.exit, argparse reading
+    pytest's own argv): pytest re-raises it out of collection and stops the whole run."""
+    failure = _collect_failure(collector.nodeid, exc, "", paths)
+    where = collector.nodeid.split("::")[0] or "the tests"
+    failure["message"] = (
+        f"{safe_str(exc.code)} (raised while pytest collected {where}: the run stops)"
+    )
+    return failure
+
+
+def _collect_failure(nodeid, exc, longreprtext, paths):
+    relpath = nodeid.split("::")[0]
+    path = os.path.abspath(os.path.join(paths.rootdir, relpath)) if relpath else None
     if type(exc).__name__ == "ConftestImportFailure":
         path, exc = os.path.abspath(str(exc.path)), exc.cause
     while type(exc).__name__ == "CollectError" and exc.__cause__ is not None:
@@ -201,9 +216,9 @@ def collect_failure(report, excinfo, paths):
     if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
         frames.append({"path": os.path.abspath(exc.filename), "line": exc.lineno,
                        "function": "<module>", "locals": {}})  # fmt: skip
-    message = safe_str(exc) if exc is not None else bounded_text(report.longreprtext)
+    message = safe_str(exc) if exc is not None else bounded_text(longreprtext)
     rec = {"path": path or "", "line": None}
     failure = make_failure(f"collect:{relpath or path}", type(exc).__name__ if exc else "CollectError",
                            message, frames, rec)  # fmt: skip
-    failure.update(test=None, test_path=path, stdout=bounded_text(report.longreprtext))
+    failure.update(test=None, test_path=path, stdout=bounded_text(longreprtext))
     return failure
