@@ -27,6 +27,7 @@ DROPPED_ENV = (
     wire.REPORT,
     wire.OVERLAY,
     wire.SEAL,
+    wire.SERIAL,
 )
 
 
@@ -68,13 +69,18 @@ def build_pytest_invocation(
     test_timeout: float = 10.0,
     overlay: dict[str, str] | None = None,
     trace: bool = True,
+    serial: bool = False,
 ) -> PytestInvocation:
+    """serial: run the tests in pytest's own process even when the user's config asks for
+    pytest-xdist workers (`-n` in addopts); otherwise the workers run them and report."""
     root = os.path.abspath(str(root))
     workdir = tempfile.mkdtemp(prefix="heal-ls-run-")
     report_path = os.path.join(workdir, "report.jsonl")
     env = plugin_env(root, report_path, trace, test_timeout)
     if overlay:
         env[wire.OVERLAY] = write_overlay(workdir, overlay)
+    if serial:
+        env[wire.SERIAL] = "1"
     seal = secrets.token_bytes(16)
     env[wire.SEAL] = os.path.join(workdir, "seal")
     with open(env[wire.SEAL], "wb") as handle:

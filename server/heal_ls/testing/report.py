@@ -25,6 +25,9 @@ PYTEST_ERROR_CODES = {2: "interrupted", 3: "internal error", 4: "usage error"}
 NO_COLLECTORS = "ERROR: found no collectors for "  # pytest's words for an id in a broken module
 # pytest's words for a conftest.py that raised while imported, whatever it raised
 CONFTEST_FAILED = re.compile(r"^ImportError while loading conftest '(?P<path>.+)'\.$", re.M)
+TESTS_FAILED = 1  # pytest's exit status when tests failed
+# pytest's short test summary: `FAILED tests/test_x.py::test_y - AssertionError: ...`
+SUMMARY_FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)(?: - (.*))?$", re.M)
 
 
 def read_report(path: str) -> list[dict]:
@@ -76,7 +79,27 @@ def collect_result(
         _check_session(result, exitstatus, returncode, output)
     _map_paths(result, inv.root)
     _judge_stream(result, rows, starts, returncode, _sealed(inv))
+    if returncode == TESTS_FAILED and not (result.failures or result.error or result.interrupted):
+        _unseen_failures(result, output)
     return result
+
+
+def _unseen_failures(result: RunResult, output: str) -> None:
+    """pytest says tests failed, yet no failure reached the report (tests run where the plugin
+    does not look): pytest's own FAILED lines become failures, or one failure says so. Never
+    a pass, never "no tests ran"."""
+    found = SUMMARY_FAILED.findall(output)
+    if not found:
+        found = [("", f"pytest exited 1 (tests failed): {_pytest_reason(output)}")]
+    for nodeid, message in found:
+        failure = Failure(
+            id=nodeid or "pytest:failed",
+            test=nodeid if "::" in nodeid else None,
+            exc_type="Failed",
+            message=message or "pytest reported this test failed; heal-ls did not see it run",
+        )
+        result.failures.append(failure)
+        result.failed += 1
 
 
 def _judge_stream(
@@ -163,8 +186,8 @@ def _read(path: str) -> str:
 
 def _explain_empty(result: RunResult, inv, returncode: int, output: str) -> None:
     """No report at all: pytest never started, or failed before collecting (bad conftest)."""
-    if returncode in (0, 5):
-        return
+    if returncode in (0, 5) or (returncode == TESTS_FAILED and SUMMARY_FAILED.search(output)):
+        return  # nothing failed, or tests did: _unseen_failures names them
     failure = failure_from_text(output, inv.root) or failure_from_pytest_text(output, inv.root)
     if failure is not None:
         failure.id = f"collect:{_relpath(failure, inv.root)}"

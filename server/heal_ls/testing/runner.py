@@ -39,7 +39,13 @@ async def run_pytest(
     on_row: Callable[[dict], None] | None = None,
 ) -> RunResult:
     """`on_row(row)` sees each report row (collected, start, test...) while the run goes on;
-    sandbox: True or a SandboxPolicy runs untrusted code (candidates) in the sandbox."""
+    sandbox: True or a SandboxPolicy runs untrusted code (candidates) in the sandbox.
+
+    Only a whole-suite run of the saved code runs under the user's pytest-xdist (`-n` in
+    their config): test ids, candidates, sandboxed or warm runs gain nothing from starting
+    workers, so they run in pytest's own process."""
+    policy = as_policy(sandbox)
+    serial = bool(nodeids or overlay) or warm is not None or policy is not None
     inv = build_pytest_invocation(
         root,
         nodeids=nodeids,
@@ -48,9 +54,9 @@ async def run_pytest(
         test_timeout=test_timeout,
         overlay=overlay,
         trace=trace,
+        serial=serial,
     )
     tail = ReportTail(inv.report_path, on_row) if on_row else None
-    policy = as_policy(sandbox)
     try:
         if tail is not None:
             tail.start()

@@ -10,6 +10,8 @@ Environment of a pytest run (read by heal_pytest_plugin when pytest starts):
   TRACE         "1" records which workspace functions ran in each test
   TEST_TIMEOUT  seconds per test (0 or unset: no limit)
   OVERLAY       JSON file {abs_path: source_text} served instead of those files
+  SERIAL        "1" runs the tests in pytest's own process when the config asks for pytest-xdist
+                workers (-n); otherwise workers run them and the controller writes their lines
   SEAL          file holding the secret that signs the report: read and deleted at start-up,
                 before any test code runs; the session line's "seal" is an HMAC of every line
                 written before it, so lines that code under test adds to the report are detected
@@ -45,6 +47,7 @@ TRACE = "HEAL_LS_TRACE"
 TEST_TIMEOUT = "HEAL_LS_TEST_TIMEOUT"
 OVERLAY = "HEAL_LS_OVERLAY"
 SCRIPT_TIMEOUT = "HEAL_LS_SCRIPT_TIMEOUT"
+SERIAL = "HEAL_LS_SERIAL"  # "1": run the tests in pytest's own process even if -n asks for workers
 SEAL = "HEAL_LS_SEAL"  # the report's secret (testing/report.py); the plugin deletes the file
 # `--heal-exclude NODEID` (repeatable): deselect exactly that test; pytest's own --deselect
 # matches prefixes, so it would also drop test_x_empty and every test_x[...] with test_x.

@@ -7,7 +7,6 @@ its option `--heal-exclude NODEID` and its report lines are described in heal_pr
 """
 
 import faulthandler
-import hmac
 import json
 import os
 import signal
@@ -18,6 +17,7 @@ import heal_overlay
 import heal_protocol as wire
 import heal_report_parts as parts
 import heal_watch
+import heal_xdist
 import pytest
 
 TIMEOUT_SIGNAL = getattr(signal, "SIGUSR2", None)
@@ -56,34 +56,26 @@ def pytest_load_initial_conftests(early_config, parser, args):
 
 def pytest_configure(config):
     report = os.environ.get(wire.REPORT)
-    if not report or hasattr(config, "workerinput"):  # xdist workers report through the controller
+    if not report:
         return
+    if os.environ.get(wire.SERIAL) == "1":
+        heal_xdist.run_in_process(config)
     timeout = float(os.environ.get(wire.TEST_TIMEOUT) or 0)
-    recorder = getattr(config, "_heal_recorder", None)
-    reporter = HealReporter(report, _path_rules(config), timeout, recorder)
-    reporter.mac = _take_seal(os.environ.pop(wire.SEAL, None))
+    recorder, paths = getattr(config, "_heal_recorder", None), _path_rules(config)
+    worker = heal_xdist.worker_id(config)
+    reporter = HealReporter(report, paths, timeout, recorder, worker)
+    if worker is not None:  # its rows go to the controller, on its reports
+        config.pluginmanager.register(heal_xdist.WorkerRows(reporter.pending), "heal-ls-rows")
+    else:
+        reporter.mac = parts.take_seal(os.environ.pop(wire.SEAL, None))
+    if heal_xdist.distributing(config):
+        config.pluginmanager.register(heal_xdist.Relay(reporter.emit, paths), "heal-ls-relay")
     config.pluginmanager.register(reporter, "heal-ls-reporter")
 
 
 def _path_rules(config):
     root = os.path.realpath(os.environ.get(wire.ROOT) or os.getcwd())
     return parts.PathRules(root, str(config.rootpath))
-
-
-def _take_seal(path):
-    """The HMAC keyed by the secret in `path`; the file is gone before any test code runs."""
-    if not path:
-        return None
-    try:
-        with open(path, "rb") as handle:
-            key = handle.read()
-    except OSError:
-        return None
-    try:
-        os.unlink(path)
-    except OSError:  # a read-only report folder: the seal still catches lines appended blindly
-        pass
-    return hmac.new(key, digestmod="sha256")
 
 
 def pytest_unconfigure(config):
@@ -100,15 +92,18 @@ class TestTimeout(pytest.fail.Exception):  # type: ignore[name-defined]
 
 
 class HealReporter:
-    def __init__(self, report_path, paths, timeout, recorder):
-        self.out = open(report_path, "w", encoding="utf-8")  # noqa: SIM115 (closed at unconfigure)
+    def __init__(self, report_path, paths, timeout, recorder, worker=None):
+        # An xdist worker keeps its rows in `pending` for heal_xdist; the controller writes them.
+        self.out = None if worker else open(report_path, "w", encoding="utf-8")  # noqa: SIM115
+        self.pending = []
         self.paths = paths
         self.timeout = timeout
         self.recorder = recorder  # None: the run records no function coverage
         self.watchdog = None
         # faulthandler writes stacks here: when even the watchdog thread cannot run (GIL held
         # in C), and when the runner sends DUMP_SIGNAL before killing a run that overran.
-        self.stuck_file = open(report_path + ".stuck", "w", encoding="utf-8")  # noqa: SIM115
+        stuck = f"{report_path}.{worker}.stuck" if worker else report_path + ".stuck"
+        self.stuck_file = open(stuck, "w", encoding="utf-8")  # noqa: SIM115
         if DUMP_SIGNAL and threading.current_thread() is threading.main_thread():
             faulthandler.register(DUMP_SIGNAL, file=self.stuck_file, all_threads=True)
         if timeout > 0:
@@ -128,7 +123,11 @@ class HealReporter:
             self.previous_handler = signal.signal(TIMEOUT_SIGNAL, self._on_signal)
             self.signal_installed = True
 
-    def _emit(self, obj):
+    def emit(self, obj):
+        if self.out is None:
+            self.pending.append(obj)
+            return
+        self.written += obj.get("kind") == wire.TEST
         if self.mac is not None:
             if obj.get("kind") == wire.SESSION:
                 obj["seal"] = self.mac.hexdigest()
@@ -142,18 +141,16 @@ class HealReporter:
         path, line = parts.item_location(item)
         self.record = rec = {"kind": wire.TEST, "nodeid": item.nodeid, "outcome": "passed"}
         rec.update(duration=0.0, path=path, line=line, covered=[], failure=None, stdout="")
-        self._emit({"kind": wire.START, "nodeid": item.nodeid})
+        self.emit({"kind": wire.START, "nodeid": item.nodeid})
         if self.recorder:
             self.recorder.reset()
         if self.watchdog:
             self.watchdog.arm(self.timeout, rec)
         outcome = yield
+        if self.record is not rec:  # an xdist worker finished it with its teardown report
+            return
         if outcome.excinfo is not None:  # KeyboardInterrupt, pytest.exit(): never a pass
             self._interrupted(item, rec, outcome.excinfo)
-        if self.recorder:
-            rec["covered"] = self.recorder.collected()
-        if self.watchdog:
-            self.watchdog.disarm()
         self._finish(rec)
 
     @pytest.hookimpl(hookwrapper=True)
@@ -218,6 +215,8 @@ class HealReporter:
                 if self.recorder:
                     rec["failure"]["mock_callers"] = self.recorder.mock_callers(call.excinfo.tb)
                     rec["failure"]["import_covered"] = self.import_covered
+        if call.when == "teardown" and self.out is None:  # this report carries the row
+            self._finish(rec)
 
     def _interrupted(self, item, rec, excinfo):
         if rec["failure"] is None:
@@ -227,14 +226,17 @@ class HealReporter:
 
     def _finish(self, rec):
         self.record = None
+        if self.recorder:
+            rec["covered"] = self.recorder.collected()
+        if self.watchdog:
+            self.watchdog.disarm()
         rec["stdout"] = parts.bounded_text(rec["stdout"])
         failure = rec["failure"]
         if failure is not None:
             failure.update(duration=rec["duration"], covered=rec["covered"])
             failure["stdout"] = rec["stdout"]
         rec.pop("timed_out", None)
-        self.written += 1
-        self._emit(rec)
+        self.emit(rec)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_make_collect_report(self, collector):
@@ -249,15 +251,15 @@ class HealReporter:
         if report.failed:  # report.call is ours to read only here: pytest pops it right after
             excinfo = getattr(report.__dict__.get("call"), "excinfo", None)
             failure = parts.collect_failure(report, excinfo, self.paths)
-            self._emit({"kind": wire.COLLECT_ERROR, "failure": failure})
+            self.emit({"kind": wire.COLLECT_ERROR, "failure": failure})
 
     def pytest_collection_finish(self, session):
         # how many tests will run: lets a live view say "12/300" while the report grows
-        self._emit({"kind": wire.COLLECTED, "count": len(session.items)})
+        self.emit({"kind": wire.COLLECTED, "count": len(session.items)})
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
-        self._emit({"kind": wire.SESSION, "exitstatus": int(exitstatus), "tests": self.written})
+        self.emit({"kind": wire.SESSION, "exitstatus": int(exitstatus), "tests": self.written})
 
     def pytest_unconfigure(self, config):
         if self.watchdog:
@@ -267,7 +269,8 @@ class HealReporter:
         self.stuck_file.close()
         if self.signal_installed:
             signal.signal(TIMEOUT_SIGNAL, self.previous_handler or signal.SIG_DFL)
-        self.out.close()
+        if self.out is not None:
+            self.out.close()
 
     # --- hanging tests -------------------------------------------------------------------
 
@@ -276,14 +279,14 @@ class HealReporter:
         if rec is not self.record:  # that test has just finished after all
             return
         if give_up:  # it did not stop after the interrupt: keep the report, end the process
-            self._emit({"kind": wire.ABORT, "nodeid": rec["nodeid"]})
+            self.emit({"kind": wire.ABORT, "nodeid": rec["nodeid"]})
             os._exit(ABORT_EXIT_CODE)
         frames = parts.stack_frames(sys._current_frames().get(thread_id), self.paths)
         message = f"test did not finish within {self.timeout:g} s"
         failure = parts.make_failure(rec["nodeid"], "Timeout", message, frames, rec)
         failure["timed_out"] = True
         rec.update(failure=failure, outcome="failed", timed_out=True)
-        self._emit({"kind": wire.TIMEOUT, "nodeid": rec["nodeid"], "failure": failure})
+        self.emit({"kind": wire.TIMEOUT, "nodeid": rec["nodeid"], "failure": failure})
         self.interrupt_pending = True
         if self.signal_installed:
             signal.pthread_kill(thread_id, TIMEOUT_SIGNAL)

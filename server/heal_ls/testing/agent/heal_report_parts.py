@@ -1,9 +1,11 @@
-"""Pieces of the heal-ls pytest plugin: path rules, frames, safe reprs, failure records.
+"""Pieces of the heal-ls pytest plugin: path rules, frames, safe reprs, failure records,
+the report's seal.
 
 Stdlib only. Frames are dicts {"path", "line", "function", "locals"}, innermost last.
 """
 
 import builtins
+import hmac
 import os
 import reprlib
 
@@ -222,3 +224,19 @@ def _collect_failure(nodeid, exc, longreprtext, paths):
                            message, frames, rec)  # fmt: skip
     failure.update(test=None, test_path=path, stdout=bounded_text(longreprtext))
     return failure
+
+
+def take_seal(path):
+    """The HMAC keyed by the secret in `path`; the file is gone before any test code runs."""
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            key = handle.read()
+    except OSError:
+        return None
+    try:
+        os.unlink(path)
+    except OSError:  # a read-only report folder: the seal still catches lines appended blindly
+        pass
+    return hmac.new(key, digestmod="sha256")

@@ -1,0 +1,91 @@
+"""A user's pytest-xdist config (`-n 2` in addopts), for real: the whole suite runs on xdist's
+workers and their tests, failures and function coverage reach heal-ls's sealed report through
+the controller; focused runs (test ids, candidates) run in pytest's own process; a fix is still
+verified; and when pytest says tests failed but heal-ls's plugin saw none, check says so, exit 1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+
+import pytest
+from heal_ls.testing.runner import run_pytest
+from helpers.cli import heal_ls, write
+
+pytestmark = pytest.mark.e2e
+
+INI = "[pytest]\npythonpath = .\naddopts = -n 2\n"
+WHERE = """import os
+
+from calc import double
+
+
+def test_double():
+    assert double(2) == 4
+
+
+def test_runs_on_a_worker():
+    assert os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw")
+
+
+def test_runs_in_pytest_itself():
+    assert "PYTEST_XDIST_WORKER" not in os.environ
+"""
+
+
+@pytest.fixture
+def project(tmp_path):
+    write(tmp_path, {"pytest.ini": INI, "calc.py": "def double(x):\n    return x * 2\n"})
+    write(tmp_path, {"tests/test_where.py": WHERE})
+    return tmp_path
+
+
+def outcomes(run):
+    return {t.nodeid.split("::")[1]: t.outcome for t in run.tests}
+
+
+def test_the_whole_suite_runs_on_the_workers_and_is_reported_whole(project):
+    run = asyncio.run(run_pytest(project))
+    assert outcomes(run) == {
+        "test_double": "passed",
+        "test_runs_on_a_worker": "passed",
+        "test_runs_in_pytest_itself": "failed",
+    }
+    assert (run.passed, run.failed, run.exitstatus) == (2, 1, 1)
+    assert run.complete  # one sealed stream, written by the controller for every worker
+    [double] = [t for t in run.tests if t.nodeid.endswith("test_double")]
+    assert double.covered == [f"{os.path.realpath(project / 'calc.py')}:1"]
+
+
+def test_a_focused_run_runs_in_pytest_itself(project):
+    run = asyncio.run(run_pytest(project, nodeids=["tests/test_where.py"]))
+    assert outcomes(run) == {
+        "test_double": "passed",
+        "test_runs_on_a_worker": "failed",
+        "test_runs_in_pytest_itself": "passed",
+    }
+    assert run.complete
+
+
+def test_fix_is_verified_under_xdist_addopts(repo_root, tmp_path):
+    root = tmp_path / "xdist_n2"
+    shutil.copytree(repo_root / "tests" / "setups" / "xdist_n2", root)
+    done = heal_ls("fix", str(root), "--provider", "local", "--no-cache", "--json")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    [row] = json.loads(done.stdout)["results"]
+    assert row["status"] == "verified", row
+
+
+def test_failures_pytest_reports_but_the_plugin_never_saw_are_never_a_pass(project):
+    # The plugin is switched off, so no test reaches heal-ls's report: pytest's summary does.
+    args = ["check", "--json", "--pytest-args", "-p no:heal_pytest_plugin", str(project)]
+    done = heal_ls(*args)
+    assert done.returncode == 1, done.stderr
+    data = json.loads(done.stdout)
+    assert [f["id"] for f in data["failures"]] == [
+        "tests/test_where.py::test_runs_in_pytest_itself"
+    ]
+    assert data["failed"] == 1
