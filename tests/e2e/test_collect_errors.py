@@ -148,3 +148,25 @@ def test_a_module_that_exits_while_imported_is_a_failure_not_an_internal_error(t
         ("tool.py", 3),
     ]
     assert "module level at tool.py:3" in failure["reason"]
+
+
+def test_a_settings_plugin_that_raises_names_where_when_pytest_cannot_start(tmp_path):
+    # pytest-django style: a -p plugin loads the settings in pytest_configure; pytest itself
+    # stops with an INTERNALERROR before any test is collected
+    write(
+        tmp_path,
+        {
+            "pytest.ini": "[pytest]\naddopts = -p settings_plugin\npythonpath = .\n",
+            "settings_plugin.py": (
+                "import settings\n\n\ndef pytest_configure(config):\n    settings.load()\n"
+            ),
+            "settings.py": "def load():\n    return {}['DEBUG']\n",
+            "tests/test_ok.py": "def test_ok():\n    pass\n",
+        },
+    )
+    result = heal_check(cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines()[-1] == (
+        "heal-ls check: pytest failed to run (internal error): KeyError: 'DEBUG'"
+        " (raised at settings.py:2 in load)"
+    )

@@ -12,6 +12,7 @@ import os
 import re
 
 from heal_ls.models import Failure, RunResult, TestOutcome
+from heal_ls.pysource.paths import is_workspace_file, relative_path
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.invocation import PytestInvocation
 from heal_ls.testing.traceback_text import (
@@ -22,6 +23,7 @@ from heal_ls.testing.traceback_text import (
 
 ABORT_EXIT_CODE = 70  # the plugin's own exit when a timed-out test would not stop
 PYTEST_ERROR_CODES = {2: "interrupted", 3: "internal error", 4: "usage error"}
+INTERNAL = "INTERNALERROR> "  # pytest's prefix for the traceback of a hook that raised
 NO_COLLECTORS = "ERROR: found no collectors for "  # pytest's words for an id in a broken module
 # pytest's words for a conftest.py that raised while imported, whatever it raised
 CONFTEST_FAILED = re.compile(r"^ImportError while loading conftest '(?P<path>.+)'\.$", re.M)
@@ -200,7 +202,7 @@ def _explain_empty(result: RunResult, inv, returncode: int, output: str) -> None
             failure.test_line = lines[-1] if lines else None
             return
     reason = PYTEST_ERROR_CODES.get(returncode, f"exit code {returncode}")
-    result.error = f"pytest failed to run ({reason}): {_pytest_reason(output)}"
+    result.error = f"pytest failed to run ({reason}): {_pytest_reason(output, result.root)}"
 
 
 def _check_session(result: RunResult, exitstatus, returncode: int, output: str) -> None:
@@ -213,7 +215,7 @@ def _check_session(result: RunResult, exitstatus, returncode: int, output: str) 
         return  # pytest's INTERNALERROR for a module that exited while imported: that failure
     if exitstatus in (3, 4):
         reason = PYTEST_ERROR_CODES[exitstatus]
-        result.error = f"pytest failed to run ({reason}): {_pytest_reason(output)}"
+        result.error = f"pytest failed to run ({reason}): {_pytest_reason(output, result.root)}"
     elif result.interrupted:
         return
     elif exitstatus == 2 and not result.errors:  # 2 with collection errors: reported as such
@@ -249,11 +251,22 @@ def _explains(broken: str, path: str) -> bool:
     return package and path.startswith(os.path.dirname(broken) + os.sep)
 
 
-def _pytest_reason(output: str) -> str:
-    """pytest's own words: its `ERROR: ...` line, else the last line it printed."""
+def _pytest_reason(output: str, root: str) -> str:
+    """pytest's own words: its `ERROR: ...` line, else the last line it printed; for a traceback
+    (a plugin or conftest hook that raised), the exception and the workspace line it came from."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     errors = [line for line in lines if line.startswith("ERROR:")]
-    return (errors or lines or ["no output"])[-1]
+    reason = (errors or lines or ["no output"])[-1]
+    text = "\n".join(line.removeprefix(INTERNAL) for line in output.splitlines())
+    failure = failure_from_text(text, root) or failure_from_pytest_text(text, root)
+    if errors or failure is None:
+        return reason
+    frames = [f for f in failure.frames if is_workspace_file(f.path, root)]
+    reason = f"{failure.exc_type}: {failure.message}".rstrip(": ")
+    if not frames:
+        return reason
+    where = f"{relative_path(frames[-1].path, root)}:{frames[-1].line} in {frames[-1].function}"
+    return f"{reason} (raised at {where})"
 
 
 def _relpath(failure: Failure, root: str) -> str:
