@@ -75,7 +75,9 @@ def test_piped_output_stays_plain(slow_project):
 
 
 def test_last_failed_runs_only_the_tests_pytest_saw_fail(slow_project):
-    assert heal_check("--last-failed", cwd=slow_project).returncode == 0  # no cache yet
+    first = heal_check("--last-failed", "--json", cwd=slow_project)  # no cache yet: all run
+    assert first.returncode == 1 and "running all tests, as pytest --lf does" in first.stderr
+    assert (json.loads(first.stdout)["failed"], json.loads(first.stdout)["passed"]) == (1, 1)
     subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "tests/test_a.py"],
         cwd=slow_project,
