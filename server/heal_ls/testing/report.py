@@ -92,7 +92,7 @@ def _unseen_failures(result: RunResult, output: str) -> None:
     a pass, never "no tests ran"."""
     found = SUMMARY_FAILED.findall(output)
     if not found:
-        found = [("", f"pytest exited 1 (tests failed): {_pytest_reason(output)}")]
+        found = [("", f"pytest exited 1 (tests failed): {_pytest_reason(output, result.root)}")]
     for nodeid, message in found:
         failure = Failure(
             id=nodeid or "pytest:failed",
