@@ -47,3 +47,22 @@ def test_the_failure_is_blamed_on_workspace_code(tmp_path, name, test, outcome_c
     failure = next(f for f in doc["failures"] if f["test"] == test)
     top = failure["suspects"][0]
     assert (top["path"], top["qualname"]) == target and failure["healable"]
+
+
+def test_a_failure_in_a_tox_run_project_names_what_tox_would_have_set(tmp_path):
+    shutil.copytree(SETUPS / "tox_only", tmp_path / "shop")
+    root = tmp_path / "shop"
+    (root / "tox.ini").write_text(
+        "[testenv]\ndeps = pytest\nsetenv =\n    BASKET_MODE = strict\n"
+        "commands = pytest --strict-markers {posargs}\n"
+    )
+    result = heal_check(cwd=root)
+    assert result.returncode == 1, result.stderr
+    notes = [line for line in result.stderr.splitlines() if line.startswith("heal-ls check: note:")]
+    assert notes == [
+        "heal-ls check: note: tox.ini sets BASKET_MODE for the tests; heal-ls runs pytest"
+        " directly without them: set them in the environment heal-ls runs in",
+        "heal-ls check: note: tox.ini runs pytest with --strict-markers; heal-ls runs pytest"
+        ' directly without them: pass them with --pytest-args "--strict-markers"',
+    ]
+    assert "failed" in result.stdout

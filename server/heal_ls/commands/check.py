@@ -26,6 +26,7 @@ from heal_ls.locate import is_test_file
 from heal_ls.testing.invocation import interpreter
 from heal_ls.testing.lastfailed import read_lastfailed
 from heal_ls.testing.options import RunOptions
+from heal_ls.testing.tox_nox import not_applied
 
 ROOT_MARKERS = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py", ".git")
 
@@ -111,7 +112,12 @@ def run(args: argparse.Namespace) -> int:
     if result.interrupted:  # like pytest: an interrupted session is exit 2, never a pass
         print(f"heal-ls check: {result.interrupted}", file=sys.stderr)
         return 2
-    return 1 if result.failures or result.timed_out else 0
+    if not (result.failures or result.timed_out):
+        return 0
+    if not script:  # what tox or nox would have set up: a failure may come from its absence
+        for note in not_applied(root):
+            print(f"heal-ls check: note: {note}", file=sys.stderr)
+    return 1
 
 
 async def recheck_all(root: str, located, args, live) -> dict:
