@@ -60,6 +60,40 @@ def test_the_whole_suite_runs_on_the_workers_and_is_reported_whole(project):
     assert double.covered == [f"{os.path.realpath(project / 'calc.py')}:1"]
 
 
+def test_a_test_that_kills_its_worker_is_reported_failed(project):
+    crash = "import os\n\n\ndef test_worker_dies():\n    os._exit(3)\n"
+    write(project, {"tests/test_crash.py": crash})
+    run = asyncio.run(run_pytest(project))
+    assert outcomes(run)["test_worker_dies"] == "failed"
+    [died] = [f for f in run.failures if f.test == "tests/test_crash.py::test_worker_dies"]
+    assert died.exc_type == "Crash" and "crashed while running" in died.message
+    assert (run.passed, run.failed) == (2, 2) and run.complete
+
+
+# A plugin on the workers that drops every extra attribute before xdist sends a report on.
+DROPS_ROWS = """import pytest
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_logreport(report):
+    report.__dict__.pop("heal_ls_rows", None)
+"""
+
+
+def test_tests_whose_worker_sent_no_row_are_still_reported(project):
+    write(project, {"conftest.py": DROPS_ROWS})
+    run = asyncio.run(run_pytest(project))
+    assert outcomes(run) == {
+        "test_double": "passed",
+        "test_runs_on_a_worker": "passed",
+        "test_runs_in_pytest_itself": "failed",
+    }
+    [failure] = run.failures
+    assert failure.exc_type == "AssertionError"
+    assert failure.message.startswith("assert 'PYTEST_XDIST_WORKER' not in")
+    assert run.complete
+
+
 def test_a_focused_run_runs_in_pytest_itself(project):
     run = asyncio.run(run_pytest(project, nodeids=["tests/test_where.py"]))
     assert outcomes(run) == {

@@ -113,8 +113,7 @@ class Relay:
         rec = {"kind": wire.TEST, "nodeid": nodeid, "outcome": "passed", "duration": 0.0}
         rec.update(path=path, line=None, covered=[], failure=None, stdout="")
         if exc_type is not None:
-            lines = [line for line in text.splitlines() if line.strip()] or [exc_type]
-            message = parts.bounded_text(lines[-1], 4000)
+            exc_type, message = pytest_words(exc_type, text)
             failure = parts.make_failure(nodeid, exc_type, message, [], rec)
             failure["stdout"] = parts.bounded_text(text)
             rec.update(outcome="failed", failure=failure)
@@ -123,3 +122,17 @@ class Relay:
             self.started.add(nodeid)
         self.done.add(nodeid)
         self.emit(rec)
+
+
+def pytest_words(exc_type, text):
+    """(exc_type, message) from pytest's text of a failure: its first `E   ...` line says what
+    failed, its last line (`tests/test_x.py:15: AssertionError`) the exception's name."""
+    lines = [line for line in text.splitlines() if line.strip()] or [exc_type]
+    said = [line[1:].strip() for line in lines if line.startswith("E ")]
+    message = said[0] if said else lines[-1]
+    name = lines[-1].rpartition(": ")[2]
+    if said and name.isidentifier():
+        exc_type = name
+        if message.startswith(f"{name}: "):
+            message = message[len(name) + 2 :]
+    return exc_type, parts.bounded_text(message, 4000)
