@@ -58,6 +58,7 @@ class Failure:
     mock_callers: list[str] = field(default_factory=list)
     # Workspace functions that ran while the test modules imported (module-level data).
     import_covered: list[str] = field(default_factory=list)
+    when: str | None = None  # the test phase that raised: "setup", "call" or "teardown"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Failure:

@@ -16,24 +16,29 @@ SETUPS = Path(__file__).resolve().parents[1] / "setups"
 @pytest.mark.parametrize(
     ("name", "test", "outcome_counts", "target"),
     [
-        ("fixture_error", "tests/test_basket.py::test_pears", (1, 2), ("basket/stock.py", "load")),
+        (
+            "fixture_error",
+            "tests/test_basket.py::test_pears",
+            (1, 2),
+            ("basket/stock.py", "load", "setup"),
+        ),
         (
             "unittest_only",
             "tests/test_basket.py::StockTest::test_pears",
             (2, 0),
-            ("basket/stock.py", "load"),
+            ("basket/stock.py", "load", "call"),
         ),
         (
             "doctest_modules",
             "basket/prices.py::basket.prices.shipping",
             (1, 0),
-            ("basket/prices.py", "shipping"),
+            ("basket/prices.py", "shipping", "call"),
         ),
         (
             "settings_plugin",
             "tests/test_prices.py::test_free_shipping_from_50",
             (1, 0),
-            ("basket/prices.py", "shipping"),
+            ("basket/prices.py", "shipping", "call"),
         ),
     ],
 )
@@ -46,7 +51,10 @@ def test_the_failure_is_blamed_on_workspace_code(tmp_path, name, test, outcome_c
     assert (doc["failed"], doc["errors"]) == outcome_counts
     failure = next(f for f in doc["failures"] if f["test"] == test)
     top = failure["suspects"][0]
-    assert (top["path"], top["qualname"]) == target and failure["healable"]
+    assert (top["path"], top["qualname"], failure["when"]) == target and failure["healable"]
+    if failure["when"] == "setup":  # pytest's "ERROR at setup of test_pears"
+        short = heal_check("--short", cwd=root).stdout
+        assert f"basket/stock.py:7:9: {test} error at setup: ValueError: not enough" in short
 
 
 def test_a_failure_in_a_tox_run_project_names_what_tox_would_have_set(tmp_path):

@@ -52,6 +52,8 @@ def _head(failure: Failure, where: Located, root: str) -> str:
     path, line = _location(failure, where)
     place = f"{relative_path(path, root)}:{line}:{_column(path, line)}" if path else root
     verb = "timed out" if failure.timed_out else "failed"
+    if failure.when in ("setup", "teardown") and not failure.timed_out:
+        verb = f"error at {failure.when}"  # pytest's words: the test itself never ran or ended
     head = f"{place}: {failure.id} {verb}: {_error_text(failure)}"
     if where.healable:
         return f"{head} -> heal target {where.suspects[0].qualname}"
@@ -147,6 +149,7 @@ def _failure_json(failure: Failure, where: Located, root: str) -> dict:
         "exc_type": failure.exc_type,
         "message": failure.message,
         "timed_out": failure.timed_out,
+        "when": failure.when,
         "duration": round(failure.duration, 3),
         "test_path": rel(failure.test_path),
         "test_line": failure.test_line,

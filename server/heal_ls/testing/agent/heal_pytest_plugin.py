@@ -212,6 +212,7 @@ class HealReporter:
                 rec["failure"] = parts.failure_from_exception(
                     call.excinfo.value, item, self.paths, call.excinfo.tb
                 )
+                rec["failure"]["when"] = call.when  # setup/teardown: pytest's "error"
                 if self.recorder:
                     rec["failure"]["mock_callers"] = self.recorder.mock_callers(call.excinfo.tb)
                     rec["failure"]["import_covered"] = self.import_covered
