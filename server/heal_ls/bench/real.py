@@ -26,6 +26,7 @@ from pathlib import Path
 from heal_ls.bench.corpus import (
     CACHE,
     Bug,
+    CorpusError,
     Project,
     count_tests,
     outcomes,
@@ -36,6 +37,7 @@ from heal_ls.bench.corpus import (
     venv,
 )
 from heal_ls.bench.patches import split_files
+from heal_ls.bench.sdist import FetchError
 
 
 def empty_row(bug: Bug) -> dict:
@@ -51,8 +53,8 @@ def bench_bug(bug: Bug, project: Project, scratch: Path, settings: dict, cache=C
     row = empty_row(bug)
     try:
         _bench_into(row, bug, project, scratch, settings, cache)
-    except (OSError, ValueError, subprocess.SubprocessError) as exc:  # one bug must not end it
-        row["note"] = f"error: {type(exc).__name__}: {exc}"[:200]
+    except (CorpusError, FetchError, OSError, ValueError, subprocess.SubprocessError) as exc:
+        row["note"] = f"error: {type(exc).__name__}: {exc}"[:200]  # one bug must not end it
     return row
 
 

@@ -18,6 +18,15 @@ from pathlib import Path
 from heal_ls.bench import corpus, real
 from heal_ls.bench.sdist import FetchError
 
+LEGEND = """\
+Per bug (benchmarks/corpus/bugs/<bug>/): *check ran* = `heal-ls check --test <failing tests>`
+reported the failures; *rank* = where the function the developer fixed comes among the first
+failing test's suspects (top-1, top-3, listed at all); *pytest s* / *check s* = wall seconds of
+plain pytest and of `heal-ls check` on the same tests, each a fresh process;
+*fix* = `heal-ls fix --provider local` (the built-in repairer, no model);
+*breaks* = tests of the regression set (the commit's test files and every test file naming a
+fixed function) that passed on the buggy tree and fail after a verified fix."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--real", action="store_true", help="run the real-bug corpus")
@@ -96,6 +105,8 @@ def _results_page(lines: list[str], rows: list[dict]) -> str:
             "# Real-bug corpus results",
             "",
             f"`{command}` at {head or '?'}, {when}.",
+            "",
+            LEGEND,
             "",
             *lines,
             "",
