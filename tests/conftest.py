@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["helpers.fakemodel"]  # the `fake_model` fixture
+pytest_plugins = ["helpers.fakemodel", "helpers.sandbox_levels"]  # fake_model, sandbox_level
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"

@@ -97,7 +97,7 @@ async def test_missing_interpreter_is_a_clear_error(tmp_path):
     assert result.error and "cannot run" in result.error
 
 
-async def test_sandboxed_script_does_not_see_the_home(tmp_path, monkeypatch):
+async def test_sandboxed_script_does_not_see_the_home(tmp_path, monkeypatch, sandbox_level):
     home = tmp_path / "home"
     (home / "secret").mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))

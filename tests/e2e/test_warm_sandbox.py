@@ -7,7 +7,7 @@ import sys
 
 import pytest
 from heal_ls.testing.runner import build_pytest_invocation, collect_result
-from heal_ls.testing.sandbox import SandboxPolicy, level
+from heal_ls.testing.sandbox import SandboxPolicy
 from heal_ls.testing.warm.client import WarmRunner
 
 pytestmark = pytest.mark.e2e
@@ -64,7 +64,7 @@ def outcomes(result) -> dict[str, str]:
     return {t.nodeid.split("::")[-1]: t.outcome for t in result.tests}
 
 
-async def test_sandboxed_warm_run_is_limited(project, tmp_path):
+async def test_sandboxed_warm_run_is_limited(project, tmp_path, sandbox_level):
     warm = WarmRunner(sys.executable, str(project))
     try:
         free = await run(project, warm, sandbox=False, nodeids=["test_box.py::test_network"])
@@ -78,6 +78,5 @@ async def test_sandboxed_warm_run_is_limited(project, tmp_path):
     assert outcomes(boxed)["test_memory"] == "failed"
     assert "MemoryError" in {f.exc_type for f in boxed.failures}
     assert outcomes(boxed)["test_home"] == outcomes(again)["test_home"] == "passed"
-    if level() != "none":
-        assert outcomes(boxed)["test_network"] == "failed"
-        assert len(warm.boxed) == 1  # the twin server inside the sandbox served both runs
+    assert outcomes(boxed)["test_network"] == "failed"
+    assert len(warm.boxed) == 1  # the twin server inside the sandbox served both runs

@@ -2,8 +2,8 @@
 
 Levels, best first (HEAL_LS_SANDBOX=bwrap|unshare|none forces one, for tests and diagnosis):
 - bwrap: bubblewrap (the engine under Flatpak) builds the view;
-- unshare: util-linux `unshare` (user + mount + pid + net namespaces) and `mount` build the same
-  view where bubblewrap is missing;
+- unshare: util-linux `unshare` (user + mount + pid + net namespaces) and sandbox_mount.py build
+  the same view where bubblewrap is missing;
 - none: no isolation; a run is refused unless the user opted in (heal.allowUnisolated /
   --allow-unisolated), and every result then says NOT_ISOLATED.
 Inside the bwrap and unshare levels: the whole filesystem is read-only; the system temp dirs,
@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
-import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass, field
 
@@ -36,6 +37,7 @@ LEVEL_ENV = "HEAL_LS_SANDBOX"
 LEVELS = ("bwrap", "unshare", "none")
 NOT_ISOLATED = "verification not isolated on this system"
 HOME_INSIDE = "/tmp/home"  # HOME of a sandboxed run: empty, in the discarded tmpfs
+MOUNT_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_mount.py")
 
 
 class NotIsolated(Exception):
@@ -118,9 +120,10 @@ def level() -> str:
     if forced in LEVELS:
         return forced
     probe = View(hidden=("/tmp",), keep=(), writable=(), inside={}, cwd="/")
+    true = os.path.realpath(shutil.which("true") or "/bin/true")  # PATH may go through /tmp
     for name in ("bwrap", "unshare"):
         try:
-            done = subprocess.run([*_prefix(name, probe), "true"], capture_output=True, timeout=10)
+            done = subprocess.run([*_prefix(name, probe), true], capture_output=True, timeout=10)
         except (OSError, subprocess.SubprocessError, FileNotFoundError):
             continue
         if done.returncode == 0:
@@ -157,41 +160,16 @@ def _bwrap(box: View) -> list[str]:
 
 
 def _unshare(box: View) -> list[str]:
-    """unshare(1) for the namespaces, a short sh script of mount(8) calls for the same view."""
+    """unshare(1) for the namespaces; sandbox_mount.py, run by heal-ls's own interpreter, builds
+    the same view as bubblewrap's inside them and then execs the command (no shell script)."""
     exe = shutil.which("unshare") or "unshare"
     ns = ["--user", "--map-root-user", "--mount", "--pid", "--net", "--ipc", "--uts"]
     ns += ["--fork", "--kill-child", "--mount-proc"]
-    return [exe, *ns, "--", "/bin/sh", "-c", _mount_script(box), "heal-ls-sandbox"]
-
-
-def _mount_script(box: View) -> str:
-    q = shlex.quote
-    lines = ["set -e"]
-    binds = [(p, p, "ro") for p in box.keep] + [(p, p, "rw") for p in box.writable]
-    binds += [(host, inner, "rw") for host, inner in box.inside.items()]
-    # Open every directory to bind back before tmpfs covers it; mount reads it via the fd.
-    for fd, (source, _, _) in enumerate(binds, start=3):
-        lines.append(f"exec {fd}<{q(source)}")
-    for path in box.hidden:
-        lines.append(f"mkdir -p {q(path)} && mount -t tmpfs tmpfs {q(path)}")
-    for fd, (_, target, mode) in enumerate(binds, start=3):
-        lines.append(f"mkdir -p {q(target)}")
-        lines.append(f"mount --no-canonicalize --bind /proc/self/fd/{fd} {q(target)}")
-        if mode == "ro":
-            lines.append(f"mount -o remount,bind,ro {q(target)}")
-        lines.append(f"exec {fd}<&-")
-    # Everything else read-only: each mount point of the original tree, except our own.
-    skip = " ".join(q(p) for p in ["/proc", *box.hidden, *(t for _, t, _ in binds)])
-    lines.append(
-        "awk '{print $5}' /proc/self/mountinfo | while read -r mp; do "
-        f'case " {skip} " in *" $mp "*) continue;; esac; '
-        'case "$mp" in /proc/*) continue;; esac; '
-        'mount -o remount,bind,ro "$mp" 2>/dev/null || true; done'
-    )
-    lines.append(f"mkdir -p {HOME_INSIDE}")
-    lines.append(f"cd {q(box.cwd)}")
-    lines.append('exec "$@"')
-    return "\n".join(lines)
+    binds = [(p, p, False) for p in box.keep] + [(p, p, True) for p in box.writable]
+    binds += [(host, inner, True) for host, inner in box.inside.items()]
+    spec = {"hidden": list(box.hidden), "binds": binds, "cwd": box.cwd, "home": HOME_INSIDE}
+    mounter = [sys.executable or "python3", "-I", "-S", MOUNT_SCRIPT, json.dumps(spec)]
+    return [exe, *ns, "--", *mounter]
 
 
 def make_sandbox(

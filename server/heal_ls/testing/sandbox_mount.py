@@ -1,0 +1,125 @@
+"""Build the sandbox's view inside fresh namespaces, then become the command: the `unshare` level.
+
+Run by heal-ls's own interpreter (`python -I -S sandbox_mount.py VIEW_JSON CMD...`) as the first
+process of the namespaces util-linux `unshare` made, before anything of the candidate exists; the
+view comes from heal-ls on the command line, nothing is read from a place a run can write. No
+shell: descriptors are numbered by the kernel and closed on exec (Python opens them
+close-on-exec), so neither /bin/sh's dialect (dash takes one-digit descriptors only) nor a leaked
+descriptor can matter. The steps are bubblewrap's: open every folder to bind back before tmpfs
+covers it, mount the tmpfs, bind each folder back from its descriptor (read-only unless it is the
+run's writable folder), remount every other mount point read-only, check that the root and the
+workspace really are read-only, then exec the command with the environment this process got.
+
+Standard library only, no import of heal_ls: `-S -I` keep the user's PYTHON* variables and site
+packages out of this step. Nothing may be imported late either (a codec lookup is an import):
+heal-ls's own standard library is often under a folder the view hides.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import re
+import signal
+import sys
+import warnings  # noqa: F401 - os.execvpe imports it to search PATH, after the mounts
+
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND = 32, 4096
+# Flags a mount made outside this user namespace keeps locked: a remount must repeat them.
+LOCKED = ((os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC))
+FAILED = 125  # unshare(1)'s own exit status for "could not set up"
+OCTAL = re.compile(rb"\\([0-7]{3})")  # mountinfo writes a space in a path as \040
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mount.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_ulong, ctypes.c_char_p]
+
+
+def mount(source: str | None, target: str, fstype: str | None, flags: int) -> None:
+    def raw(text):
+        return None if text is None else os.fsencode(text)
+
+    if _libc.mount(raw(source), raw(target), raw(fstype), flags, None) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err), target)
+
+
+def remount_read_only(path: str) -> None:
+    kept = os.statvfs(path).f_flag
+    flags = MS_REMOUNT | MS_BIND | MS_RDONLY
+    for stat_flag, mount_flag in LOCKED:
+        flags |= mount_flag if kept & stat_flag else 0
+    mount(None, path, None, flags)
+
+
+def mount_points() -> list[str]:
+    """Every mount point of this namespace (mountinfo's 5th field, octal escapes undone). No
+    codec lookup here: this runs when heal-ls's own standard library may be hidden already."""
+    with open("/proc/self/mountinfo", "rb") as handle:
+        fields = [line.split(b" ")[4] for line in handle if line.strip()]
+    return [os.fsdecode(OCTAL.sub(lambda m: bytes([int(m[1], 8)]), f)) for f in fields]
+
+
+def under(path: str, parent: str) -> bool:
+    return path == parent or path.startswith(parent.rstrip("/") + "/")
+
+
+def make_target(source_fd: int, target: str) -> None:
+    if os.path.exists(target):
+        return
+    if os.path.isdir(f"/proc/self/fd/{source_fd}"):
+        os.makedirs(target)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT, 0o644))
+
+
+def build(view: dict) -> None:
+    binds = [(os.open(src, os.O_PATH), dst, rw) for src, dst, rw in view["binds"]]
+    for path in view["hidden"]:  # sorted: one under another is made in the outer tmpfs
+        os.makedirs(path, exist_ok=True)
+        mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV)
+    for fd, target, writable in binds:
+        make_target(fd, target)
+        mount(f"/proc/self/fd/{fd}", target, None, MS_BIND)
+        if not writable:
+            remount_read_only(target)
+        os.close(fd)
+    own = {"/proc", *view["hidden"], *(target for _, target, _ in binds)}
+    for point in mount_points():
+        if point in own or any(under(point, h) for h in ("/proc", *view["hidden"])):
+            continue
+        try:
+            remount_read_only(point)
+        except OSError:
+            pass  # shadowed or vanished; the checks below are what must hold
+    writable = [t for _, t, rw in binds if rw]
+    for path in ("/", view["cwd"]):
+        if not any(under(path, w) for w in writable) and not os.statvfs(path).f_flag & os.ST_RDONLY:
+            raise OSError(f"{path} is still writable in the sandbox")
+    os.makedirs(view["home"], exist_ok=True)
+    os.chdir(view["cwd"])
+
+
+def environment() -> dict[bytes, bytes]:
+    """The environment this process was started with (Python may have added LC_CTYPE since)."""
+    with open("/proc/self/environ", "rb") as handle:
+        pairs = [item.partition(b"=") for item in handle.read().split(b"\0") if b"=" in item]
+    return {name: value for name, _, value in pairs}
+
+
+def main(argv: list[str]) -> None:
+    try:
+        build(json.loads(argv[1]))
+    except Exception as exc:  # noqa: BLE001 - any failure here means no sandbox: say so, stop
+        sys.stderr.write(f"heal-ls sandbox: cannot build the view: {exc}\n")
+        sys.exit(FAILED)
+    for name in ("SIGPIPE", "SIGXFSZ"):  # Python ignores them; the command gets the defaults
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    os.execvpe(argv[2], argv[2:], environment())
+
+
+if __name__ == "__main__":
+    main(sys.argv)
