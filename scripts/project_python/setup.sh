@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# A project interpreter for the tests of the code that runs in the user's interpreter (the pytest
+# plugin, the warm server and its children, the script runner): a venv of pyenv's CPython X.Y
+# (the newest X.Y.* build under $PYENV_ROOT/versions), with pytest 8 installed into it from PyPI,
+# kept under .cache/project-python/X.Y/. Nothing outside that folder is installed or changed.
+#
+#   scripts/project_python/setup.sh 3.8     # prints the venv's python
+#
+# Exits 3, saying why on stderr, when pyenv has no X.Y build here. A second run only checks the
+# stamp (the build's full version and the pytest pin).
+set -euo pipefail
+
+VERSION="${1:?usage: setup.sh X.Y}"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+CACHE="${HEAL_PROJECT_PYTHON_CACHE:-$ROOT/.cache/project-python}/$VERSION"
+VERSIONS="${PYENV_ROOT:-$HOME/.pyenv}/versions"
+PYTEST="pytest>=8,<9"
+
+BUILD="$(ls -d "$VERSIONS/$VERSION".* 2>/dev/null | grep -E "/$VERSION\.[0-9]+$" | sort -V | tail -n 1 || true)"
+if [ -z "$BUILD" ] || [ ! -x "$BUILD/bin/python$VERSION" ]; then
+  echo "no pyenv build of Python $VERSION under $VERSIONS (pyenv install $VERSION makes one)" >&2
+  exit 3
+fi
+VENV="$CACHE/venv"
+STAMP="$CACHE/.stamp-$(basename "$BUILD")-$PYTEST"
+if [ -f "$STAMP" ] && [ -x "$VENV/bin/python" ]; then
+  echo "$VENV/bin/python"
+  exit 0
+fi
+rm -rf "$CACHE"
+mkdir -p "$CACHE"
+"$BUILD/bin/python$VERSION" -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check "$PYTEST" >&2
+"$VENV/bin/python" -c "import sys, pytest; assert '%d.%d' % sys.version_info[:2] == '$VERSION'"
+touch "$STAMP"
+echo "$VENV/bin/python"
