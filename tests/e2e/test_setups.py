@@ -7,20 +7,12 @@ same failing ids, and check must exit 1 (every setup fails on purpose).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from helpers.setups import load_harness
 
 pytestmark = pytest.mark.e2e
 
-HARNESS = Path(__file__).resolve().parents[2] / "benchmarks" / "setups.py"
-_spec = importlib.util.spec_from_file_location("setups_harness", HARNESS)
-assert _spec is not None and _spec.loader is not None
-setups = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = setups  # its dataclasses look their module up there
-_spec.loader.exec_module(setups)
+setups = load_harness()
 
 
 @pytest.mark.parametrize("name", setups.names())
