@@ -28,6 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 SETUPS = REPO / "tests" / "setups"
 VENVS = REPO / ".cache" / "setups"  # interpreters for setups that need other packages
+PROJECT_PYTHON = REPO / "scripts" / "project_python" / "setup.sh"  # finds pyenv's builds
 SPEC_FILE = "heal-setup.json"
 RUN_TIMEOUT = 240
 # The harness's own pytest variables must not reach the runs; plugin autoloading stays on.
@@ -92,9 +93,7 @@ def interpreter(wanted: dict) -> str:
     version = wanted.get("python")
     if version is None and all(installed(p) for p in packages):
         return sys.executable
-    base = shutil.which(f"python{version}") if version else sys.executable
-    if base is None:
-        raise Unavailable(f"no python{version} on this machine")
+    base = base_python(version) if version else sys.executable
     if version is None:  # the same pytest as heal-ls's own tests use
         packages.insert(0, f"pytest=={importlib.metadata.version('pytest')}")
     else:
@@ -109,6 +108,20 @@ def interpreter(wanted: dict) -> str:
         subprocess.run([*pip, *packages], check=True, timeout=RUN_TIMEOUT, capture_output=True)
         (venv / "ready").touch()
     return str(python)
+
+
+def base_python(version: str) -> str:
+    """pyenv's newest X.Y build (scripts/project_python/setup.sh finds it), else pythonX.Y on
+    PATH when it really runs: pyenv's shims there answer only for the selected version."""
+    found = subprocess.run(
+        ["bash", str(PROJECT_PYTHON), "--build", version], capture_output=True, text=True
+    )
+    if found.returncode == 0:
+        return found.stdout.strip()
+    path = shutil.which(f"python{version}")
+    if path and subprocess.run([path, "-c", ""], capture_output=True).returncode == 0:
+        return path
+    raise Unavailable(f"no python{version} on this machine ({found.stderr.strip()})")
 
 
 def clean_env() -> dict[str, str]:

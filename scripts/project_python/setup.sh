@@ -4,13 +4,16 @@
 # (the newest X.Y.* build under $PYENV_ROOT/versions), with pytest 8 installed into it from PyPI,
 # kept under .cache/project-python/X.Y/. Nothing outside that folder is installed or changed.
 #
-#   scripts/project_python/setup.sh 3.8     # prints the venv's python
+#   scripts/project_python/setup.sh 3.8          # prints the venv's python
+#   scripts/project_python/setup.sh --build 3.8  # prints the pyenv build's own python, no venv
 #
 # Exits 3, saying why on stderr, when pyenv has no X.Y build here. A second run only checks the
 # stamp (the build's full version and the pytest pin).
 set -euo pipefail
 
-VERSION="${1:?usage: setup.sh X.Y}"
+BUILD_ONLY=""
+if [ "${1:-}" = --build ]; then BUILD_ONLY=1; shift; fi
+VERSION="${1:?usage: setup.sh [--build] X.Y}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CACHE="${HEAL_PROJECT_PYTHON_CACHE:-$ROOT/.cache/project-python}/$VERSION"
 VERSIONS="${PYENV_ROOT:-$HOME/.pyenv}/versions"
@@ -20,6 +23,10 @@ BUILD="$(ls -d "$VERSIONS/$VERSION".* 2>/dev/null | grep -E "/$VERSION\.[0-9]+$"
 if [ -z "$BUILD" ] || [ ! -x "$BUILD/bin/python$VERSION" ]; then
   echo "no pyenv build of Python $VERSION under $VERSIONS (pyenv install $VERSION makes one)" >&2
   exit 3
+fi
+if [ -n "$BUILD_ONLY" ]; then
+  echo "$BUILD/bin/python$VERSION"
+  exit 0
 fi
 VENV="$CACHE/venv"
 STAMP="$CACHE/.stamp-$(basename "$BUILD")-$PYTEST"
