@@ -246,7 +246,7 @@ class HealReporter:
             exc = outcome.excinfo[1]
             if isinstance(exc, SystemExit):
                 failure = parts.collect_exit(collector, exc, self.paths)
-                self._emit({"kind": wire.COLLECT_ERROR, "failure": failure})
+                self.emit({"kind": wire.COLLECT_ERROR, "failure": failure})
             return
         report = outcome.get_result()
         if report.failed:  # report.call is ours to read only here: pytest pops it right after
