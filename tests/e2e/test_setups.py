@@ -7,7 +7,11 @@ same failing ids, and check must exit 1 (every setup fails on purpose).
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import pytest
+from helpers.cli import heal_ls
 from helpers.setups import load_harness
 
 pytestmark = pytest.mark.e2e
@@ -27,3 +31,15 @@ def test_check_counts_what_pytest_counts(name):
     assert (ours.failed, ours.passed, ours.errors) == (theirs.failed, theirs.passed, theirs.errors)
     assert ours.ids == theirs.ids
     assert ours.exit == theirs.exit == 1
+
+
+# Candidates run with an overlay, a sandbox and a pytest cache of their own: under `-n 2` they
+# run in pytest's own process; under `--lf` the cache plugin stays on, so the option parses.
+@pytest.mark.parametrize("name", ["xdist_n2", "last_failed"])
+def test_fix_is_verified_under_the_setups_config(name, tmp_path):
+    root = tmp_path / name
+    shutil.copytree(setups.SETUPS / name, root)
+    done = heal_ls("fix", str(root), "--provider", "local", "--no-cache", "--json")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    [row] = json.loads(done.stdout)["results"]
+    assert (row["suspect"], row["status"]) == ("basket/prices.py::shipping", "verified"), row

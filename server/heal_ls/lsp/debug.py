@@ -76,7 +76,9 @@ async def wait_listening(process, port: int, errors, timeout: float = 20.0) -> N
 def command_line(ls, nodeid: str, port: int) -> list[str]:
     python = ls.settings.python or sys.executable
     debugpy = ["-m", "debugpy", "--listen", f"{HOST}:{port}", "--wait-for-client"]
-    pytest = ["-m", "pytest", nodeid, "-p", "no:cacheprovider", *ls.settings.pytestArgs]
+    # a pytest cache of its own: the user's lastfailed untouched, their `--lf` still an option
+    cache = os.path.join(tempfile.gettempdir(), "heal-ls-debug-pytest-cache")
+    pytest = ["-m", "pytest", nodeid, "-o", f"cache_dir={cache}", *ls.settings.pytestArgs]
     return [python, *debugpy, *pytest]
 
 

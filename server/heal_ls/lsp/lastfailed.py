@@ -8,8 +8,8 @@ background on the warm runner: that gives structured failures, located and publi
 
 The change is noticed by the client's file watcher when it offers dynamic registration for
 workspace/didChangeWatchedFiles (one registration serves every folder), else by checking the
-file's signature every POLL_SECONDS. heal-ls's own runs never write that cache
-(`-p no:cacheprovider`), so they do not trigger themselves.
+file's signature every POLL_SECONDS. heal-ls's own runs never write that cache (each has a
+pytest cache of its own, `-o cache_dir=...`), so they do not trigger themselves.
 """
 
 from __future__ import annotations

@@ -54,7 +54,8 @@ class Runs:
             options = RunOptions(
                 python=settings.python,
                 # the user's lastfailed is theirs: it tells us about THEIR runs (lastfailed.py)
-                pytest_args=("-p", "no:cacheprovider", *settings.pytestArgs),
+                pytest_args=tuple(settings.pytestArgs),
+                own_cache=True,
                 test_timeout=settings.testTimeout,
                 overlay={**buffers, **(overlay or {})} or None,
                 warm=self.warm_runner(),

@@ -70,9 +70,12 @@ def build_pytest_invocation(
     overlay: dict[str, str] | None = None,
     trace: bool = True,
     serial: bool = False,
+    own_cache: bool = False,
 ) -> PytestInvocation:
     """serial: run the tests in pytest's own process even when the user's config asks for
-    pytest-xdist workers (`-n` in addopts); otherwise the workers run them and report."""
+    pytest-xdist workers (`-n` in addopts); otherwise the workers run them and report.
+    own_cache (always with an overlay): pytest's cache (lastfailed) is the run's own, never the
+    user's; the cache plugin stays on, so `--lf` or `--ff` in the user's addopts still parse."""
     root = os.path.abspath(str(root))
     workdir = tempfile.mkdtemp(prefix="heal-ls-run-")
     report_path = os.path.join(workdir, "report.jsonl")
@@ -87,8 +90,8 @@ def build_pytest_invocation(
         handle.write(seal)
     argv = ["-p", PLUGIN_NAME, "--rootdir", root, "--color=no", "-q"]
     argv.append("--continue-on-collection-errors")  # one broken file must not hide the rest
-    if overlay:
-        argv += ["-p", "no:cacheprovider"]  # candidate runs must not rewrite the user's lastfailed
+    if overlay or own_cache:  # candidate runs must not rewrite the user's lastfailed
+        argv += ["-o", f"cache_dir={os.path.join(workdir, 'pytest-cache')}"]
     argv += [*pytest_args, *(nodeids or [])]
     return PytestInvocation(
         python=python or sys.executable,

@@ -19,6 +19,7 @@ class RunOptions:
     run_timeout: float = 300.0  # seconds for the whole run (or a script)
     overlay: dict[str, str] | None = field(default=None, hash=False)  # unsaved texts by path
     warm: Any = field(default=None, hash=False, compare=False)  # a WarmRunner, or None: spawn
+    own_cache: bool = False  # a pytest cache of the run's own: the user's lastfailed untouched
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pytest_args", tuple(self.pytest_args))

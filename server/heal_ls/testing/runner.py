@@ -37,9 +37,11 @@ async def run_pytest(
     sandbox=False,
     warm: Any = None,
     on_row: Callable[[dict], None] | None = None,
+    own_cache: bool = False,
 ) -> RunResult:
     """`on_row(row)` sees each report row (collected, start, test...) while the run goes on;
-    sandbox: True or a SandboxPolicy runs untrusted code (candidates) in the sandbox.
+    sandbox: True or a SandboxPolicy runs untrusted code (candidates) in the sandbox;
+    own_cache: the run reads and writes a pytest cache of its own, not the user's lastfailed.
 
     Only a whole-suite run of the saved code runs under the user's pytest-xdist (`-n` in
     their config): test ids, candidates, sandboxed or warm runs gain nothing from starting
@@ -55,6 +57,7 @@ async def run_pytest(
         overlay=overlay,
         trace=trace,
         serial=serial,
+        own_cache=own_cache,
     )
     tail = ReportTail(inv.report_path, on_row) if on_row else None
     try:
