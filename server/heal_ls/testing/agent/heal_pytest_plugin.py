@@ -241,17 +241,8 @@ class HealReporter:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_make_collect_report(self, collector):
-        outcome = yield
-        if outcome.excinfo is not None:  # SystemExit or KeyboardInterrupt: pytest re-raises it
-            exc = outcome.excinfo[1]
-            if isinstance(exc, SystemExit):
-                failure = parts.collect_exit(collector, exc, self.paths)
-                self.emit({"kind": wire.COLLECT_ERROR, "failure": failure})
-            return
-        report = outcome.get_result()
-        if report.failed:  # report.call is ours to read only here: pytest pops it right after
-            excinfo = getattr(report.__dict__.get("call"), "excinfo", None)
-            failure = parts.collect_failure(report, excinfo, self.paths)
+        failure = parts.collect_outcome((yield), collector, self.paths)
+        if failure is not None:
             self.emit({"kind": wire.COLLECT_ERROR, "failure": failure})
 
     def pytest_collection_finish(self, session):

@@ -189,6 +189,20 @@ def failure_from_exception(exc, item, paths, tb):
     return make_failure(item.nodeid, type(exc).__name__, safe_str(exc), frames, rec)
 
 
+def collect_outcome(outcome, collector, paths):
+    """The Failure-shaped dict of a collection that failed (pytest_make_collect_report's
+    outcome), else None: a failed report, or a SystemExit pytest re-raises out of collection."""
+    if outcome.excinfo is not None:  # SystemExit or KeyboardInterrupt
+        exc = outcome.excinfo[1]
+        return collect_exit(collector, exc, paths) if isinstance(exc, SystemExit) else None
+    report = outcome.get_result()
+    if not report.failed:
+        return None
+    # report.call is ours to read only here: pytest pops it right after
+    excinfo = getattr(report.__dict__.get("call"), "excinfo", None)
+    return collect_failure(report, excinfo, paths)
+
+
 def collect_failure(report, excinfo, paths):
     """A Failure-shaped dict for a collection error (import error, syntax error, bad conftest)."""
     exc = excinfo.value if excinfo is not None else None
