@@ -87,4 +87,5 @@ def test_the_coverage_run_adds_its_exclusions_trace_and_timeout_to_the_options(
         "run_timeout": 70.0,  # ten times the per-test timeout, at least a minute
         "overlay": OPTIONS.overlay,
         "warm": WARM,
+        "own_cache": False,
     }
