@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 
 from heal_ls.locate.index import ModuleIndex
 from heal_ls.models import Failure, Frame, RunResult
@@ -76,5 +77,9 @@ def _module_level_reason(frame: Frame, root: str, index: ModuleIndex | None) -> 
     if owner is not None:
         return f"raised in the body of class {owner.qualname} at {where}, not inside a function"
     if index is None:
-        return f"{where} does not parse (syntax error or undecodable): fix it by hand first"
+        version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+        return (
+            f"{where} does not parse on heal-ls's Python {version} (a syntax error, undecodable,"
+            " or a newer Python's syntax): fix it by hand, or run heal-ls on the project's Python"
+        )
     return f"raised at module level at {where}, not inside a function"

@@ -49,5 +49,7 @@ def locate(
     ranker.enclosing_defs()
     suspects = sorted(ranker.suspects.values(), key=lambda s: -s.score)
     if not suspects:
-        return Located([], False, reason or "no function of the workspace is involved")
+        reason = reason or "no function of the workspace is involved"
+        note = ranker.unparsable_note(reason)
+        return Located([], False, f"{reason}: {note}" if note else reason)
     return Located(suspects, True, None)

@@ -4,6 +4,7 @@ calls on the failing line, coverage, data flow) scored into suspects."""
 from __future__ import annotations
 
 import os
+import sys
 
 from heal_ls.locate.calls import imported_functions, matches, names_on_line, wrappers_of
 from heal_ls.locate.evidence import (
@@ -15,7 +16,7 @@ from heal_ls.locate.evidence import (
     signature_error_callee,
 )
 from heal_ls.locate.flow import names_feeding_line
-from heal_ls.locate.index import FunctionNode, ModuleIndex, index_file, index_source
+from heal_ls.locate.index import FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.spectrum import (
     DSTAR_CAP,
     dstar_scores,
@@ -25,6 +26,7 @@ from heal_ls.locate.spectrum import (
 )
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.paths import is_test_file, relative_path
+from heal_ls.pysource.source import SourceError, read_source
 
 
 def suspect_for(
@@ -49,14 +51,33 @@ class _Ranker:
         self.root = root
         self.overlay = overlay
         self.suspects: dict[tuple[str, int], Suspect] = {}
+        self.unparsable: dict[str, SyntaxError] = {}  # workspace modules this Python cannot parse
 
     def index(self, path: str) -> ModuleIndex | None:
-        if path in self.overlay:
-            try:
-                return index_source(self.overlay[path])
-            except SyntaxError:
-                return None
-        return index_file(path)
+        try:
+            text = self.overlay[path] if path in self.overlay else read_source(path)
+            return index_source(text)
+        except (OSError, SourceError):
+            return None
+        except SyntaxError as err:
+            self.unparsable[path] = err
+            return None
+
+    def unparsable_note(self, reason: str) -> str | None:
+        """Why modules were skipped: code in a newer Python's syntax (PEP 695 on 3.13) does not
+        parse under the Python heal-ls runs on, whatever the project's interpreter. None when
+        `reason` already names the module."""
+        named = [(relative_path(p, self.root), e) for p, e in self.unparsable.items()]
+        unnamed = [(path, err) for path, err in named if path not in reason]
+        if not unnamed:
+            return None
+        path, err = unnamed[0]
+        version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+        return (
+            f"heal-ls runs on Python {version}, which cannot parse {path}"
+            f" (line {err.lineno}: {err.msg}); if the project uses a newer Python's syntax, run"
+            " heal-ls itself on that Python"
+        )
 
     def add(self, path: str, node: FunctionNode, reason: str, score: float, line=None):
         key = self.key(path, node)

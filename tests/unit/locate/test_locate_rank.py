@@ -1,5 +1,6 @@
 """locate(): hand-made failures against small literal workspaces -> ranked suspects."""
 
+import sys
 from textwrap import dedent
 
 import pytest
@@ -341,9 +342,11 @@ def test_a_crash_in_a_file_that_no_longer_parses_is_not_healable(ws):
     failure.frames = [Frame(str(ws / "shop" / "core.py"), 1, "<module>")]
     located = locate(failure, str(ws))
     assert not located.healable
-    assert (
-        located.reason
-        == "shop/core.py:1 does not parse (syntax error or undecodable): fix it by hand first"
+    version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    assert located.reason == (
+        f"shop/core.py:1 does not parse on heal-ls's Python {version} (a syntax error,"
+        " undecodable, or a newer Python's syntax): fix it by hand, or run heal-ls on the"
+        " project's Python"
     )
 
 
@@ -410,3 +413,19 @@ def test_values_flow_through_self_attributes_set_up_in_setUp(ws):
     )
     names = [s.qualname for s in locate(failure, str(ws)).suspects]
     assert names == ["Inventory.count", "Inventory.__init__"]  # not median: it feeds nothing
+
+
+def test_a_module_this_python_cannot_parse_is_named_when_nothing_is_found(ws):
+    """A 3.13 project's `type` aliases do not parse on an older heal-ls: say so, not just
+    "no function could be tied to it"."""
+    (ws / "shop" / "core.py").write_text("type Stock = dict[str, int]\n" + SHOP)
+    frame = test_frame(ws, "assert inv.count", "test_count")  # failed in the test
+    failure = Failure("f1", "AssertionError", "", [frame], test="tests/test_core.py::test_count")
+    failure.test_path, failure.test_line = frame.path, frame.line
+    failure.covered = [f"{ws / 'shop' / 'core.py'}:{line_of(SHOP, 'def count') + 1}"]
+    located = locate(failure, str(ws))
+    assert not located.healable and located.suspects == []
+    version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    assert f"heal-ls runs on Python {version}, which cannot parse shop/core.py (line 1" in (
+        located.reason
+    )
