@@ -3,9 +3,11 @@
 Generates a 5,000-line module with one failing function, runs the tests once through the server
 (so a failure is known), opens the module, then sends code-action requests at random lines,
 interleaved with `heal/failures` requests (a handler that does no work) as the round-trip
-baseline. Prints p50/p99 of both and the ratio side by side.
+baseline. Prints p50/p99 of both and the ratio side by side. Requests carry the published
+diagnostics of their line in their context, as VS Code sends them. `--deep` makes the failure a
+RecursionError (about a thousand frames, every one related information of the diagnostic).
 
-    python benchmarks/code_action.py [--lines 5000] [--requests 500]
+    python benchmarks/code_action.py [--lines 5000] [--requests 500] [--deep]
 """
 
 from __future__ import annotations
@@ -39,22 +41,33 @@ def average(values):
     """The mean of the values."""
     return sum(values) / (len(values) - 1)
 '''
+DEEP = '''
+
+def average(values, depth=0):
+    """The mean of the values."""
+    return average(values, depth + 1)
+'''
 TEST = "from big import average\n\n\ndef test_average():\n    assert average([1, 2, 3]) == 2\n"
 
 
-def write_project(root: Path, lines: int) -> Path:
+def write_project(root: Path, lines: int, deep: bool = False) -> Path:
     body = ['"""A big generated module."""\n']
     n = 0
     while sum(chunk.count("\n") for chunk in body) < lines - 10:
         body.append(FUNCTION.format(n=n))
         n += 1
         if n == 250:
-            body.append(BUGGY)
+            body.append(DEEP if deep else BUGGY)
     (root / "big.py").write_text("".join(body), encoding="utf-8")
     (root / "tests").mkdir()
     (root / "tests" / "test_big.py").write_text(TEST, encoding="utf-8")
     (root / "pytest.ini").write_text("[pytest]\npythonpath = .\n", encoding="utf-8")
     return root / "big.py"
+
+
+def on_line(diagnostics: list[t.Diagnostic], line: int) -> list[t.Diagnostic]:
+    """The diagnostics a client sends in a code action's context: those on the cursor's line."""
+    return [d for d in diagnostics if d.range.start.line <= line <= d.range.end.line]
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -66,7 +79,10 @@ async def measure(root: Path, module: Path, requests: int):
     client = LanguageClient("bench", "0")
     for method in ("window/logMessage", "window/showMessage", "heal/status", "$/progress"):
         client.feature(method)(lambda params: None)
-    client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(lambda params: None)
+    published: dict[str, list[t.Diagnostic]] = {}
+    client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(
+        lambda params: published.__setitem__(params.uri, params.diagnostics)
+    )
     await client.start_io(sys.executable, "-m", "heal_ls", "serve")
     await client.initialize_async(
         t.InitializeParams(capabilities=t.ClientCapabilities(), root_uri=root.as_uri())
@@ -79,9 +95,10 @@ async def measure(root: Path, module: Path, requests: int):
         t.DidOpenTextDocumentParams(t.TextDocumentItem(uri, "python", 1, text))
     )
     line_count = text.count("\n")
-    buggy_line = text.splitlines().index("def average(values):")
+    buggy_line = next(i for i, ln in enumerate(text.splitlines()) if ln.startswith("def average("))
     rng = random.Random(7)
     actions, typing, baseline, with_heal = [], [], [], 0
+    on_errors: list[float] = []  # the requests with the Error's diagnostic in their context
     for i in range(requests):
         if i >= requests // 2 and i % 5 == 0:  # second half: the user types every 5 requests
             version = 2 + i
@@ -96,15 +113,20 @@ async def measure(root: Path, module: Path, requests: int):
                     [t.TextDocumentContentChangeWholeDocument(text=text)],
                 )
             )
-        line = buggy_line + 1 if i % 10 == 0 else rng.randrange(line_count)
+        errors = published.get(uri) or []  # the cursor on the Error, as a user about to heal
+        on_error = errors[0].range.start.line if errors else buggy_line + 1
+        line = on_error if i % 10 == 0 else rng.randrange(line_count)
         params = t.CodeActionParams(
             text_document=t.TextDocumentIdentifier(uri),
             range=t.Range(t.Position(line, 0), t.Position(line, 0)),
-            context=t.CodeActionContext(diagnostics=[]),
+            context=t.CodeActionContext(diagnostics=on_line(published.get(uri, []), line)),
         )
         started = time.perf_counter()
         result = await client.text_document_code_action_async(params)
-        (typing if i >= requests // 2 else actions).append((time.perf_counter() - started) * 1000)
+        took = (time.perf_counter() - started) * 1000
+        (typing if i >= requests // 2 else actions).append(took)
+        if i % 10 == 0 and i >= 10:  # the first warms the server's converters up
+            on_errors.append(took)
         with_heal += any("AI heal" in getattr(a, "title", "") for a in result or [])
         started = time.perf_counter()
         await client.protocol.send_request_async("heal/failures", {})
@@ -112,18 +134,20 @@ async def measure(root: Path, module: Path, requests: int):
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
-    return actions[10:], typing, baseline[10:], with_heal  # the first few warm the server up
+    # the first few warm the server up
+    return actions[10:], typing, baseline[10:], on_errors, with_heal
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=5000)
     parser.add_argument("--requests", type=int, default=500)
+    parser.add_argument("--deep", action="store_true", help="a RecursionError's deep traceback")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="heal-bench-") as tmp:
-        module = write_project(Path(tmp), args.lines)
+        module = write_project(Path(tmp), args.lines, args.deep)
         lines = module.read_text().count("\n")
-        actions, typing, baseline, with_heal = asyncio.run(
+        actions, typing, baseline, on_errors, with_heal = asyncio.run(
             measure(Path(tmp), module, args.requests)
         )
     measured = len(actions) + len(typing)
@@ -132,6 +156,7 @@ def main() -> int:
     rows = (
         ("codeAction, buffer unchanged", actions),
         ("codeAction, while typing", typing),
+        ("codeAction on the Error", on_errors),
         ("heal/failures (baseline)", baseline),
     )
     for name, samples in rows:

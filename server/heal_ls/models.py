@@ -37,6 +37,10 @@ class Frame:
         return _from_dict(cls, data)
 
 
+MAX_FRAMES = 40  # frames kept of a traceback: the outermost OUTER_FRAMES and the innermost rest
+OUTER_FRAMES = 10
+
+
 @dataclass
 class Failure:
     """A failing test, a collection error or a crashing script."""
@@ -59,6 +63,14 @@ class Failure:
     # Workspace functions that ran while the test modules imported (module-level data).
     import_covered: list[str] = field(default_factory=list)
     when: str | None = None  # the test phase that raised: "setup", "call" or "teardown"
+    frames_skipped: int = 0  # middle frames dropped from a very deep traceback (MAX_FRAMES)
+
+    def __post_init__(self) -> None:
+        # A RecursionError brings ~1,000 frames: every diagnostic, code action and prompt would
+        # carry them all. The outer frames say where it started, the inner ones where it broke.
+        if len(self.frames) > MAX_FRAMES:
+            self.frames_skipped += len(self.frames) - MAX_FRAMES
+            self.frames = self.frames[:OUTER_FRAMES] + self.frames[OUTER_FRAMES - MAX_FRAMES :]
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Failure:

@@ -4,6 +4,7 @@ and module-level crashes (a diagnostic, no heal action)."""
 from pathlib import Path
 
 import pytest
+from heal_ls.models import MAX_FRAMES
 from helpers.lsp import eventually
 from lsprotocol import types as t
 
@@ -112,3 +113,28 @@ async def test_a_collection_error_clears_when_the_fixed_file_is_saved(vscode_cli
     editor.save(uri)
     await eventually(lambda: editor.diagnostics("mod.py") == [], timeout=60, what="cleared")
     assert editor.diagnostics("tests/test_mod.py") == []
+
+
+DEEP_PROJECT = {
+    "pytest.ini": "[pytest]\npythonpath = .\n",
+    "walk.py": "def depth(node):\n    return 1 + depth(node)\n",
+    "tests/test_walk.py": "from walk import depth\n\n\ndef test_depth():\n    assert depth({}) == 1\n",
+}
+
+
+@pytest.mark.parametrize("project", ["deep"])
+async def test_a_recursion_error_keeps_its_diagnostic_light(vscode_client, project):
+    """About a thousand frames: the diagnostic carries the outer and inner ones, says how many
+    it skipped, and the code action on it still offers the heal."""
+    editor = vscode_client.editor
+    write_project(editor.root, DEEP_PROJECT)
+    assert (await editor.command("heal.runTests"))["failed"] == 1
+    [error] = editor.diagnostics("walk.py")
+    assert error.code == "RecursionError" and error.range.start.line == 1
+    related = error.related_information
+    assert len(related) <= MAX_FRAMES + 2  # the frames kept, the skip note, the failing test
+    [note] = [info for info in related if "more frames skipped" in info.message]
+    assert int(note.message.split()[0]) > 800
+    uri = editor.open("walk.py")
+    titles = [a.title for a in await actions_at(vscode_client, uri, 1)]
+    assert titles[0].startswith("AI heal depth")

@@ -8,6 +8,7 @@ from lsprotocol import types
 
 from heal_ls.lsp.documents import line_range, lines_of, path_to_uri
 from heal_ls.lsp.state import Known
+from heal_ls.models import OUTER_FRAMES
 
 SOURCE = "heal"
 
@@ -62,6 +63,13 @@ class Builder:
             )
             for f in failure.frames
         ]
+        if failure.frames_skipped:  # where the cut is: the frame after it
+            after = failure.frames[OUTER_FRAMES]
+            skipped = f"{failure.frames_skipped} more frames skipped (a very deep traceback)"
+            infos.insert(
+                OUTER_FRAMES,
+                types.DiagnosticRelatedInformation(self.location(after.path, after.line), skipped),
+            )
         if failure.test_path:
             where = self.location(failure.test_path, failure.test_line or 1)
             infos.append(types.DiagnosticRelatedInformation(where, f"failing test {known.label()}"))
