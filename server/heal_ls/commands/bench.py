@@ -167,12 +167,13 @@ async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[dict]
         Live(wanted(args.json), "bench") as live,
     ):
         copies: dict[str, str] = {}
+        live.expect(len(cases))
         for index, case in enumerate(cases):
             live.step(f"healing {case.name}")
             workspace = _copy_root(case, scratch, copies)
             row = await heal_case(_moved(case, workspace), config)
             rows.append(row)
-            live.advance(total=len(cases))
+            live.advance()
             line = table_lines([row], header=False)[0]
             if live.progress is not None and sys.stdout.isatty():
                 live.print(line)  # above the bar, on the same terminal

@@ -76,10 +76,13 @@ class Live:
         if self.progress is not None:
             self.progress.update(self.task, description=message)
 
-    def advance(self, total: int | None = None) -> None:
+    def expect(self, total: int) -> None:
+        """How many steps there will be, known before the first ends (not `0/?`)."""
         if self.progress is not None:
-            if total is not None:
-                self.progress.update(self.task, total=total)
+            self.progress.update(self.task, total=total)
+
+    def advance(self) -> None:
+        if self.progress is not None:
             self.progress.advance(self.task)
 
     def on_row(self, row: dict) -> None:
