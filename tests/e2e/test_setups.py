@@ -34,8 +34,10 @@ def test_check_counts_what_pytest_counts(name):
 
 
 # Candidates run with an overlay, a sandbox and a pytest cache of their own: under `-n 2` they
-# run in pytest's own process; under `--lf` the cache plugin stays on, so the option parses.
-@pytest.mark.parametrize("name", ["xdist_n2", "last_failed"])
+# run in pytest's own process; under `--lf` the cache plugin stays on, so the option parses;
+# under `--cov` pytest-cov writes its data file in the run's own folder (the workspace is
+# read-only in the sandbox).
+@pytest.mark.parametrize("name", ["xdist_n2", "last_failed", "cov", "xdist_cov"])
 def test_fix_is_verified_under_the_setups_config(name, tmp_path):
     root = tmp_path / name
     shutil.copytree(setups.SETUPS / name, root)

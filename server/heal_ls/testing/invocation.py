@@ -20,6 +20,8 @@ from heal_ls.testing.agent import heal_protocol as wire
 
 PLUGIN_DIR = str(Path(__file__).resolve().parent / "agent")
 PLUGIN_NAME = wire.PLUGIN_NAME
+# coverage.py's data file: pytest-cov (`--cov` in addopts) writes it when the session ends
+COVERAGE_FILE = "COVERAGE_FILE"
 # Our own pytest's per-test variables must not leak into the child run.
 DROPPED_ENV = (
     "PYTEST_CURRENT_TEST",
@@ -82,6 +84,8 @@ def build_pytest_invocation(
     env = plugin_env(root, report_path, trace, test_timeout)
     if overlay:
         env[wire.OVERLAY] = write_overlay(workdir, overlay)
+        # a candidate's coverage is not the user's, and the sandbox's workspace is read-only
+        env[COVERAGE_FILE] = os.path.join(workdir, "coverage")
     if serial:
         env[wire.SERIAL] = "1"
     seal = secrets.token_bytes(16)

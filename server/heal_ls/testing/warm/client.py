@@ -24,6 +24,7 @@ from platformdirs import user_cache_dir
 
 from heal_ls.testing import sandbox as sandboxing
 from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.invocation import COVERAGE_FILE
 from heal_ls.testing.sandbox import Sandbox, SandboxPolicy, make_sandbox
 from heal_ls.testing.warm import process as warm_process
 from heal_ls.testing.warm.cold import WarmTimeout, _limits, _output_path, run_cold
@@ -98,6 +99,8 @@ class WarmRunner:
         if inv.env.get(wire.OVERLAY):
             shutil.copyfile(inv.env[wire.OVERLAY], os.path.join(host, "overlay.json"))
             env[wire.OVERLAY] = f"{inner}/overlay.json"
+        if COVERAGE_FILE in inv.env:  # where pytest-cov may write inside the box
+            env[COVERAGE_FILE] = f"{inner}/coverage"
         if inv.env.get(wire.SEAL):  # the report's secret (report.py); the plugin deletes it
             shutil.copyfile(inv.env[wire.SEAL], os.path.join(host, "seal"))
             env[wire.SEAL] = f"{inner}/seal"
