@@ -22,6 +22,9 @@ CASES = {
     "xdist_n2": ("xdist_auto_loadscope", ("pyproject.toml", '[tool.pytest.ini_options]\npythonpath = ["."]\naddopts = "-n 2"\n'), ("basket/prices.py", "basket/stock.py")),
     # `--lf` in addopts: an option of pytest's cache plugin, which heal-ls's runs keep
     "last_failed": ("last_failed", None, ("basket/prices.py",)),
+    # pytest-cov, alone and with xdist (the editor's runs are in-process: no workers to cover)
+    "cov": ("cov", None, ("basket/prices.py",)),
+    "xdist_cov": ("xdist_cov", None, ("basket/prices.py",)),
 }  # fmt: skip
 
 
