@@ -77,3 +77,34 @@ async def test_two_folders_each_served_with_its_own_settings(two_folders, exampl
         "tests/test_inventory.py::test_remove_all",
         "tests/test_render.py::test_render_table",
     }
+
+
+@pytest_lsp.fixture(config=CONFIG, params=["visual_studio_code"])
+async def twin_folders(request, lsp_client: LanguageClient, tmp_path, example_copy):
+    """Two folders holding the same project: the same test id fails in both."""
+    left = example_copy("inventory").rename(tmp_path / "left")
+    right = example_copy("inventory").rename(tmp_path / "right")
+    await start_session(request, lsp_client, left, {"provider": "local"}, [left, right])
+    lsp_client.folders = (left, right)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_the_palette_names_the_folder_of_each_failure(twin_folders):
+    client = twin_folders
+    editor, right = client.editor, client.folders[1]
+    assert (await editor.command("heal.runTests"))["failed"] == 2
+    editor.open(str(right / "shop" / "inventory.py"))  # the fix goes into its buffer
+    editor.answer = lambda params: next(
+        a.title for a in params.actions if a.title.endswith("right")
+    )
+    result = await editor.command("heal.healFailingTest", timeout=240)
+    buttons = [action.title for action in editor.questions[-1].actions]
+    assert buttons == [
+        "Inventory.remove (test_remove_all) in left",
+        "Inventory.remove (test_remove_all) in right",
+    ]
+    assert result["status"] == "verified" and result["applied"], result
+    [edit] = editor.applied
+    [change] = edit.edit.document_changes
+    assert change.text_document.uri == (right / "shop" / "inventory.py").as_uri()

@@ -9,6 +9,7 @@ Result: {status, message, applied, qualname}.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from dataclasses import replace
 
@@ -226,7 +227,15 @@ async def pick_failure(ls) -> tuple[Folder, Known] | None:
     healable = [(f, k) for f in ls.folders for k in f.state.known.values() if k.healable]
     if len(healable) <= 1:
         return healable[0] if healable else None
-    titles = {f"{k.suspect.qualname} ({k.label()})": (f, k) for f, k in healable[:20]}
+    # The same test id can fail in two folders: then each button names its folder (by its
+    # path when two folders share a name).
+    names = {f.root: os.path.basename(f.root) for f, _ in healable}
+    if len(set(names.values())) < len(names):
+        names = {root: root for root in names}
+    titles = {}
+    for folder, known in healable[:20]:
+        where = f" in {names[folder.root]}" if len(names) > 1 else ""
+        titles[f"{known.suspect.qualname} ({known.label()}){where}"] = (folder, known)
     params = types.ShowMessageRequestParams(
         type=types.MessageType.Info,
         message="heal: which failure should be healed?",
