@@ -74,7 +74,7 @@ async def test_a_crashing_script_points_at_its_function(vscode_client, project):
     editor.open("tools/report.py")
     titles = [a.title for a in await actions_at(vscode_client, uri, 10)]
     assert titles == [
-        "AI heal parse_amount \N{EM DASH} 2 call sites, 0 guard tests",
+        "AI heal parse_amount \N{EM DASH} 2 call sites",
         "Re-run script",
     ]
 

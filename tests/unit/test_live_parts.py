@@ -137,6 +137,7 @@ def test_guards_are_passing_tests_that_ran_the_function():
     )
     assert guard_count([run, run, None], suspect) == 1
     assert Blast(1, 2).text() == "1 call site, 2 guard tests"
+    assert Blast(4, None).text() == "4 call sites"  # guards not seen yet: no claim of none
 
 
 def test_flaky_labels():

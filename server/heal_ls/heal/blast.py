@@ -22,11 +22,13 @@ _CALLED: dict[str, tuple[tuple[int, int], Counter]] = {}  # path -> (signature, 
 @dataclass
 class Blast:
     callers: int
-    guards: int
+    guards: int | None  # None: not known yet (no run so far showed a passing test running it)
 
     def text(self) -> str:
         # static call sites, tests included: not distinct callers
         sites = f"{self.callers} call site{'s' * (self.callers != 1)}"
+        if self.guards is None:
+            return sites
         return f"{sites}, {self.guards} guard test{'s' * (self.guards != 1)}"
 
     def to_json(self) -> dict:
@@ -85,4 +87,7 @@ def guard_count(runs, suspect) -> int:
 
 
 def blast_radius(root: str, suspect, runs) -> Blast:
-    return Blast(call_sites(root, suspect.qualname), guard_count(runs, suspect))
+    """Call sites, and the guards the given runs saw. None of them is no evidence of none: a
+    followed run of the failing tests alone, or a `-k` run, never ran the passing ones, so 0
+    would read as "this fix will be weak" before the heal's own guard discovery has looked."""
+    return Blast(call_sites(root, suspect.qualname), guard_count(runs, suspect) or None)
