@@ -60,7 +60,7 @@ def test_formats_a_located_crash_and_a_not_healable_failure(tmp_path):
     assert lines[1].endswith(
         "-> not healable: raised at module level at pkg/m.py:1, not inside a function"
     )
-    assert summary_line(run) == "1 failed, 1 errors, 2 passed in 1.2s"
+    assert summary_line(run) == "1 failed, 1 error, 2 passed in 1.2s"
 
 
 def test_json_paths_are_relative_with_slashes_and_foreign_ones_stay_absolute(tmp_path):

@@ -59,7 +59,7 @@ def test_the_human_line_points_at_the_module_and_names_the_failing_line(tmp_path
         "pkg/mod.py:1:1: collect:tests/test_mod.py failed: ImportError: cannot import name"
     )
     assert "-> not healable: tests/test_mod.py:2 imports missing_name from pkg.mod" in result.stdout
-    assert result.stderr.splitlines()[-1].startswith("1 errors, 1 passed in ")
+    assert result.stderr.splitlines()[-1].startswith("1 error, 1 passed in ")
 
 
 def test_an_unknown_id_in_a_healthy_file_is_still_a_usage_error(tmp_path):

@@ -83,7 +83,8 @@ def _traceback(failure: Failure, where: Located, root: str) -> list[str]:
 
 
 def summary_line(result: RunResult) -> str:
-    counts = [("failed", result.failed), ("errors", result.errors), ("passed", result.passed)]
+    errors = "error" if result.errors == 1 else "errors"  # as pytest says it
+    counts = [("failed", result.failed), (errors, result.errors), ("passed", result.passed)]
     counts.append(("skipped", result.skipped))
     parts = [f"{n} {label}" for label, n in counts if n] or ["no tests ran"]
     return f"{', '.join(parts)} in {result.seconds:.1f}s"

@@ -1,4 +1,5 @@
-"""`cannot import name 'x' from 'pkg.mod' (/w/pkg/mod.py)`: the module that lacks the name.
+"""`cannot import name 'x' from 'pkg.mod' (/w/pkg/mod.py)`: the module that lacks the name; and
+`No module named 'x'` for an x that is not the workspace's: a dependency the test interpreter lacks.
 
 The normal state of a test written first: it imports what does not exist yet. The failure points
 at that module (line 1), the importing line stays the failing line, and no function holds the
@@ -19,6 +20,7 @@ from heal_ls.pysource.source import SourceError, read_source, split_lines
 _MISSING = re.compile(
     r"^cannot import name '(?P<name>[^']+)' from '(?P<module>[^']+)' \((?P<path>[^()]+)\)"
 )
+_NO_MODULE = re.compile(r"^No module named '(?P<module>[^']+)'")
 MODULE = "<module>"  # the qualname of a suspect that is a whole module, as frames name it
 
 
@@ -67,3 +69,22 @@ def _end(text: str) -> tuple[int, int]:
     if len(lines) > 1 and not lines[-1]:  # the break after the last line starts no line
         lines.pop()
     return len(lines), len(lines[-1])
+
+
+def missing_dependency(failure: Failure, root: str) -> str | None:
+    """A hint when the failure is an import of a module the workspace does not hold: most often
+    the tests ran in an interpreter without the project's dependencies (heal-ls's own, say)."""
+    found = _NO_MODULE.match(failure.message.strip())
+    if failure.exc_type != "ModuleNotFoundError" or found is None:
+        return None
+    top = found["module"].split(".")[0]
+    if any(
+        os.path.exists(os.path.join(root, base, top + ext))
+        for base in ("", "src")
+        for ext in ("", ".py")
+    ):
+        return None  # a workspace module: a wrong import path, not a missing dependency
+    return (
+        f"{top} is not installed in the interpreter that ran the tests: if your project has its"
+        " own environment, point heal-ls at its Python (--python PATH; in the editor heal.python)"
+    )

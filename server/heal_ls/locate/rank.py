@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from heal_ls.locate.missing import missing_name
+from heal_ls.locate.missing import missing_dependency, missing_name
 from heal_ls.locate.ranker import _Ranker
 from heal_ls.models import Failure, RunResult, Suspect
 from heal_ls.pysource.paths import is_test_file, is_workspace_file
@@ -50,6 +50,6 @@ def locate(
     suspects = sorted(ranker.suspects.values(), key=lambda s: -s.score)
     if not suspects:
         reason = reason or "no function of the workspace is involved"
-        note = ranker.unparsable_note(reason)
+        note = missing_dependency(failure, root) or ranker.unparsable_note(reason)
         return Located([], False, f"{reason}: {note}" if note else reason)
     return Located(suspects, True, None)

@@ -59,3 +59,21 @@ def test_a_circular_import_or_a_foreign_module_is_left_to_the_usual_reasons(tmp_
         found = locate(import_failure(root, message), str(root))
         assert found.suspects == [] and not found.healable
         assert found.reason == "raised at module level at tests/test_m.py:3, not inside a function"
+
+
+def test_a_dependency_missing_from_the_test_interpreter_says_where_to_point_heal_ls(tmp_path):
+    root = project(tmp_path)
+    failure = import_failure(root, "No module named 'yaml'")
+    failure.exc_type = "ModuleNotFoundError"
+    found = locate(failure, str(root))
+    assert not found.healable and found.reason.endswith(
+        "yaml is not installed in the interpreter that ran the tests: if your project has its own"
+        " environment, point heal-ls at its Python (--python PATH; in the editor heal.python)"
+    )
+
+
+def test_a_workspace_module_not_found_is_no_missing_dependency(tmp_path):
+    root = project(tmp_path)
+    failure = import_failure(root, "No module named 'pkg.gone'")  # pkg is the workspace's
+    failure.exc_type = "ModuleNotFoundError"
+    assert "not installed" not in locate(failure, str(root)).reason
