@@ -7,7 +7,6 @@ hypothesis and approx, doctests; each failing test names the function that holds
 """
 
 import asyncio
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from heal_ls.commands.check_report import to_json
 from heal_ls.diagnose import diagnose
 from heal_ls.heal.guards import find_guards
 from heal_ls.testing.options import RunOptions
+from helpers.projects import write_files
 
 FILES = {
     "pytest.ini": "[pytest]\npythonpath = src\naddopts = --doctest-modules\ntestpaths = tests src\n",
@@ -207,12 +207,7 @@ EXPECTED = {  # failing test -> (the function that holds the bug, the enclosing 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("recap")
-    for name, text in FILES.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return root
+    return write_files(tmp_path_factory.mktemp("recap"), FILES)
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,17 @@
 """Small projects written by tests that need a precise shape (shared by e2e and LSP tests)."""
 
+import textwrap
+
+
+def write_files(root, files):
+    """Write {relative path: indented text} under root (dedented, leading newline dropped)."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
 ORDERS = """class Order:
     def __init__(self, prices):
         self.prices = prices
