@@ -273,7 +273,9 @@ class HealReporter:
         if give_up:  # it did not stop after the interrupt: keep the report, end the process
             self.emit({"kind": wire.ABORT, "nodeid": rec["nodeid"]})
             os._exit(ABORT_EXIT_CODE)
-        frames = parts.stack_frames(sys._current_frames().get(thread_id), self.paths)
+        # the reprs of the stuck frames' locals (workspace __repr__s) are not what the test ran
+        stack = self._unrecorded(parts.stack_frames)
+        frames = stack(sys._current_frames().get(thread_id), self.paths)
         message = f"test did not finish within {self.timeout:g} s"
         failure = parts.make_failure(rec["nodeid"], "Timeout", message, frames, rec)
         failure["timed_out"] = True
@@ -282,6 +284,9 @@ class HealReporter:
         self.interrupt_pending = True
         if self.signal_installed:
             signal.pthread_kill(thread_id, TIMEOUT_SIGNAL)
+
+    def _unrecorded(self, function):
+        return self.recorder.unrecorded(function) if self.recorder else function
 
     def _on_signal(self, signum, frame):
         if self.interrupt_pending:

@@ -4,6 +4,7 @@ Stdlib only.
 """
 
 import faulthandler
+import functools
 import os
 import sys
 import threading
@@ -13,6 +14,19 @@ import heal_hits
 
 MOCK_FILE = os.path.join("unittest", "mock.py")
 MOCK_CALL_NAMES = ("_increment_mock_call", "_mock_call")  # 3.8+, and 3.7's only one
+# What a rewritten assert calls, as `@pytest_ar.<name>(...)` (looked up at call time), only to
+# explain itself: reprs of its operands, pytest_assertrepr_compare (which may call __eq__ and
+# __repr__ again for a diff), the message, the pass hook. Not evidence: recording pauses in them.
+EXPLAIN_MODULE = "_pytest.assertion.rewrite"
+EXPLAIN_HELPERS = (
+    "_saferepr",
+    "_format_assertmsg",
+    "_should_repr_global_name",
+    "_format_boolop",
+    "_call_reprcompare",
+    "_call_assertion_pass",
+    "_format_explanation",
+)
 
 
 class CallRecorder:
@@ -29,8 +43,10 @@ class CallRecorder:
         self.hits = set()
         self.mock_calls = {}  # id(mock) -> {workspace caller key: None}, in call order
         self.depth = 0
+        self.paused = 0
         self.finder = heal_hits.install(self._wants)
         self.mock_patched = False
+        self.explain_originals = {}  # helper name -> pytest's own function, while wrapped
 
     def _wants(self, path):
         return self.paths.is_workspace(path) and not self.paths.is_test_file(path)
@@ -50,7 +66,7 @@ class CallRecorder:
         original, recorder = getattr(mixin, name), self
 
         def bookkeeping(mock_self, *args, **kwargs):
-            if recorder.depth:
+            if recorder.depth and not recorder.paused:
                 recorder._record_mock_call(mock_self, sys._getframe(1))
             return original(mock_self, *args, **kwargs)
 
@@ -67,6 +83,46 @@ class CallRecorder:
                     self.mock_calls.setdefault(id(mock), {})[self._key(caller.f_code)] = None
                 return
             caller = caller.f_back
+
+    def _patch_explanation(self):
+        """Wrap the rewritten asserts' explanation helpers once pytest has imported them."""
+        module = sys.modules.get(EXPLAIN_MODULE)
+        if module is None or self.explain_originals:
+            return
+        for name in EXPLAIN_HELPERS:
+            helper = getattr(module, name, None)
+            if callable(helper):
+                self.explain_originals[name] = helper
+                setattr(module, name, self.unrecorded(helper))
+
+    def _unpatch_explanation(self):
+        module = sys.modules.get(EXPLAIN_MODULE)
+        for name, helper in self.explain_originals.items():
+            setattr(module, name, helper)
+        self.explain_originals = {}
+
+    def unrecorded(self, function):
+        """`function`, run with recording paused: what it calls is not what the test ran."""
+        recorder = self
+
+        @functools.wraps(function)
+        def paused(*args, **kwargs):
+            recorder.pause()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                recorder.resume()
+
+        return paused
+
+    def pause(self):
+        self.paused += 1
+        heal_hits.record_into(heal_hits.OFF)
+
+    def resume(self):
+        self.paused -= 1
+        if self.depth and not self.paused:
+            heal_hits.record_into(self.hits.add)
 
     def mock_callers(self, tb):
         """Keys of the workspace functions that called the mock a failed mock assertion checked,
@@ -95,7 +151,9 @@ class CallRecorder:
         self.depth += 1
         if self.depth == 1:
             self._patch_mock()
-            heal_hits.record_into(self.hits.add)
+            self._patch_explanation()
+            if not self.paused:
+                heal_hits.record_into(self.hits.add)
 
     def stop(self):
         self.depth -= 1
@@ -103,6 +161,7 @@ class CallRecorder:
             heal_hits.record_into(heal_hits.OFF)
 
     def close(self):
+        self._unpatch_explanation()
         heal_hits.uninstall(self.finder)
 
     def collected(self):

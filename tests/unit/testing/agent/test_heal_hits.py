@@ -113,6 +113,40 @@ def test_nothing_is_recorded_outside_start_and_stop_and_reset_forgets(tmp_path, 
     assert recorder.collected() == []
 
 
+def test_an_unrecorded_function_records_nothing_and_recording_resumes(tmp_path, recorder):
+    source = "def f():\n    return 1\n\n\ndef g():\n    return f()\n"
+    mod, path = _import(tmp_path, "hits_paused", source)
+    explain = recorder.unrecorded(recorder.unrecorded(mod.g))  # nested pauses
+    recorder.start()
+    assert explain() == 1
+    assert recorder.collected() == []
+    mod.f()
+    recorder.stop()
+    assert recorder.collected() == [f"{path}:1"]
+
+
+def test_pytests_assert_explanation_helpers_do_not_record_while_a_test_runs(tmp_path, recorder):
+    """A rewritten assert calls `@pytest_ar._saferepr(x)` etc. only to explain its failure."""
+    from _pytest.assertion import rewrite
+
+    original = rewrite._saferepr
+    source = "class Box:\n    def __repr__(self):\n        return 'Box()'\n"
+    mod, path = _import(tmp_path, "hits_explained", source)
+    recorder.start()
+    try:
+        shown = rewrite._saferepr(mod.Box())
+        compared = rewrite._call_reprcompare(("==",), (False,), ("%(py0)s",), ([mod.Box()], []))
+        explained = recorder.collected()
+        repr(mod.Box())  # the test body's own repr is evidence
+    finally:
+        recorder.stop()
+    assert shown == "Box()" and "Box()" in compared
+    assert explained == []
+    assert recorder.collected() == [f"{path}:2"]  # Box.__repr__
+    recorder.close()
+    assert rewrite._saferepr is original
+
+
 def test_test_files_and_other_folders_are_not_instrumented(tmp_path, recorder):
     mod, _ = _import(tmp_path, "test_hits_helper", "def f():\n    return 1\n")
     assert "__heal_ls_hit__" not in mod.f.__code__.co_names
