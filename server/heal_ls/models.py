@@ -14,7 +14,9 @@ from typing import Any, Literal
 # verified: the failing tests really pass and so does every guard (a passing test that runs the
 # function); weak: they pass but no guard exists, so nothing shows the rest still works.
 # fixed: another target's verified fix already made these tests pass (a shared cause).
-HealStatus = Literal["verified", "weak", "unverified", "failed", "cancelled", "skipped", "fixed"]
+HealStatus = Literal[
+    "verified", "weak", "unverified", "failed", "cancelled", "skipped", "fixed", "grouped"
+]
 
 
 def _from_dict(cls: Any, data: dict[str, Any]) -> Any:

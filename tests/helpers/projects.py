@@ -42,15 +42,21 @@ def test_more_items_cost_more():
 FIXED_SUBTOTAL = "    @property\n    def subtotal(self):\n        return sum(self.prices)\n"
 
 
-def write_shared_cause(root, *, fresh=True):
+# An edit of the innocent `total` that makes its test pass around the wrong subtotal.
+INNOCENT_TOTAL = "    def total(self, tax):\n        return (self.subtotal + 1) * (1 + tax)\n"
+
+
+def write_shared_cause(root, *, fresh=True, guarded=True):
     """The project: `subtotal` is wrong; `total` is right but its test fails through it.
-    fresh=False adds it to an existing project (which has its own conftest and tests/)."""
+    fresh=False adds it to an existing project (which has its own conftest and tests/);
+    guarded=False leaves out the passing test of subtotal, so its fix is weak."""
     if fresh:
         root.mkdir()
         (root / "conftest.py").write_text('"""Puts this folder on sys.path."""\n')
         (root / "tests").mkdir()
     (root / "orders.py").write_text(ORDERS)
-    (root / "tests" / "test_orders.py").write_text(TESTS)
+    tests = TESTS if guarded else TESTS.split("\n\n\ndef test_more_items_cost_more")[0] + "\n"
+    (root / "tests" / "test_orders.py").write_text(tests)
     return root
 
 

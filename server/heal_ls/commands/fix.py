@@ -16,7 +16,7 @@ from heal_ls.heal.blast import blast_radius
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.loop import heal_failure
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
-from heal_ls.models import HealResult
+from heal_ls.models import HealResult, HealStatus
 from heal_ls.testing.options import RunOptions
 
 
@@ -89,12 +89,18 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
         target = remaining.pop(0)
         result = await _heal_target(root, target, run_result, config, updated, args.json, live)
         applied, fixed_along = False, []
-        accepted = result.status == "verified" or (result.status == "weak" and args.accept_weak)
-        if accepted and result.new_source is not None and result.suspect:
-            updated[result.suspect.path] = result.new_source
+        new_source = result.new_source if result.status in ("verified", "weak") else None
+        accepted = result.status == "verified" or args.accept_weak
+        if new_source is not None and result.suspect and accepted:
+            updated[result.suspect.path] = new_source
             if args.apply:
                 applied = _apply(result, force=args.force)
             fixed_along = await _fixed_along(root, result, remaining, updated, config, run_result)
+        elif new_source is not None and result.suspect:  # a weak fix not applied: still a cause
+            candidate = {**updated, result.suspect.path: new_source}
+            fixed_along = await _fixed_along(
+                root, result, remaining, candidate, config, run_result, grouped=True
+            )
         rows += [_row(root, target, result, applied, run_result), *fixed_along]
     live.__exit__()  # the bar goes before the report
     print_report(rows, as_json=args.json, applying=args.apply, local=config.provider == "local")
@@ -107,9 +113,12 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
     return 0 if healed else 1  # --apply that wrote nothing is not a success
 
 
-async def _fixed_along(root, result: HealResult, remaining, updated, config, run) -> list[dict]:
+async def _fixed_along(
+    root, result: HealResult, remaining, updated, config, run, grouped=False
+) -> list[dict]:
     """Rows for the remaining targets whose tests the fix already made pass (a shared cause);
-    `remaining` keeps only what still fails."""
+    `remaining` keeps only what still fails. grouped: the fix is weak and not applied, so they
+    are `grouped` under it (would be fixed by it), never healed on their own."""
     from heal_ls.heal.loop import warm_runner_for
     from heal_ls.heal.shared_cause import recheck, split_fixed
     from heal_ls.testing.sandbox import SandboxPolicy
@@ -133,8 +142,11 @@ async def _fixed_along(root, result: HealResult, remaining, updated, config, run
         if fixed:
             done = HealTarget(failures=fixed, suspect=target.suspect)
             reason = f"fixed by {result.suspect.qualname}: its tests pass now"
+            if grouped:
+                reason = f"would be fixed by {by}'s weak fix (not applied): its tests pass on it"
+            status: HealStatus = "grouped" if grouped else "fixed"
             rows.append(
-                _row(root, done, HealResult("fixed", reason=reason), False, run) | {"fixed_by": by}
+                _row(root, done, HealResult(status, reason=reason), False, run) | {"fixed_by": by}
             )
         if failing:
             still.append(HealTarget(failures=failing, suspect=target.suspect, reason=target.reason))

@@ -22,6 +22,12 @@ def print_report(rows: list[dict], *, as_json: bool, applying: bool, local: bool
     if not rows:
         print("nothing to heal: no failing tests")
     for row in rows:
+        if row["status"] == "grouped":
+            print(
+                f"{', '.join(row['tests'])}: would be fixed by {row['fixed_by']}'s weak fix"
+                " (not applied), not healed separately"
+            )
+            continue
         if row["fixed_by"]:
             print(f"{', '.join(row['tests'])}: fixed by {row['fixed_by']} (not healed separately)")
             continue
@@ -40,6 +46,9 @@ def print_report(rows: list[dict], *, as_json: bool, applying: bool, local: bool
     fixed = sum(r["status"] == "fixed" for r in rows)
     if fixed:
         print(f"{fixed} target(s) fixed by another target's fix")
+    grouped = sum(r["status"] == "grouped" for r in rows)
+    if grouped:
+        print(f"{grouped} target(s) grouped under another target's weak fix (not applied)")
     if rows and applying:
         print(f"{verified}/{len(rows)} verified; {sum(r['applied'] for r in rows)} applied")
     elif verified:

@@ -4,7 +4,9 @@ Two tests may fail from one cause (a property both use) while their top suspects
 the first target's function may already fix the second test; asking the model to "fix" the
 second, innocent function would then change correct code. So after each accepted fix the
 remaining targets' tests run against the fixed modules, and those that really pass (call-phase
-`passed`, complete session) are reported `fixed by <qualname>` instead of healed.
+`passed`, complete session) are reported `fixed by <qualname>` instead of healed. A weak fix
+that is not applied is a cause all the same: the remaining tests run on its candidate, and those
+that pass are grouped under it (`would be fixed by`), never healed on their own.
 """
 
 from __future__ import annotations

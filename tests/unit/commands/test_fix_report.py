@@ -46,3 +46,15 @@ def test_a_local_miss_suggests_a_model_and_a_model_miss_does_not(capsys):
     assert printed(capsys, [row("failed")])[-1] == LOCAL_GAVE_UP_HINT
     assert LOCAL_GAVE_UP_HINT not in printed(capsys, [row("failed")], local=False)
     assert LOCAL_GAVE_UP_HINT not in printed(capsys, [row("verified")])
+
+
+def test_a_target_grouped_under_a_weak_fix_says_it_and_shows_no_diff_of_its_own(capsys):
+    weak = row("weak", proof="weak: only 1 failing test now passing", diff="--- a\n+++ b\n")
+    grouped = row("grouped", fixed_by="pkg/a.py::f", suspect="pkg/a.py::g")
+    lines = printed(capsys, [weak, grouped], local=False)
+    assert "tests/test_a.py::test_a: would be fixed by pkg/a.py::f's weak fix (not applied)," in (
+        " ".join(lines)
+    )
+    assert not any(line.startswith("pkg/a.py::g") for line in lines)  # g is not reported healed
+    assert "1 target(s) grouped under another target's weak fix (not applied)" in lines
+    assert lines[-1] == "0/2 verified; nothing to write"
