@@ -38,16 +38,19 @@ def outcome(
     return HealOutcome(status_, message, applied, qualname, **more)
 
 
-def current_suspect(ls: Folder, known: Known, text: str):
-    """The suspect re-found by name in the current text (the buffer may have moved it)."""
+def current_suspect(ls: Folder, known: Known):
+    """(current text, the suspect re-found by name in it): the buffer may have moved it."""
     from heal_ls.locate.refind import refind
 
     suspect = known.suspect
     assert suspect is not None, "only healable failures (with a suspect) are healed"
+    text, _ = current_text(ls, suspect.path)
+    if text is None:
+        raise Refused(f"cannot read {suspect.path}")
     found = refind(suspect, text)
     if found is None:
         raise Refused(f"{suspect.qualname} is no longer in {suspect.path}")
-    return found
+    return text, found
 
 
 def progress_reporter(progress: Progress, min_interval: float = 0.1):
@@ -68,19 +71,30 @@ def progress_reporter(progress: Progress, min_interval: float = 0.1):
 
 
 async def heal_known(ls: Folder, known: Known) -> HealOutcome:
-    """The heal task itself: everything from asking to the applied edit."""
-    from heal_ls.heal.loop import heal_failure
+    """The heal task: its shared cause first (lsp/shared_cause.py), else its own function."""
     from heal_ls.lsp.flaky import triage
+    from heal_ls.lsp.shared_cause import cause_of
 
     if await triage(ls, known) and known.flaky:  # flaky: not a bug of the function, no model call
         message = f"{known.label()} is {known.flaky.label()}; not healed (re-run or debug it)"
         return outcome("flaky", message, known)
-    assert known.suspect is not None, "only healable failures (with a suspect) are healed"
-    before, _ = current_text(ls, known.suspect.path)
-    if before is None:
-        return outcome("failed", f"cannot read {known.suspect.path}", known)
+    cause = cause_of(ls, known)
+    if cause is not known:
+        done = await heal_as(ls, cause, for_=known)
+        if done is not None:
+            return done
+    return await heal_as(ls, known) or outcome("failed", "no fix", known)
+
+
+async def heal_as(ls: Folder, known: Known, for_: Known | None = None) -> HealOutcome | None:
+    """Heal `known`'s function: everything from asking to the applied edit. for_: the failure
+    the user asked about, healed through this shared cause only if its candidate makes it pass
+    (None otherwise: nothing was shown or applied)."""
+    from heal_ls.heal.loop import heal_failure
+    from heal_ls.lsp.shared_cause import group_of
+
     try:
-        suspect = current_suspect(ls, known, before)
+        before, suspect = current_suspect(ls, known)
     except (Refused, SyntaxError) as exc:
         return outcome("failed", f"cannot heal now: {exc}", known)
     overlay = unsaved_overlay(ls, ls.root)
@@ -103,7 +117,12 @@ async def heal_known(ls: Folder, known: Known) -> HealOutcome:
         if result.warning:
             ls.show(f"heal: {result.warning}", types.MessageType.Warning)
         weak = result.status == "weak" and result.new_source is not None
-        if (result.status != "verified" or result.new_source is None) and not weak:
+        passed = weak or (result.status == "verified" and result.new_source is not None)
+        group = await group_of(ls, suspect.path, result, [known.failure, *others]) if passed else []
+        if for_ is not None and for_ not in group:
+            return None  # not its cause: the failure asked about is healed on its own
+        others += [k.failure for k in group]
+        if not passed:
             result.reason = f"{result.reason or 'no verified fix'}{meter}"
             spawn(offer_best_candidate(ls, suspect, before, result), "offer candidate")
             return outcome(result.status, result.reason or "no verified fix", known, told=True)
