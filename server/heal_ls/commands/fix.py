@@ -90,16 +90,16 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
         result = await _heal_target(root, target, run_result, config, updated, args.json, live)
         applied, fixed_along = False, []
         new_source = result.new_source if result.status in ("verified", "weak") else None
-        accepted = result.status == "verified" or args.accept_weak
-        if new_source is not None and result.suspect and accepted:
-            updated[result.suspect.path] = new_source
-            if args.apply:
-                applied = _apply(result, force=args.force)
-            fixed_along = await _fixed_along(root, result, remaining, updated, config, run_result)
-        elif new_source is not None and result.suspect:  # a weak fix not applied: still a cause
+        if new_source is not None and result.suspect:
+            accepted = result.status == "verified" or args.accept_weak
             candidate = {**updated, result.suspect.path: new_source}
+            if accepted:
+                updated = candidate
+                if args.apply:
+                    applied = _apply(result, force=args.force)
+            # a weak fix not applied is a cause all the same: its group is not healed either
             fixed_along = await _fixed_along(
-                root, result, remaining, candidate, config, run_result, grouped=True
+                root, result, remaining, candidate, config, run_result, grouped=not accepted
             )
         rows += [_row(root, target, result, applied, run_result), *fixed_along]
     live.__exit__()  # the bar goes before the report
@@ -212,7 +212,6 @@ def _apply(result: HealResult, *, force: bool) -> bool:
 
 
 def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) -> dict:
-
     suspect = result.suspect or target.suspect
     blast = blast_radius(root, suspect, [run]) if suspect else None
     return {

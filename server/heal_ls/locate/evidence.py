@@ -11,6 +11,9 @@ from heal_ls.locate.index import ModuleIndex
 from heal_ls.models import Failure, Frame, RunResult
 from heal_ls.pysource.paths import relative_path
 
+# The Python heal-ls parses workspace code with (its own, whatever the project's interpreter).
+OWN_PYTHON = f"{sys.version_info[0]}.{sys.version_info[1]}"
+
 _SIGNATURE_ERROR = re.compile(
     r"^(?P<name>[\w.<>]+)\(\) (?:got an unexpected keyword argument|got multiple values for"
     r"|missing \d+ required (?:positional|keyword-only) argument|takes (?:from )?\d+ "
@@ -77,9 +80,8 @@ def _module_level_reason(frame: Frame, root: str, index: ModuleIndex | None) -> 
     if owner is not None:
         return f"raised in the body of class {owner.qualname} at {where}, not inside a function"
     if index is None:
-        version = f"{sys.version_info[0]}.{sys.version_info[1]}"
         return (
-            f"{where} does not parse on heal-ls's Python {version} (a syntax error, undecodable,"
+            f"{where} does not parse on heal-ls's Python {OWN_PYTHON} (a syntax error, undecodable,"
             " or a newer Python's syntax): fix it by hand, or run heal-ls on the project's Python"
         )
     return f"raised at module level at {where}, not inside a function"

@@ -4,10 +4,10 @@ calls on the failing line, coverage, data flow) scored into suspects."""
 from __future__ import annotations
 
 import os
-import sys
 
 from heal_ls.locate.calls import imported_functions, matches, names_on_line, wrappers_of
 from heal_ls.locate.evidence import (
+    OWN_PYTHON,
     _module_level_reason,
     _raised_reason,
     _test_location,
@@ -72,9 +72,8 @@ class _Ranker:
         if not unnamed:
             return None
         path, err = unnamed[0]
-        version = f"{sys.version_info[0]}.{sys.version_info[1]}"
         return (
-            f"heal-ls runs on Python {version}, which cannot parse {path}"
+            f"heal-ls runs on Python {OWN_PYTHON}, which cannot parse {path}"
             f" (line {err.lineno}: {err.msg}); if the project uses a newer Python's syntax, run"
             " heal-ls itself on that Python"
         )
