@@ -4,6 +4,7 @@ examples/hang (`lo = mid` in a binary search never ends)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from heal_ls.diagnose import diagnose
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.loop import heal_failure
 from heal_ls.testing.options import RunOptions
+from helpers.projects import write_files
 
 pytestmark = pytest.mark.e2e
 
@@ -36,6 +38,49 @@ async def test_a_hang_is_healed_with_short_timeouts_for_the_hanging_candidates(t
     hung = [a.failure for a in result.attempts if "did not finish" in a.failure]
     assert len(hung) >= 2  # several candidates still looped ...
     assert all("did not finish within 1 s" in why for why in hung)  # ... each stopped after 1 s
+    assert all(a.outcome == "timeout" for a in result.attempts if "did not finish" in a.failure)
     assert any("candidates get 1 s per test" in message for message in events)
     (won,) = [a.failure for a in result.attempts if a.outcome == "verified"]
     assert won == "1 failing test(s) now pass; 2 guard(s) pass"
+
+
+async def test_a_candidate_that_loops_forever_costs_the_originals_time_not_the_timeout(tmp_path):
+    """The failing test itself does not hang; candidates of the search do (`i *= 1` never ends
+    the loop): each is stopped at a timeout sized from the original's durations and reported as
+    timed out against them, and the search goes on to the real fix."""
+    root = write_files(
+        tmp_path / "loops",
+        {
+            "totals.py": """
+                def total(xs):
+                    i, s = 0, 0
+                    while i < len(xs):
+                        s = xs[i]
+                        i += 1
+                    return s
+                """,
+            "test_totals.py": """
+                from totals import total
+
+                def test_total():
+                    assert total([1, 2, 3]) == 6
+
+                def test_single():
+                    assert total([4]) == 4
+                """,
+        },
+    )
+    run, located = await diagnose(root, RunOptions(test_timeout=FULL_TIMEOUT))
+    ((failure, where),) = located
+    assert not failure.timed_out and failure.duration > 0
+    config = HealConfig(provider="local", test_timeout=FULL_TIMEOUT, use_cache=False)
+    result = await heal_failure(
+        str(root), failure, config=config, run=run, suspect=where.suspects[0]
+    )
+    assert result.status == "verified" and "+        s += xs[i]\n" in result.diff
+    assert result.candidate_timeout == 1.0  # the floor: these tests take milliseconds
+    hung = [a for a in result.attempts if a.outcome == "timeout"]
+    assert hung, [(a.outcome, a.failure) for a in result.attempts]  # `i *= 1` and the like
+    for attempt in hung:
+        assert re.match(r"timed out \(\d+ x the original's time\): ", attempt.failure)
+        assert "did not finish within 1 s" in attempt.failure

@@ -8,6 +8,7 @@ import asyncio
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from heal_ls.heal.candidate import (
     CandidateRejected,
@@ -64,6 +65,7 @@ class HealContext:
     total: int = 0  # how many attempts the current search step may make (for progress)
     warm_runner: object | None = None
     test_timeout: float = 0.0  # per test while verifying candidates (guards.candidate_timeout)
+    original_seconds: float = 0.0  # the longest those tests took on the original (0: unknown)
     offered: list[Suspect] = field(default_factory=list)  # may change: the target first
     plans: dict[str, Planned] = field(default_factory=dict)  # module text -> its multi-node plan
     best_plan: Planned | None = None
@@ -189,13 +191,15 @@ async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: 
     if key not in ctx.checks:
         ctx.checks[key] = asyncio.ensure_future(verify(ctx, module_text, candidate))
     outcome = await asyncio.shield(ctx.checks[key])
-    ctx.attempts.append(
-        Attempt(candidate, "verified" if outcome.passed else "failed", outcome.summary)
-    )
+    ctx.attempts.append(Attempt(candidate, _outcome(outcome), outcome.summary))
     if outcome.passed:
         return module_text
     ctx.best, ctx.best_plan = new_function, None
     return None
+
+
+def _outcome(outcome: VerifyOutcome) -> Literal["verified", "failed", "timeout"]:
+    return "verified" if outcome.passed else "timeout" if outcome.timed_out else "failed"
 
 
 async def _try_planned(ctx: HealContext, candidate: Candidate, planned: Planned) -> str | None:
@@ -210,7 +214,7 @@ async def _try_planned(ctx: HealContext, candidate: Candidate, planned: Planned)
     outcome = await asyncio.shield(ctx.checks[planned.key])
     touched = ", ".join(planned.touched)
     summary = f"{outcome.summary} (touched: {touched})"
-    ctx.attempts.append(Attempt(candidate, "verified" if outcome.passed else "failed", summary))
+    ctx.attempts.append(Attempt(candidate, _outcome(outcome), summary))
     if outcome.passed:
         return planned.text
     ctx.best, ctx.best_plan = None, planned
@@ -245,6 +249,7 @@ async def _verify(
         overlay=ctx.overlay,
         warm=ctx.warm_runner,
         sandbox=SandboxPolicy(ctx.config.test_env, ctx.config.allow_unisolated),
+        original_seconds=ctx.original_seconds,
     )
     ctx.emit(HealEvent("verify_end", outcome.summary, *step))
     return outcome

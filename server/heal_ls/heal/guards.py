@@ -59,19 +59,29 @@ class Guards:
         return found or [target]  # never nothing: a fix always answers to the target's guards
 
 
-HANG_FLOOR = 1.0  # seconds: a candidate test never gets less
-HANG_FACTOR = 20  # times the slowest guard: room for a slower (correct) fix and a busy machine
+HANG_FLOOR = 1.0  # seconds: a candidate test never gets less (pytest's own per-test overhead)
+HANG_FACTOR = 10  # times the original's slowest: room for a slower (correct) fix, a busy machine
+
+
+def original_seconds(failures: Sequence[Failure], guards: Guards) -> float:
+    """The longest the tests a candidate runs took on the original code: the failing tests'
+    own durations (unless one hung: its time is unknown) and the guards'. 0.0: not measured."""
+    if any(f.timed_out for f in failures):
+        return guards.slowest()
+    if any(f.test and f.duration <= 0 for f in failures):
+        return 0.0  # a failing test without a measured duration: no evidence for it
+    return max([f.duration for f in failures if f.test] + [guards.slowest()])
 
 
 def candidate_timeout(failures: Sequence[Failure], guards: Guards, test_timeout: float) -> float:
-    """The per-test timeout candidates are verified with. When a failing test hangs, every
-    candidate that still loops would wait out the full timeout, so a search over 100 candidates
-    would cost 100 timeouts; the guards' durations on the original say how long a test of this
-    function really needs. Without a measured guard there is no such evidence: the full timeout."""
-    measured = [guards.durations[t] for t in guards.tests if t in guards.durations]
-    if not measured or not any(f.timed_out for f in failures):
+    """The per-test timeout candidates are verified with, sized from what the same tests took on
+    the original (original_seconds): a candidate that loops forever costs about the original's
+    time, not the full timeout, so a search over 100 candidates never costs 100 timeouts. Never
+    more than `test_timeout`; without a measured duration, `test_timeout` itself."""
+    original = original_seconds(failures, guards)
+    if original <= 0:
         return test_timeout
-    derived = max(HANG_FLOOR, HANG_FACTOR * guards.slowest())
+    derived = max(HANG_FLOOR, HANG_FACTOR * original)
     return derived if test_timeout <= 0 else min(test_timeout, derived)
 
 

@@ -18,6 +18,7 @@ class VerifyOutcome:
     passed: bool
     summary: str  # why it did not pass, in words that can go back to the model
     run: RunResult | None = None
+    timed_out: bool = False  # a test was stopped by its per-test timeout (the candidate hangs)
 
 
 def _describe_failure(failure: Failure, root: str) -> str:
@@ -31,13 +32,21 @@ def _describe_failure(failure: Failure, root: str) -> str:
 
 
 def summarise(
-    run: RunResult, root: str, failing: list[str], guards: Sequence[str] = ()
+    run: RunResult,
+    root: str,
+    failing: list[str],
+    guards: Sequence[str] = (),
+    original_seconds: float = 0.0,
+    test_timeout: float = 0.0,
 ) -> VerifyOutcome:
     """Decide whether a verification run passed, and say why not.
 
     For tests (not scripts) a pass is strict: every target and guard has a call-phase `passed`
     report, every requested id was reported, and the session ended by itself with status 0 and a
     complete report stream. A skip, xfail, missing test, early exit or forged report is no pass.
+    A test stopped by its timeout makes the outcome `timed out (N x the original's time)`, where
+    `original_seconds` is what the same tests took at most on the original code and
+    `test_timeout` the per-test timeout the run had.
     """
     if run.error:
         return VerifyOutcome(False, f"the tests could not run: {run.error}", run)
@@ -45,6 +54,11 @@ def summarise(
         return VerifyOutcome(False, f"{run.interrupted} (an interrupted run never passes)", run)
     if run.timed_out:
         return VerifyOutcome(False, "the test run timed out (the candidate may loop forever)", run)
+    hung = [f for f in run.failures if f.timed_out]
+    if hung:
+        return VerifyOutcome(
+            False, _timed_out(hung, root, failing, original_seconds, test_timeout), run, True
+        )
     if run.failures:
         lines = []
         for failure in run.failures[:3]:
@@ -61,6 +75,13 @@ def summarise(
     passed = f"{len(failing)} failing test(s) now pass" if failing else "the script runs"
     held = [g for g in guards if g not in failing]  # callers may pass the targets along
     return VerifyOutcome(True, passed + (f"; {len(held)} guard(s) pass" if held else ""), run)
+
+
+def _timed_out(hung: list[Failure], root, failing, original: float, timeout: float) -> str:
+    """`timed out (50 x the original's time): t fails: Timeout: test did not finish within 1 s`."""
+    ratio = f"{timeout / original:.0f} x the original's time" if original > 0 else "no time known"
+    prefix = "" if hung[0].test in failing or hung[0].script else "regression: "
+    return f"timed out ({ratio}): {prefix}{_describe_failure(hung[0], root)}"
 
 
 def _not_a_real_pass(run: RunResult, failing: list[str], guards: list[str]) -> str | None:
@@ -96,8 +117,10 @@ async def verify_module_text(
     overlay: dict[str, str] | None = None,
     warm=None,
     sandbox=True,
+    original_seconds: float = 0.0,
 ) -> VerifyOutcome:
-    """Run the failing tests (or script) plus guards with `module_text` served for `path`."""
+    """Run the failing tests (or script) plus guards with `module_text` served for `path`.
+    `original_seconds`: the longest these tests took on the original (for a timeout's report)."""
     from heal_ls.testing.script import run_script
 
     files = dict(overlay or {})
@@ -121,7 +144,7 @@ async def verify_module_text(
         root, nodeids, files, python=python, pytest_args=pytest_args, test_timeout=test_timeout,
         warm=warm, sandbox=sandbox,
     )  # fmt: skip
-    return summarise(run, root, failing, nodeids)
+    return summarise(run, root, failing, nodeids, original_seconds, test_timeout)
 
 
 async def run_sandboxed_tests(

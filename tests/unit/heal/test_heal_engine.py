@@ -16,7 +16,7 @@ from heal_ls.heal.candidate import (
     target_names,
 )
 from heal_ls.heal.config import HealConfig
-from heal_ls.heal.guards import Guards, candidate_timeout, from_last_run
+from heal_ls.heal.guards import Guards, candidate_timeout, from_last_run, original_seconds
 from heal_ls.heal.steps import _first_passing, repeats_failed
 from heal_ls.heal.targets import group_targets, refresh_suspect
 from heal_ls.heal.verify import VerifyOutcome, summarise
@@ -126,15 +126,42 @@ def test_regression_guards_are_the_passing_tests_that_ran_the_function():
 def test_candidates_of_a_hanging_test_get_a_timeout_from_the_guards_durations():
     hung = Failure(id="t::f", exc_type="Timeout", message="", test="t::f", timed_out=True)
     fast = Guards(tests=["t::a", "t::b"], durations={"t::a": 0.01, "t::b": 0.2})
-    assert candidate_timeout([hung], fast, 10.0) == pytest.approx(4.0)  # 20x the slowest guard
+    assert candidate_timeout([hung], fast, 10.0) == pytest.approx(2.0)  # 10x the slowest guard
     assert candidate_timeout([hung], Guards(["t::a"], {"t::a": 0.001}), 10.0) == 1.0  # floor
     assert candidate_timeout([hung], Guards(["t::a"], {"t::a": 3.0}), 10.0) == 10.0  # never more
     assert candidate_timeout([hung], Guards(["t::a"], {"t::a": 0.01}), 0.0) == 1.0  # 0: no limit
-    assert candidate_timeout([failure()], fast, 10.0) == 10.0  # no hang: the configured timeout
     assert candidate_timeout([hung], Guards(), 10.0) == 10.0  # no guard: no evidence to go on
     # a test that already failed (hung) on the original is no guard and sets no pace
     slow_broken = Guards(["t::a"], {"t::a": 0.01, "t::x": 10.0}, already_failing=["t::x"])
     assert candidate_timeout([hung], slow_broken, 10.0) == 1.0
+
+
+def test_candidates_of_a_failing_test_get_a_timeout_from_its_own_and_the_guards_durations():
+    quick = Failure(id="t::f", exc_type="E", message="", test="t::f", duration=0.3)
+    fast = Guards(tests=["t::a"], durations={"t::a": 0.05})
+    assert original_seconds([quick], fast) == 0.3  # the failing test is the slowest here
+    assert candidate_timeout([quick], fast, 10.0) == pytest.approx(3.0)  # 10x the original
+    assert candidate_timeout([quick], Guards(["t::a"], {"t::a": 0.5}), 10.0) == 5.0  # the guard
+    assert candidate_timeout([quick], Guards(), 10.0) == pytest.approx(3.0)  # its own time
+    assert candidate_timeout([quick], Guards(), 2.0) == 2.0  # never above the user's timeout
+    unmeasured = Failure(id="t::g", exc_type="E", message="", test="t::g")
+    assert original_seconds([quick, unmeasured], fast) == 0.0  # one test's time unknown
+    assert candidate_timeout([quick, unmeasured], fast, 10.0) == 10.0  # ... the full timeout
+
+
+def test_a_candidate_stopped_by_its_timeout_is_reported_as_timed_out_against_the_original():
+    stuck = Failure(
+        id="t.py::test_f", exc_type="Timeout", message="test did not finish within 1 s",
+        test="t.py::test_f", timed_out=True, duration=1.0,
+    )  # fmt: skip
+    run = RunResult(root="/w", failed=1, failures=[stuck], complete=True, exitstatus=1)
+    outcome = summarise(run, "/w", ["t.py::test_f"], original_seconds=0.02, test_timeout=1.0)
+    assert not outcome.passed and outcome.timed_out
+    assert outcome.summary.startswith("timed out (50 x the original's time): t.py::test_f fails")
+    unknown = summarise(run, "/w", ["t.py::test_f"], test_timeout=1.0)
+    assert unknown.summary.startswith("timed out (no time known)")
+    plain = summarise(RunResult(root="/w", failures=[failure()]), "/w", ["t::f"])
+    assert not plain.timed_out and not plain.summary.startswith("timed out")
 
 
 def test_a_multi_node_fix_answers_to_the_guards_of_every_function_it_touches():
