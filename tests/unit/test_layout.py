@@ -17,6 +17,7 @@ FLOORS = {  # a module may import its own floor or a lower one, never a higher o
     "heal_ls.pysource": 0,
     "heal_ls.testing": 1,
     "heal_ls.locate": 1,
+    "heal_ls.impact": 1,
     "heal_ls.llm": 1,
     "heal_ls.repair": 1,
     "heal_ls.heal": 2,

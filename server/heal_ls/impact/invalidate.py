@@ -1,0 +1,100 @@
+"""Bring the map up to date with the files on disk: only what changed loses its rows.
+
+Each file the map depends on is stat'ed; only a file whose (mtime_ns, size) moved is read again.
+A function whose fingerprint changed (or whose module's code outside functions changed, or that
+is gone) loses its rows, and every test that ran it becomes stale until it runs again. A test
+file whose tree changed makes its own tests stale and its test set unknown. Nothing else moves.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+
+from heal_ls.impact.fingerprints import FileFunctions, file_functions, signature
+from heal_ls.impact.schema import transaction
+
+
+@dataclass(frozen=True)
+class Synced:
+    files: int = 0  # files read again (their signature moved)
+    functions: int = 0  # functions that changed or went: their rows are gone
+    tests: int = 0  # tests made stale by it
+
+
+def sync(db: sqlite3.Connection, root: str) -> Synced:
+    rows = db.execute("SELECT path, mtime_ns, size, outer, whole FROM files").fetchall()
+    moved = [row for row in rows if signature(os.path.join(root, row[0])) != (row[1], row[2])]
+    functions = tests = 0
+    for path, _, _, outer, whole in moved:
+        with transaction(db):
+            now = file_functions(os.path.join(root, path))
+            changed, staled = _functions(db, path, now, outer)
+            functions += changed
+            tests += staled + _test_file(db, path, now, whole)
+            _remember(db, path, now)
+    return Synced(len(moved), functions, tests)
+
+
+def _functions(
+    db: sqlite3.Connection, path: str, now: FileFunctions | None, outer: str
+) -> tuple[int, int]:
+    """(functions changed, tests made stale) of one source file read again."""
+    known = db.execute("SELECT id, qualname, fingerprint FROM functions WHERE path=?", (path,))
+    changed = staled = 0
+    for function, qualname, fingerprint in known.fetchall():
+        mine = now.functions.get(qualname) if now is not None else None
+        if mine is not None and mine.fingerprint == fingerprint and now and now.outer == outer:
+            db.execute("UPDATE functions SET line=? WHERE id=?", (mine.line, function))
+            continue
+        changed += 1
+        staled += drop_rows(db, function)
+        if mine is None:
+            db.execute("DELETE FROM functions WHERE id=?", (function,))
+        else:
+            db.execute(
+                "UPDATE functions SET fingerprint=?, line=? WHERE id=?",
+                (mine.fingerprint, mine.line, function),
+            )
+    return changed, staled
+
+
+def drop_rows(db: sqlite3.Connection, function: int) -> int:
+    """The function changed: the tests that ran it are stale, its rows go."""
+    stale = db.execute(
+        "UPDATE tests SET stale=1 WHERE stale=0 AND id IN (SELECT test FROM runs WHERE function=?)",
+        (function,),
+    ).rowcount
+    db.execute("DELETE FROM runs WHERE function=?", (function,))
+    return stale
+
+
+def _test_file(db: sqlite3.Connection, path: str, now: FileFunctions | None, whole: str) -> int:
+    """Tests of a test file whose tree changed are stale; its test set is unknown again."""
+    if now is not None and now.whole == whole:
+        return 0
+    fingerprint = now.whole if now is not None else ""
+    return db.execute(
+        "UPDATE tests SET stale=1 WHERE file=? AND stale=0 AND file_fingerprint!=?",
+        (path, fingerprint),
+    ).rowcount
+
+
+def _remember(db: sqlite3.Connection, path: str, now: FileFunctions | None) -> None:
+    if now is None:
+        db.execute("DELETE FROM files WHERE path=?", (path,))
+        return
+    db.execute(
+        "UPDATE files SET mtime_ns=?, size=?, outer=?, complete=complete * (whole=?), whole=? "
+        "WHERE path=?",
+        (*now.signature, now.outer, now.whole, now.whole, path),
+    )
+
+
+def remember_file(db: sqlite3.Connection, path: str, now: FileFunctions) -> None:
+    """A file the map now depends on (kept as it is when already known)."""
+    db.execute(
+        "INSERT OR IGNORE INTO files(path, mtime_ns, size, outer, whole) VALUES (?, ?, ?, ?, ?)",
+        (path, *now.signature, now.outer, now.whole),
+    )

@@ -1,0 +1,137 @@
+"""Write one run of the ORIGINAL code into the map: each test's outcome, duration and rows.
+
+A traced run replaces the rows of every test it ran (functions as path relative to the root +
+qualname, read from the coverage keys "abs_path:first_line"). An untraced run (the user's own,
+read from pytest's cache) only updates the outcome of a test whose rows are fresh, and records a
+test the map did not know without rows. A test whose file or whose functions' files changed
+since the run started is left alone: its keys may name lines that moved.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from heal_ls.impact.fingerprints import FileFunctions, file_functions
+from heal_ls.impact.invalidate import drop_rows, remember_file
+from heal_ls.impact.schema import transaction
+from heal_ls.models import RunResult, TestOutcome
+
+TIMEOUT = "timeout"  # a test's outcome when it hit its per-test timeout: never a guard
+CHUNK = 200  # tests per write transaction: other writers wait at most one chunk
+
+
+@dataclass
+class Recorder:
+    db: sqlite3.Connection
+    root: str
+    started_ns: int  # files modified after this are not trusted for this run
+    _files: dict[str, FileFunctions | None] = field(default_factory=dict)  # read once a run
+    _ids: dict[tuple[str, str], int] = field(default_factory=dict)  # (path, qualname) -> id
+
+    def record(self, run: RunResult, traced: bool) -> int:
+        timeouts = {f.test for f in run.failures if f.timed_out and f.test}
+        tests = [t for t in run.tests if "::" in t.nodeid]
+        done = 0
+        for at in range(0, len(tests), CHUNK):
+            with transaction(self.db):
+                for test in tests[at : at + CHUNK]:
+                    outcome = TIMEOUT if test.nodeid in timeouts else test.outcome
+                    done += self._test(test, outcome, traced)
+        return done
+
+    def complete(self, files: Iterable[str]) -> None:
+        """Test files (relative) whose whole test set this run ran."""
+        with transaction(self.db):
+            for rel in files:
+                now = self._read(rel)
+                if now is not None:
+                    remember_file(self.db, rel, now)
+                    self.db.execute(
+                        "UPDATE files SET complete=1 WHERE path=? AND whole=?", (rel, now.whole)
+                    )
+
+    def _read(self, rel: str) -> FileFunctions | None:
+        if rel not in self._files:
+            now = file_functions(os.path.join(self.root, rel))
+            fresh = now is not None and now.signature[0] <= self.started_ns
+            self._files[rel] = now if fresh else None
+        return self._files[rel]
+
+    def _test(self, test: TestOutcome, outcome: str, traced: bool) -> int:
+        rel = test.nodeid.split("::")[0]
+        mine = self._read(rel)
+        if mine is None:
+            return 0
+        if not traced:
+            return self._outcome_only(test, outcome, rel, mine.whole)
+        functions = self._functions(test.covered)
+        if functions is None:
+            return 0
+        remember_file(self.db, rel, mine)
+        self.db.execute(
+            "INSERT INTO tests(nodeid, file, file_fingerprint, outcome, duration, traced, stale) "
+            "VALUES (?, ?, ?, ?, ?, 1, 0) ON CONFLICT(nodeid) DO UPDATE SET file=excluded.file, "
+            "file_fingerprint=excluded.file_fingerprint, outcome=excluded.outcome, "
+            "duration=excluded.duration, traced=1, stale=0",
+            (test.nodeid, rel, mine.whole, outcome, test.duration),
+        )
+        (row,) = self.db.execute("SELECT id FROM tests WHERE nodeid=?", (test.nodeid,)).fetchone()
+        self.db.execute("DELETE FROM runs WHERE test=?", (row,))
+        self.db.executemany(
+            "INSERT OR IGNORE INTO runs(function, test) VALUES (?, ?)",
+            [(function, row) for function in functions],
+        )
+        return 1
+
+    def _outcome_only(self, test: TestOutcome, outcome: str, rel: str, whole: str) -> int:
+        self.db.execute(
+            "INSERT INTO tests(nodeid, file, file_fingerprint, outcome, duration, traced, stale) "
+            "VALUES (?, ?, ?, ?, ?, 0, 0) ON CONFLICT(nodeid) DO UPDATE SET "
+            "outcome=excluded.outcome, duration=excluded.duration "
+            "WHERE tests.stale=0 AND tests.file_fingerprint=excluded.file_fingerprint",
+            (test.nodeid, rel, whole, outcome, test.duration),
+        )
+        return 1
+
+    def _functions(self, covered: list[str]) -> set[int] | None:
+        """Function ids of the coverage keys (None: a file changed since the run started)."""
+        found: set[int] = set()
+        for key in covered:
+            path, _, line = key.rpartition(":")
+            rel = os.path.relpath(path, self.root)
+            if rel.startswith("..") or not line.isdigit():
+                continue
+            now = self._read(rel)
+            if now is None:
+                return None
+            qualname = now.at_line(int(line))
+            if qualname is not None:
+                if (rel, qualname) not in self._ids:
+                    self._ids[rel, qualname] = self._function(rel, qualname, now)
+                found.add(self._ids[rel, qualname])
+        return found
+
+    def _function(self, rel: str, qualname: str, now: FileFunctions) -> int:
+        mine = now.functions[qualname]
+        remember_file(self.db, rel, now)
+        row = self.db.execute(
+            "SELECT id, fingerprint FROM functions WHERE path=? AND qualname=?", (rel, qualname)
+        ).fetchone()
+        if row is None:
+            return (
+                self.db.execute(
+                    "INSERT INTO functions(path, qualname, fingerprint, line) VALUES (?, ?, ?, ?)",
+                    (rel, qualname, mine.fingerprint, mine.line),
+                ).lastrowid
+                or 0
+            )
+        if row[1] != mine.fingerprint:  # changed since the last sync: its old rows go
+            drop_rows(self.db, row[0])
+            self.db.execute(
+                "UPDATE functions SET fingerprint=?, line=? WHERE id=?",
+                (mine.fingerprint, mine.line, row[0]),
+            )
+        return row[0]

@@ -1,0 +1,98 @@
+"""Where a project's impact map lives and the tables it holds (one sqlite file per project).
+
+The file is in heal-ls's cache folder (`HEAL_LS_CACHE_DIR`, else the platform's user cache),
+named by a hash of the project root and the interpreter that runs its tests: two venvs of one
+project are two maps. WAL mode and a busy timeout let the server and a CLI write at once.
+
+Tables: `files` (each file the map depends on, with the signature it was read at), `functions`
+(path relative to the root + qualname, fingerprint, current first line), `tests` (node id, last
+outcome and duration, the fingerprint of its test file, traced or not, stale or not) and `runs`
+(which test ran which function: the rows).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sqlite3
+import sys
+from pathlib import Path
+
+VERSION = "1"
+TABLES = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files(
+    path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
+    outer TEXT NOT NULL, whole TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS functions(
+    id INTEGER PRIMARY KEY, path TEXT NOT NULL, qualname TEXT NOT NULL,
+    fingerprint TEXT NOT NULL, line INTEGER NOT NULL, UNIQUE(path, qualname));
+CREATE TABLE IF NOT EXISTS tests(
+    id INTEGER PRIMARY KEY, nodeid TEXT NOT NULL UNIQUE, file TEXT NOT NULL,
+    file_fingerprint TEXT NOT NULL, outcome TEXT NOT NULL, duration REAL NOT NULL,
+    traced INTEGER NOT NULL, stale INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS tests_file ON tests(file);
+CREATE TABLE IF NOT EXISTS runs(
+    function INTEGER NOT NULL, test INTEGER NOT NULL, PRIMARY KEY(function, test)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS runs_test ON runs(test);
+"""
+BUSY_SECONDS = 30.0  # a writer waits this long for another's transaction
+
+
+def cache_dir() -> Path:
+    """heal-ls's cache folder: HEAL_LS_CACHE_DIR (tests set it), else the user cache."""
+    override = os.environ.get("HEAL_LS_CACHE_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("heal-ls", appauthor=False))
+
+
+def interpreter_path(python: str | None) -> str:
+    """The interpreter as a stable path (not resolved: a venv's python is its own project)."""
+    python = python or sys.executable
+    found = shutil.which(python) if os.sep not in python else python
+    return os.path.abspath(found or python)
+
+
+def map_path(root: str, python: str | None) -> Path:
+    key = f"{os.path.abspath(root)}\0{interpreter_path(python)}"
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    name = os.path.basename(os.path.abspath(root)) or "root"
+    return cache_dir() / "impact" / f"{name}-{digest}.sqlite"
+
+
+def connect(path: Path, root: str, python: str) -> sqlite3.Connection:
+    """Open (creating when new, rebuilding when of another version) the map at `path`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(str(path), timeout=BUSY_SECONDS, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute("PRAGMA foreign_keys=OFF")
+    with transaction(db):
+        for statement in TABLES.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        row = db.execute("SELECT value FROM meta WHERE key='version'").fetchone()
+        if row is not None and row[0] != VERSION:
+            for table in ("runs", "tests", "functions", "files"):
+                db.execute(f"DELETE FROM {table}")
+        meta = {"version": VERSION, "root": os.path.abspath(root), "python": python}
+        db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
+    return db
+
+
+class transaction:
+    """`with transaction(db):` one short write transaction (BEGIN IMMEDIATE ... COMMIT)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, kind, value, traceback) -> None:
+        self.db.execute("ROLLBACK" if kind is not None else "COMMIT")

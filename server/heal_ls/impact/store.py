@@ -1,0 +1,181 @@
+"""The impact map: which tests ran which functions of a project, kept across runs and edits.
+
+What pytest-testmon does with coverage, at function level: rows (test, function) with the
+function's fingerprint, plus each test's last outcome and duration, in one sqlite file per project
+and interpreter (schema.py). `sync()` drops only what an edit touched (invalidate.py); `record()`
+takes a run of the original code (record.py). Readers get fresh data only: a test whose rows may
+be out of date (it ran a function that changed since) is stale until it runs again.
+
+    with ImpactMap.open(root, python) as impact:
+        impact.sync()
+        impact.record(run)
+        impact.tests_running(Function("pkg/mod.py", "Cls.method"))  # fresh passing tests
+        impact.stats()  # rows, functions, tests, bytes on disk
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from heal_ls.impact.invalidate import Synced, sync
+from heal_ls.impact.record import TIMEOUT, Recorder
+from heal_ls.impact.schema import connect, interpreter_path, map_path
+from heal_ls.models import RunResult, TestOutcome
+
+__all__ = ["TIMEOUT", "Function", "ImpactMap", "MapStats", "MappedTest", "Synced"]
+
+
+@dataclass(frozen=True)
+class Function:
+    path: str  # relative to the project root, `/`-separated
+    qualname: str
+
+    @classmethod
+    def at(cls, root: str, path: str, qualname: str) -> Function:
+        """The function `qualname` of the file at `path` (absolute or relative to `root`)."""
+        rel = os.path.relpath(os.path.join(root, path), root)
+        return cls(rel.replace(os.sep, "/"), qualname)
+
+
+@dataclass(frozen=True)
+class MappedTest:
+    nodeid: str
+    outcome: str  # passed, failed, error, skipped or timeout: its last run on the original
+    duration: float  # seconds, that run's
+
+
+@dataclass(frozen=True)
+class MapStats:
+    rows: int  # (test, function) pairs
+    functions: int
+    tests: int
+    bytes: int  # the database on disk, its write-ahead log included
+
+    @property
+    def megabytes(self) -> float:
+        return self.bytes / 1e6
+
+
+class ImpactMap:
+    def __init__(self, db: sqlite3.Connection, root: str, path: Path) -> None:
+        self.db = db
+        self.root = root  # absolute
+        self.path = path  # the sqlite file
+
+    @classmethod
+    def open(cls, root: str, python: str | None = None) -> ImpactMap:
+        root = os.path.abspath(root)
+        path = map_path(root, python)
+        return cls(connect(path, root, interpreter_path(python)), root, path)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> ImpactMap:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def sync(self) -> Synced:
+        """Drop the rows of every function whose source changed since it was recorded."""
+        return sync(self.db, self.root)
+
+    def record(
+        self,
+        run: RunResult,
+        *,
+        traced: bool = True,
+        complete: Sequence[str] = (),
+        started: float | None = None,
+    ) -> int:
+        """Record a run of the ORIGINAL code; returns how many tests it recorded.
+        traced: the run recorded covered functions (else only outcomes are taken);
+        complete: test files (relative) the run ran whole, so their test set is known;
+        started: when it started (time.time(); default: its end minus its duration)."""
+        self.sync()
+        began = started if started is not None else time.time() - run.seconds
+        recorder = Recorder(self.db, self.root, int(began * 1e9))
+        count = recorder.record(run, traced)
+        if complete and not run.timed_out and not run.error:
+            recorder.complete(complete)
+        return count
+
+    def tests_running(self, function: Function) -> list[MappedTest]:
+        """Fresh tests that ran `function` and passed, fastest first."""
+        return [t for t in self.touching(function) if t.outcome == "passed"]
+
+    def touching(self, function: Function) -> list[MappedTest]:
+        """Fresh tests that ran `function`, whatever their outcome, fastest first."""
+        rows = self.db.execute(
+            "SELECT t.nodeid, t.outcome, t.duration FROM functions f "
+            "JOIN runs r ON r.function = f.id JOIN tests t ON t.id = r.test "
+            "WHERE f.path=? AND f.qualname=? AND t.stale=0 AND t.traced=1 "
+            "ORDER BY t.duration, t.nodeid",
+            (function.path, function.qualname),
+        )
+        return [MappedTest(*row) for row in rows]
+
+    def known(self, files: Iterable[str]) -> list[str]:
+        """Those test files (relative) whose whole test set the map holds, as they are now."""
+        rows = self.db.execute(
+            "SELECT path FROM files WHERE complete=1 AND path IN (SELECT value FROM json_each(?))",
+            (_json(files),),
+        )
+        return sorted(path for (path,) in rows)
+
+    def stale(self, files: Iterable[str]) -> list[str]:
+        """Node ids of those files whose data is out of date or was never traced."""
+        rows = self.db.execute(
+            "SELECT nodeid FROM tests WHERE (stale=1 OR traced=0) "
+            "AND file IN (SELECT value FROM json_each(?)) ORDER BY nodeid",
+            (_json(files),),
+        )
+        return [nodeid for (nodeid,) in rows]
+
+    def outcomes(self, files: Iterable[str]) -> list[TestOutcome]:
+        """The fresh traced tests of those files as a traced run reports them: covered
+        functions as "abs_path:first_line" of the files as they are now. Timed-out tests are
+        left out: they are neither guards nor failures."""
+        found: dict[str, TestOutcome] = {}
+        rows = self.db.execute(
+            "SELECT t.nodeid, t.outcome, t.duration, t.file, f.path, f.line FROM tests t "
+            "LEFT JOIN runs r ON r.test = t.id LEFT JOIN functions f ON f.id = r.function "
+            "WHERE t.stale=0 AND t.traced=1 AND t.outcome != ? "
+            "AND t.file IN (SELECT value FROM json_each(?)) ORDER BY t.nodeid, f.path, f.line",
+            (TIMEOUT, _json(files)),
+        )
+        for nodeid, outcome, duration, file, path, line in rows:
+            test = found.get(nodeid)
+            if test is None:
+                where = os.path.join(self.root, file)
+                test = found[nodeid] = TestOutcome(nodeid, outcome, duration, path=where)
+            if path is not None:
+                test.covered.append(f"{os.path.join(self.root, path)}:{line}")
+        return list(found.values())
+
+    def stats(self) -> MapStats:
+        count = self.db.execute
+        rows = count("SELECT count(*) FROM runs").fetchone()[0]
+        functions = count("SELECT count(*) FROM functions").fetchone()[0]
+        tests = count("SELECT count(*) FROM tests").fetchone()[0]
+        size = sum(_size(f"{self.path}{tail}") for tail in ("", "-wal", "-shm"))
+        return MapStats(rows, functions, tests, size)
+
+
+def _json(items: Iterable[str]) -> str:
+    import json
+
+    return json.dumps(list(items))
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0

@@ -1,0 +1,206 @@
+"""The impact map's store: rows from a run, and an edit that invalidates only what it touched.
+
+Runs are written as the plugin reports them (covered functions as "abs_path:first_line"); the
+files are real, edited on disk, and the map reads them back."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from heal_ls.impact import Function, ImpactMap
+from heal_ls.models import Failure, RunResult
+from heal_ls.models import TestOutcome as Outcome
+
+MOD = """\
+import functools
+
+LIMIT = 3
+
+
+def add(a, b):
+    return a + b
+
+
+class Box:
+    @functools.lru_cache
+    def size(self):
+        def inner():
+            return LIMIT
+        return inner()
+"""
+OTHER = "def neg(x):\n    return -x\n"
+TESTS = "def test_add():\n    pass\n\n\ndef test_size():\n    pass\n\n\ndef test_neg():\n    pass\n"
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text(MOD)
+    (tmp_path / "pkg" / "other.py").write_text(OTHER)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_mod.py").write_text(TESTS)
+    past = time.time() - 10  # the files were saved before the run started
+    for path in tmp_path.rglob("*.py"):
+        os.utime(path, (past, past))
+    return tmp_path
+
+
+def key(root, rel, line):
+    return f"{root / rel}:{line}"
+
+
+def run_of(root, **outcomes) -> RunResult:
+    """A traced run of tests/test_mod.py: test_add ran add, test_size ran Box.size (and its
+    inner function), test_neg ran neg; `outcomes` overrides "passed"."""
+    covered = {
+        "test_add": [key(root, "pkg/mod.py", 6)],
+        "test_size": [key(root, "pkg/mod.py", 11), key(root, "pkg/mod.py", 13)],
+        "test_neg": [key(root, "pkg/other.py", 1)],
+    }
+    tests = [
+        Outcome(f"tests/test_mod.py::{name}", outcomes.get(name, "passed"), 0.5, covered=keys)
+        for name, keys in covered.items()
+    ]
+    return RunResult(root=str(root), tests=tests, seconds=1.0)
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+    later = time.time() + 5  # a signature that surely moved
+    os.utime(path, (later, later))
+
+
+def nodeids(tests):
+    return [t.nodeid for t in tests]
+
+
+def test_a_run_becomes_rows_by_qualname(project):
+    with ImpactMap.open(str(project)) as impact:
+        assert impact.record(run_of(project), complete=["tests/test_mod.py"]) == 3
+        running = impact.tests_running(Function("pkg/mod.py", "Box.size"))
+        assert nodeids(running) == ["tests/test_mod.py::test_size"]
+        inner = Function("pkg/mod.py", "Box.size.<locals>.inner")
+        assert nodeids(impact.tests_running(inner)) == ["tests/test_mod.py::test_size"]
+        assert running[0].duration == 0.5
+        assert impact.known(["tests/test_mod.py", "tests/test_x.py"]) == ["tests/test_mod.py"]
+        stats = impact.stats()
+        assert (stats.rows, stats.functions, stats.tests) == (4, 4, 3)
+        assert stats.bytes > 0
+
+
+def test_editing_one_function_drops_only_its_rows(project):
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project), complete=["tests/test_mod.py"])
+        edit(project / "pkg" / "mod.py", "return a + b", "return a - b")
+        synced = impact.sync()
+        assert (synced.files, synced.functions, synced.tests) == (1, 1, 1)
+        assert impact.tests_running(Function("pkg/mod.py", "add")) == []
+        assert impact.stale(["tests/test_mod.py"]) == ["tests/test_mod.py::test_add"]
+        kept = impact.tests_running(Function("pkg/mod.py", "Box.size"))
+        assert nodeids(kept) == ["tests/test_mod.py::test_size"]
+        assert impact.stats().rows == 3
+
+
+def test_editing_another_file_drops_nothing_of_this_one(project):
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project))
+        edit(project / "pkg" / "other.py", "return -x", "return 0 - x")
+        assert impact.sync().tests == 1
+        assert nodeids(impact.tests_running(Function("pkg/mod.py", "add"))) == [
+            "tests/test_mod.py::test_add"
+        ]
+        assert impact.stale(["tests/test_mod.py"]) == ["tests/test_mod.py::test_neg"]
+
+
+def test_moving_a_function_or_a_comment_keeps_its_rows_with_the_new_line(project):
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project), complete=["tests/test_mod.py"])
+        edit(project / "pkg" / "mod.py", "LIMIT = 3\n", "LIMIT = 3\n# a comment\n\n")
+        assert impact.sync().functions == 0
+        (test,) = [t for t in impact.outcomes(["tests/test_mod.py"]) if t.nodeid.endswith("add")]
+        assert test.covered == [key(project, "pkg/mod.py", 8)]
+
+
+def test_module_code_outside_functions_invalidates_the_whole_module(project):
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project))
+        edit(project / "pkg" / "mod.py", "LIMIT = 3", "LIMIT = 4")
+        assert impact.sync().functions == 3  # add, Box.size and its inner function
+        assert impact.stale(["tests/test_mod.py"]) == [
+            "tests/test_mod.py::test_add",
+            "tests/test_mod.py::test_size",
+        ]
+
+
+def test_editing_the_test_file_makes_its_tests_stale_and_its_set_unknown(project):
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project), complete=["tests/test_mod.py"])
+        edit(project / "tests" / "test_mod.py", "def test_neg", "def test_negate")
+        impact.sync()
+        assert impact.known(["tests/test_mod.py"]) == []
+        assert len(impact.stale(["tests/test_mod.py"])) == 3
+
+
+def test_a_rerun_makes_a_stale_test_fresh_again(project):
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project))
+        edit(project / "pkg" / "mod.py", "return a + b", "return a - b")
+        impact.sync()
+        rerun = run_of(project, test_add="failed")
+        rerun.tests = rerun.tests[:1]
+        impact.record(rerun, started=time.time() + 10)
+        assert impact.stale(["tests/test_mod.py"]) == []
+        (test,) = impact.touching(Function("pkg/mod.py", "add"))
+        assert test.outcome == "failed"
+        assert impact.tests_running(Function("pkg/mod.py", "add")) == []
+
+
+def test_a_file_changed_during_the_run_is_not_recorded(project):
+    with ImpactMap.open(str(project)) as impact:
+        edit(project / "pkg" / "other.py", "return -x", "return 0 - x")
+        assert impact.record(run_of(project), started=time.time() - 5) == 2
+        assert impact.tests_running(Function("pkg/other.py", "neg")) == []
+
+
+def test_timeouts_are_kept_but_are_never_guards(project):
+    run = run_of(project)
+    failure = Failure(id="t", test="tests/test_mod.py::test_neg", exc_type="Timeout", message="")
+    failure.timed_out = True
+    run.failures.append(failure)
+    run.tests[2].outcome = "failed"
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run)
+        (test,) = impact.touching(Function("pkg/other.py", "neg"))
+        assert test.outcome == "timeout"
+        assert "tests/test_mod.py::test_neg" not in nodeids(impact.outcomes(["tests/test_mod.py"]))
+
+
+def test_outcomes_without_coverage_do_not_make_rows(project):
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project), traced=False)
+        assert impact.stats().rows == 0
+        assert len(impact.stale(["tests/test_mod.py"])) == 3  # known outcomes, rows unknown
+
+
+def test_two_writers_share_one_map(project):
+    first, second = ImpactMap.open(str(project)), ImpactMap.open(str(project))
+    try:
+        assert first.path == second.path
+        first.record(run_of(project))
+        assert second.stats().tests == 3
+    finally:
+        first.close()
+        second.close()
+
+
+def test_each_interpreter_has_its_own_map(project, tmp_path):
+    venv = str(tmp_path / "venv" / "bin" / "python")
+    with (
+        ImpactMap.open(str(project), "/usr/bin/python3") as one,
+        ImpactMap.open(str(project), venv) as two,
+    ):
+        assert one.path != two.path
