@@ -141,11 +141,26 @@ def imported_functions(
 ) -> list[tuple[str, FunctionNode]]:
     """Every function of the workspace modules the test module imports, as (path, node)."""
     found: list[tuple[str, FunctionNode]] = []
-    for path in dict.fromkeys(_imported_files(tree, test_path, root)):
+    for path in _with_reexports(_imported_files(tree, test_path, root), root):
         index = index_file(path)
         if index is not None:
             found.extend((path, function) for function in index.functions)
     return found
+
+
+def _with_reexports(paths, root: str) -> list[str]:
+    """`paths` and the modules their packages re-export: `import more_itertools` reaches
+    `partial_product` through `from .more import *` in more_itertools/__init__.py."""
+    files = list(dict.fromkeys(paths))
+    for path in files:  # grows while walked: a re-exported package re-exports in turn
+        if os.path.basename(path) != "__init__.py":
+            continue
+        index = index_file(path)
+        if index is not None and index.tree is not None:
+            for found in _imported_files(index.tree, path, root):
+                if found not in files:
+                    files.append(found)
+    return files
 
 
 def _imported_files(tree: ast.Module, test_path: str, root: str):

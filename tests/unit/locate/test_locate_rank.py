@@ -429,3 +429,25 @@ def test_a_module_this_python_cannot_parse_is_named_when_nothing_is_found(ws):
     assert f"heal-ls runs on Python {version}, which cannot parse shop/core.py (line 1" in (
         located.reason
     )
+
+
+def test_a_signature_error_finds_the_def_a_package_re_exports(ws):
+    """`import shop` then `shop.restock(n=1)`: the def lives in shop/stock.py, reached through
+    `from .stock import *` in shop/__init__.py, and it never ran (the call was refused)."""
+    (ws / "shop" / "__init__.py").write_text("from .stock import *  # noqa\n")
+    (ws / "shop" / "stock.py").write_text("def restock(count):\n    return count\n")
+    (ws / "tests" / "test_stock.py").write_text(
+        "import shop\n\n\ndef test_restock():\n    assert shop.restock(n=1) == 1\n"
+    )
+    path = str(ws / "tests" / "test_stock.py")
+    failure = Failure(
+        id="tests/test_stock.py::test_restock",
+        exc_type="TypeError",
+        message="restock() got an unexpected keyword argument 'n'",
+        frames=[Frame(path, 5, "test_restock")],
+        test_path=path,
+        test_line=5,
+    )
+    top = locate(failure, str(ws)).suspects[0]
+    assert (top.path, top.qualname) == (str(ws / "shop" / "stock.py"), "restock")
+    assert "its signature refuses" in top.reason
