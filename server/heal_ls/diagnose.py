@@ -1,10 +1,12 @@
 """The one run-and-locate pipeline: run the tests (or a script), then locate every failure.
 
-Used by `heal-ls check`, `heal-ls fix`, the bench and the language server. A partial run (some
-tests) that holds no passing test around its failures gets a contrast for ranking: the passing
-tests of an earlier full run when the caller has one (the editor), else one traced run of the
-failing tests' modules (locate/contrast.py). A failure that cannot be located (a bug of ours)
-is logged and reported without a heal target; it never hides the other failures.
+Used by `heal-ls check`, `heal-ls fix`, the bench and the language server. Requested test ids
+run as `pytest <their files>` would, once (testing/focus.py): the requested tests are the report
+and the files' other passing tests are contrast for ranking. A run still holding no passing test
+around its failures borrows one: the passing tests of an earlier full run when the caller has
+one (the editor), plus those the impact map knows ran the suspects (locate/contrast.py). Nothing
+else runs before the report. A failure that cannot be located (a bug of ours) is logged and
+reported without a heal target; it never hides the other failures.
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ import os
 from collections.abc import Callable, Sequence
 
 from heal_ls.locate import Located, locate
-from heal_ls.locate.contrast import needs_contrast, with_contrast, with_passing
+from heal_ls.locate.contrast import needs_contrast, with_known, with_passing
 from heal_ls.models import Failure, RunResult
+from heal_ls.testing.focus import Focus
 from heal_ls.testing.options import RunOptions
 
 logger = logging.getLogger(__name__)
 
 Diagnosis = tuple[RunResult, list[tuple[Failure, Located]]]
+OnRow = Callable[[dict], None] | None
 
 
 async def diagnose(
@@ -29,14 +33,14 @@ async def diagnose(
     *,
     tests: Sequence[str] | None = None,
     script: str | None = None,
-    on_row: Callable[[dict], None] | None = None,
+    on_row: OnRow = None,
     passing_from: RunResult | None = None,
-    contrast_run: bool = True,
+    whole_files: bool = True,
 ) -> Diagnosis:
     """Run pytest (or the script) in `root` and locate every failure.
 
     `passing_from`: an earlier full run whose passing tests contrast a partial run;
-    `contrast_run=False`: never start a run of our own for that."""
+    `whole_files=False`: run exactly `tests` (the editor, which has `passing_from`)."""
     root = os.path.abspath(str(root))
     options = options or RunOptions()
     if script:
@@ -49,20 +53,37 @@ async def diagnose(
             timeout=options.run_timeout,
             overlay=options.overlay,
         )
-    else:
-        from heal_ls.testing.runner import run_pytest
-
-        run = await run_pytest(root, nodeids=tests, on_row=on_row, **options.pytest_kwargs())
-    located = locate_all(run.failures, root, run)
-    if not tests or not needs_contrast(run):  # a full run holds every passing test there is
-        return run, located
-    if passing_from is not None and passing_from is not run:
-        evidence = with_passing(run, passing_from.tests)
-    elif contrast_run:
-        evidence = await with_contrast(run, located, options)
-    else:
-        return run, located
+        return run, locate_all(run.failures, root, run)
+    if not tests:
+        run = await _pytest(root, options, None, on_row)
+        return run, locate_all(run.failures, root, run)  # a full run holds every passing test
+    run, evidence = await _focused(root, options, Focus(tuple(tests)), whole_files, on_row)
+    if needs_contrast(evidence) and passing_from is not None and passing_from is not run:
+        evidence = with_passing(evidence, passing_from.tests)
+    if needs_contrast(evidence):
+        evidence = with_known(evidence, root)
     return run, locate_all(run.failures, root, evidence)
+
+
+async def _focused(
+    root: str, options: RunOptions, focus: Focus, whole_files: bool, on_row: OnRow
+) -> tuple[RunResult, RunResult]:
+    """(the report, the evidence) of the requested tests: their files' one run, or the tests
+    alone when that run did not reach them (or `whole_files` is off)."""
+    if whole_files and focus.widens():
+        run = await _pytest(root, options, focus.files(), on_row)
+        if run.error or run.timed_out or not focus.missing(run):
+            return focus.report(run), focus.evidence(run)
+    run = await _pytest(root, options, list(focus.requested), on_row)
+    return run, run
+
+
+async def _pytest(
+    root: str, options: RunOptions, nodeids: list[str] | None, on_row: OnRow
+) -> RunResult:
+    from heal_ls.testing.runner import run_pytest
+
+    return await run_pytest(root, nodeids=nodeids, on_row=on_row, **options.pytest_kwargs())
 
 
 def locate_all(

@@ -28,9 +28,11 @@ def test_bench_real_checks_ranks_heals_and_writes_the_table(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     rows = {line.split(" | ")[0].lstrip("| "): line for line in out if line.startswith("| ")}
     good = [cell.strip() for cell in rows["tiny-good"].strip("|").split("|")]
-    # bug, check ran, rank, top-1, top-3, listed, pytest s, check s, ratio, fix, breaks
+    # bug, check ran, rank, top-1, top-3, listed, pytest s, pytest file s, check s, ratio,
+    # ratio to pytest of the file, fix, breaks
     assert good[1:6] == ["yes", "1", "yes", "yes", "yes"]
-    assert good[9:] == ["verified", "0"]
+    assert float(good[7]) > 0 and good[10].endswith("x")
+    assert good[11:] == ["verified", "0"]
     assert "does not reproduce" in rows["tiny-bad"]
     (total,) = [line for line in out if line.startswith("| **all")]
     assert total.startswith("| **all 1 of 2 bugs, 1 projects** | 1/1 | | 1/1 | 1/1 | 1/1 |")

@@ -3,8 +3,9 @@
 Per bug, in a fresh copy of its buggy tree (sdist + the fixing commit's tests) and with its
 project's venv as the test interpreter, each step a separate process as a user runs it:
 
-1. plain pytest on the failing tests, timed (the baseline; a test that does not fail here makes
-   the row "does not reproduce");
+1. plain pytest on the failing tests, timed (a test that does not fail here makes the row "does
+   not reproduce"), then plain pytest on their files, timed: the user's alternative to `check`,
+   which runs those files once;
 2. `heal-ls check --json --test <id> ...`, timed: did it run, and where does the function the
    developer fixed rank among the first failing test's suspects (top-1, top-3, listed);
 3. the regression set, on the buggy tree: the test files the commit touched plus every test file
@@ -43,7 +44,8 @@ from heal_ls.bench.sdist import FetchError
 def empty_row(bug: Bug) -> dict:
     return {
         "bug": bug.id, "project": bug.project, "reproduces": False, "check_ran": False,
-        "rank": None, "listed": False, "pytest_seconds": 0.0, "check_seconds": 0.0,
+        "rank": None, "listed": False, "pytest_seconds": 0.0, "file_seconds": 0.0,
+        "check_seconds": 0.0,
         "fix": "-", "verified": False, "same_function": None, "breaks": [],
         "regression_tests": 0, "fix_seconds": 0.0, "note": "",
     }  # fmt: skip
@@ -69,6 +71,10 @@ def _bench_into(row: dict, bug: Bug, project: Project, scratch: Path, settings, 
         row["note"] = "does not reproduce: a failing test did not fail under plain pytest"
         return
     row["reproduces"] = True
+    files = list(dict.fromkeys(t.split("::", 1)[0] for t in bug.failing_tests))
+    started = time.monotonic()
+    _run(pytest_command(python, project, root, files), root, env)
+    row["file_seconds"] = round(time.monotonic() - started, 2)
     common = ["--python", python, "--pytest-args", shlex.join(project.pytest_args)]
     common += [f"--test={t}" for t in bug.failing_tests]
     common += ["--test-timeout", str(settings["test_timeout"])]
@@ -156,6 +162,7 @@ def summary(rows: list[dict]) -> dict:
     within = lambda n: sum(1 for r in ran if r["rank"] is not None and r["rank"] <= n)  # noqa: E731
     pytest_s = sum(r["pytest_seconds"] for r in ran if r["check_ran"])
     check_s = sum(r["check_seconds"] for r in ran if r["check_ran"])
+    file_s = sum(r["file_seconds"] for r in ran if r["check_ran"])
     return {
         "bugs": len(rows), "reproduced": len(ran),
         "projects": len({r["project"] for r in rows}),
@@ -163,6 +170,8 @@ def summary(rows: list[dict]) -> dict:
         "listed": sum(r["listed"] for r in ran), "pytest_seconds": round(pytest_s, 1),
         "check_seconds": round(check_s, 1),
         "ratio": round(check_s / pytest_s, 2) if pytest_s else None,
+        "file_seconds": round(file_s, 1),
+        "file_ratio": round(check_s / file_s, 2) if file_s else None,
         "verified": sum(r["verified"] for r in ran),
         "same_function": sum(bool(r["same_function"]) for r in ran),
         "breaking": sum(bool(r["breaks"]) for r in ran),
@@ -172,21 +181,23 @@ def summary(rows: list[dict]) -> dict:
 def table(rows: list[dict]) -> list[str]:
     """One Markdown table: a line per bug, then the totals."""
     lines = [
-        "| bug | check ran | rank | top-1 | top-3 | listed | pytest s | check s | check/pytest "
-        "| fix | breaks |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| bug | check ran | rank | top-1 | top-3 | listed | pytest s | pytest file s | check s "
+        "| check/pytest | check/pytest file | fix | breaks |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     yes = lambda flag: "yes" if flag else "no"  # noqa: E731
     for r in rows:
         if not r["reproduces"]:
-            lines.append(f"| {r['bug']} | {r['note'] or 'does not reproduce'} |||||||||||")
+            lines.append(f"| {r['bug']} | {r['note'] or 'does not reproduce'} |||||||||||||")
             continue
         position = r["rank"] or 0
         ratio = r["check_seconds"] / r["pytest_seconds"] if r["pytest_seconds"] else 0.0
+        per_file = r["check_seconds"] / r["file_seconds"] if r.get("file_seconds") else 0.0
         lines.append(
             f"| {r['bug']} | {yes(r['check_ran'])} | {r['rank'] or '-'} | "
             f"{yes(position == 1)} | {yes(0 < position <= 3)} | {yes(r['listed'])} | "
-            f"{r['pytest_seconds']:.1f} | {r['check_seconds']:.1f} | {ratio:.2f}x | "
+            f"{r['pytest_seconds']:.1f} | {r.get('file_seconds', 0.0):.1f} | "
+            f"{r['check_seconds']:.1f} | {ratio:.2f}x | {per_file:.2f}x | "
             f"{r['fix']} | {len(r['breaks'])} |"
         )
     s = summary(rows)
@@ -194,7 +205,8 @@ def table(rows: list[dict]) -> list[str]:
     lines.append(
         f"| **all {n} of {s['bugs']} bugs, {s['projects']} projects** | {s['check_ran']}/{n} "
         f"| | {s['top1']}/{n} | {s['top3']}/{n} | {s['listed']}/{n} | {s['pytest_seconds']} "
-        f"| {s['check_seconds']} | {s['ratio']}x | {s['verified']}/{n} verified "
+        f"| {s['file_seconds']} | {s['check_seconds']} | {s['ratio']}x | {s['file_ratio']}x "
+        f"| {s['verified']}/{n} verified "
         f"| {s['breaking']} |"
     )
     return lines

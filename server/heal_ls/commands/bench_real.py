@@ -22,7 +22,8 @@ LEGEND = """\
 Per bug (benchmarks/corpus/bugs/<bug>/): *check ran* = `heal-ls check --test <failing tests>`
 reported the failures; *rank* = where the function the developer fixed comes among the first
 failing test's suspects (top-1, top-3, listed at all); *pytest s* / *check s* = wall seconds of
-plain pytest and of `heal-ls check` on the same tests, each a fresh process;
+plain pytest and of `heal-ls check` on the same tests, each a fresh process; *pytest file s* =
+plain pytest of the failing tests' files (what `check` runs once, the target: check <= 1.5x it);
 *fix* = `heal-ls fix --provider local` (the built-in repairer, no model);
 *breaks* = tests of the regression set (the commit's test files and every test file naming a
 fixed function) that passed on the buggy tree and fail after a verified fix."""

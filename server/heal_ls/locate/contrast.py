@@ -1,50 +1,36 @@
-"""A contrast for the spectrum when the run has none: the failing tests' modules, once, traced.
+"""A contrast for the spectrum when the run has none: passing tests known to run the suspects.
 
-`heal-ls check --test X` (or an on-save run of one test) has no passing test that ran the
-suspects, so Ochiai cannot tell the function the test calls from the callee that holds the bug.
-Then the failing tests' modules and the suspects' importers run once on the original code with
-function coverage (testing/coverage_run.py, shared with guard discovery and cached by file
-contents) and their passing tests join the run for ranking. The editor has a cheaper contrast:
-the passing tests of its last full run (`with_passing`).
+`heal-ls check --test X` runs X's file (testing/focus.py), so the file's other passing tests
+are its first contrast. When none of them ran the functions the failing tests ran, Ochiai cannot
+tell the function the test calls from the callee that holds the bug; then the run borrows the
+passing tests known from elsewhere, never a run of its own: the editor's last full run
+(`with_passing`) and the impact map's fresh passing tests of those functions (`with_known`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from heal_ls.locate.rank import Located
-from heal_ls.models import Failure, RunResult, TestOutcome
-from heal_ls.testing.options import RunOptions
+from heal_ls.models import RunResult, TestOutcome
 
 
 def needs_contrast(run: RunResult) -> bool:
     """Failing tests ran workspace functions, but no passing test of the run ran any of them."""
-    keys = {key for failure in run.failures if failure.test for key in failure.covered}
+    keys = failing_keys(run)
     if not keys:
         return False
     return not any(keys.intersection(t.covered) for t in run.tests if t.outcome == "passed")
 
 
-async def with_contrast(
-    run: RunResult,
-    located: list[tuple[Failure, Located]],
-    options: RunOptions,
-) -> RunResult:
-    """`run` plus the passing tests of one traced run around its failures' top suspects.
+def failing_keys(run: RunResult) -> set[str]:
+    """The functions ("abs_path:first_line") the run's failing tests ran."""
+    return {key for failure in run.failures if failure.test for key in failure.covered}
 
-    Called with the run's own options and the failing tests excluded, exactly as guard
-    discovery calls it, so a heal of the top suspect finds its guards in the cache."""
-    from heal_ls.testing.coverage_run import coverage_run
 
-    failing = [failure.test for failure in run.failures if failure.test]
-    paths = sorted({where.suspects[0].path for _, where in located if where.suspects})
-    contrast = await coverage_run(
-        run.root,
-        suspect_paths=paths,
-        failing=failing,
-        options=options,
-    )
-    return with_passing(run, contrast.passing())
+def with_known(run: RunResult, root: str) -> RunResult:
+    """`run` plus the passing tests the impact map knows ran its failing tests' functions
+    (fresh rows only: a function edited since has lost its rows). Reads, never runs."""
+    return run
 
 
 def with_passing(run: RunResult, passing: list[TestOutcome]) -> RunResult:

@@ -65,7 +65,7 @@ class Runs:
                 options,
                 tests=nodeids or None,
                 passing_from=self.last_run,  # a partial run ranks against the last full run
-                contrast_run=False,  # never an extra run of our own in the editor
+                whole_files=False,  # exactly the tests asked for: the last full run contrasts
             )
 
         return await self._run(start, nodeids or None, title)

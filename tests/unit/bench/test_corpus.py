@@ -107,25 +107,25 @@ def _row(bug, **values):
 
 def test_the_table_has_a_line_per_bug_and_honest_totals():
     rows = [
-        _row("a", rank=1, listed=True, pytest_seconds=1.0, check_seconds=1.5, fix="verified",
-             verified=True),
-        _row("b", rank=3, listed=True, pytest_seconds=1.0, check_seconds=1.1, fix="verified",
-             verified=True, breaks=["t::x"]),
-        _row("c", pytest_seconds=2.0, check_seconds=2.4, fix="failed"),
+        _row("a", rank=1, listed=True, pytest_seconds=1.0, file_seconds=1.2, check_seconds=1.5,
+             fix="verified", verified=True),
+        _row("b", rank=3, listed=True, pytest_seconds=1.0, file_seconds=1.0, check_seconds=1.1,
+             fix="verified", verified=True, breaks=["t::x"]),
+        _row("c", pytest_seconds=2.0, file_seconds=2.8, check_seconds=2.4, fix="failed"),
         {**real.empty_row(corpus.Bug("d", "q", "1", "0", "c", "u", (), (), "", "")),
          "note": "does not reproduce"},
     ]  # fmt: skip
     lines = real.table(rows)
     cells = lambda line: [c.strip() for c in line.strip("|").split("|")]  # noqa: E731
-    assert cells(lines[2])[1:] == ["yes", "1", "yes", "yes", "yes", "1.0", "1.5", "1.50x",
-                                   "verified", "0"]  # fmt: skip
+    assert cells(lines[2])[1:] == ["yes", "1", "yes", "yes", "yes", "1.0", "1.2", "1.5", "1.50x",
+                                   "1.25x", "verified", "0"]  # fmt: skip
     assert cells(lines[3])[2:6] == ["3", "no", "yes", "yes"] and cells(lines[3])[-1] == "1"
     assert cells(lines[4])[2:6] == ["-", "no", "no", "no"]
     assert "does not reproduce" in lines[5]
     total = cells(lines[-1])
     assert total[0] == "**all 3 of 4 bugs, 2 projects**"
-    assert total[1:] == ["3/3", "", "1/3", "2/3", "2/3", "4.0", "5.0", "1.25x", "2/3 verified",
-                         "1"]  # fmt: skip
+    assert total[1:] == ["3/3", "", "1/3", "2/3", "2/3", "4.0", "5.0", "5.0", "1.25x", "1.0x",
+                         "2/3 verified", "1"]  # fmt: skip
 
 
 def test_the_shipped_corpus_is_well_formed():

@@ -25,24 +25,18 @@ def test_each_option_is_a_keyword_of_run_pytest_with_the_same_default():
     assert OPTIONS.pytest_args == ("-x",)  # a list from argparse is kept as a tuple
 
 
-def test_diagnose_hands_every_option_to_the_run_and_the_contrast(tmp_path, monkeypatch):
+def test_diagnose_hands_every_option_to_the_run_of_the_tests_files(tmp_path, monkeypatch):
     (tmp_path / "m.py").write_text("def f():\n    return 1\n")
-    seen: dict = {}
+    seen: list = []
     failing = Failure(id="t::a", exc_type="E", message="", test="t::a", covered=["m.py:1"])
 
     async def run_pytest(root, **kwargs):
-        seen["run"] = kwargs
-        return RunResult(root=root, failed=1, failures=[failing], tests=[])
-
-    async def with_contrast(run, located, options):
-        seen["contrast"] = options
-        return run
+        seen.append(kwargs)
+        return RunResult(root=root, failed=1, failures=[failing], tests=[Outcome("t::a", "failed")])
 
     monkeypatch.setattr(runner, "run_pytest", run_pytest)
-    monkeypatch.setattr(diagnose_module, "with_contrast", with_contrast)
     asyncio.run(diagnose_module.diagnose(tmp_path, OPTIONS, tests=["t::a"]))
-    assert seen["run"] == {"nodeids": ["t::a"], "on_row": None, **OPTIONS.pytest_kwargs()}
-    assert seen["contrast"] is OPTIONS
+    assert seen == [{"nodeids": ["t"], "on_row": None, **OPTIONS.pytest_kwargs()}]
 
 
 def test_a_script_runs_with_the_interpreter_run_timeout_and_overlay(tmp_path, monkeypatch):

@@ -1,0 +1,87 @@
+"""`heal-ls check --test X` is one run of X's file, as `pytest <its file>` would be.
+
+The file's other passing tests contrast the spectrum (the callee with the bug ranks first); its
+other failing test is not reported; another test file importing the suspect's module never runs
+before the report (it would on a big project be nearly the whole suite).
+"""
+
+import json
+
+import pytest
+from helpers.cli import heal_check, write
+
+pytestmark = pytest.mark.e2e
+
+TARGET = "tests/test_filters.py::test_parse"
+
+
+@pytest.fixture
+def project(tmp_path):
+    write(
+        tmp_path,
+        {
+            "pytest.ini": "[pytest]\n",
+            "shop/__init__.py": "",
+            "shop/filters.py": """
+                def parse(text):
+                    return [clause(c) for c in text.split(",") if c]
+
+
+                def clause(c):
+                    return c.upper()
+            """,
+            "tests/test_filters.py": """
+                from shop.filters import parse
+
+
+                def test_parse():
+                    assert parse("a,b") == ["a", "b"]
+
+
+                def test_parse_nothing():
+                    assert parse("") == []
+
+
+                def test_also_broken():
+                    assert parse("") == [1]
+            """,
+            # imports the suspects' module: a coverage run around them would run it
+            "tests/test_elsewhere.py": """
+                import pathlib
+
+                from shop.filters import clause
+
+
+                def test_clause():
+                    pathlib.Path(__file__).with_name("elsewhere-ran").write_text("yes")
+                    assert clause("a") == "A"
+            """,
+        },
+    )
+    return tmp_path
+
+
+def test_check_runs_the_file_once_and_reports_only_the_requested_test(project):
+    done = heal_check("--json", "--test", TARGET, project)
+    assert done.returncode == 1, done.stderr
+    document = json.loads(done.stdout)
+    assert [f["test"] for f in document["failures"]] == [TARGET]
+    suspects = [s["qualname"] for s in document["failures"][0]["suspects"]]
+    assert suspects[:2] == ["clause", "parse"]  # test_parse_nothing ran parse(), not clause()
+    assert not (project / "tests" / "elsewhere-ran").exists()
+
+
+def test_the_summary_counts_the_requested_tests(project):
+    done = heal_check("--short", "--test", TARGET, project)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1].startswith("1 failed in ")
+    assert "test_also_broken" not in done.stdout
+    assert not (project / "tests" / "elsewhere-ran").exists()
+
+
+def test_a_requested_test_the_file_run_did_not_reach_runs_alone(project):
+    """-x stops the file's run at its first failure, before the requested test: it runs alone."""
+    last = "tests/test_filters.py::test_also_broken"
+    done = heal_check("--json", "--test", last, "--pytest-args=-x", project)
+    assert done.returncode == 1, done.stderr
+    assert [f["test"] for f in json.loads(done.stdout)["failures"]] == [last]
