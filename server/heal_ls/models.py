@@ -153,6 +153,7 @@ class Candidate:
     source: str
     proposer: str
     attempt: int = 1
+    kind: str = ""  # the local repairer's transformation that made it ("" from a model)
 
 
 @dataclass
@@ -160,6 +161,7 @@ class Attempt:
     candidate: Candidate
     outcome: Literal["verified", "rejected", "failed", "error", "timeout"]
     failure: str = ""  # why it did not pass, in words that can go back to the model
+    seconds: float = 0.0  # what its verification run took
 
 
 @dataclass

@@ -23,6 +23,7 @@ def test_verify_names_the_bug_that_does_not_reproduce(tmp_path, capsys):
 def test_bench_real_checks_ranks_heals_and_writes_the_table(tmp_path, capsys):
     corpus, cache = build_corpus(tmp_path)
     results = tmp_path / "RESULTS.md"
+    results.write_text("old\n<!-- kept: start -->\nhand-written table\n<!-- kept: end -->\n")
     args = ["bench", "--real", "--corpus", str(corpus), "--cache", str(cache)]
     assert main([*args, "--results", str(results)]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -41,6 +42,14 @@ def test_bench_real_checks_ranks_heals_and_writes_the_table(tmp_path, capsys):
     page = results.read_text()
     assert page.startswith("# Real-bug corpus results") and total in page and out[-1] in page
     assert "tiny-bad: does not reproduce" in page
+    # the repairer's section: the verified fix is the reference fix; what each operator cost
+    section = page.split("## Local repairer on real fixes", 1)[1]
+    assert "**1 verified, 1 of them correct** (1 equal to the reference fix" in section
+    assert "| tiny-good | 1 | compare | equal |" in section
+    (compare,) = [line for line in section.splitlines() if line.startswith("| compare |")]
+    assert compare.endswith("| 1 | 1 |")  # one fix verified, on one bug
+    assert "<!-- kept: start -->\nhand-written table\n<!-- kept: end -->" in section
+    assert "old" not in page.splitlines()
 
 
 def test_unknown_bugs_and_a_missing_corpus_are_one_line_errors(tmp_path, capsys):

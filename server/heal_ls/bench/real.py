@@ -38,6 +38,7 @@ from heal_ls.bench.corpus import (
     venv,
 )
 from heal_ls.bench.patches import split_files
+from heal_ls.bench.repairer import correct, merged_operators
 from heal_ls.bench.sdist import FetchError
 
 
@@ -48,6 +49,7 @@ def empty_row(bug: Bug) -> dict:
         "check_seconds": 0.0,
         "fix": "-", "verified": False, "same_function": None, "breaks": [],
         "regression_tests": 0, "fix_seconds": 0.0, "note": "",
+        "correct": "", "fix_kind": "", "operators": {},
     }  # fmt: skip
 
 
@@ -94,6 +96,9 @@ def _bench_into(row: dict, bug: Bug, project: Project, scratch: Path, settings, 
     if row["verified"]:
         after = run_tests(python, project, root, regression)
         row["breaks"] = sorted(t for t, o in before.items() if o == "PASSED" and after.get(t) != o)
+        reference = tree(bug, scratch / f"{bug.id}-reference", fixed=True, cache=cache)
+        on_reference = run_tests(python, project, reference, regression)
+        row["correct"] = correct(bug.functions, root, reference, after, on_reference)
 
 
 def heal_ls(command: str) -> list[str]:
@@ -141,6 +146,9 @@ def _record_fix(row: dict, bug: Bug, done: subprocess.CompletedProcess) -> None:
     row["verified"] = bool(results) and all(s in ("verified", "fixed") for s in statuses)
     healed = {r["suspect"] for r in results if r["status"] == "verified" and r["suspect"]}
     row["same_function"] = bool(healed & set(bug.functions)) if healed else None
+    row["operators"] = merged_operators(results)
+    won = [kind for kind, counts in row["operators"].items() if counts["won"]]
+    row["fix_kind"] = ", ".join(won)
 
 
 def regression_files(bug: Bug, root: Path) -> list[str]:
@@ -173,6 +181,7 @@ def summary(rows: list[dict]) -> dict:
         "file_seconds": round(file_s, 1),
         "file_ratio": round(check_s / file_s, 2) if file_s else None,
         "verified": sum(r["verified"] for r in ran),
+        "correct": sum(bool(r["verified"] and r["correct"]) for r in ran),
         "same_function": sum(bool(r["same_function"]) for r in ran),
         "breaking": sum(bool(r["breaks"]) for r in ran),
     }  # fmt: skip

@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from heal_ls.bench import corpus, real
+from heal_ls.bench import corpus, real, repairer
 from heal_ls.bench.sdist import FetchError
 
 LEGEND = """\
@@ -84,8 +84,11 @@ def _bench(bugs: list[corpus.Bug], projects: dict, cache: Path, args) -> int:
     lines = real.table(rows)
     print("\n".join([*lines, "", *sizes]))
     if args.results:
-        page = _results_page([*lines, "", *sizes], rows)
-        Path(args.results).write_text(page, encoding="utf-8")
+        path = Path(args.results)
+        kept = repairer.kept_part(path.read_text(encoding="utf-8")) if path.is_file() else ""
+        section = repairer.section(rows, kept)
+        page = _results_page([*lines, "", *sizes, "", *section], rows)
+        path.write_text(page, encoding="utf-8")
     return 0 if rows else 1
 
 

@@ -229,6 +229,7 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) 
         "guard_tests": result.guards,
         "candidate_timeout": result.candidate_timeout,  # s per test; short when a test hangs
         "attempts": len(result.attempts),
+        "operators": operator_counts(result),
         "diff": result.diff,
         "touched": result.touched,
         "notes": result.notes,
@@ -244,6 +245,19 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) 
         "callers": blast.callers if blast else None,
         "seconds": result.seconds,
     }
+
+
+def operator_counts(result: HealResult) -> dict[str, dict]:
+    """Per local-repairer transformation (`compare`, `name`, a pair `compare+name`): how many of
+    its candidates ran, their verification seconds, and how many were verified."""
+    counts: dict[str, dict] = {}
+    for attempt in result.attempts:
+        if attempt.candidate.kind:
+            row = counts.setdefault(attempt.candidate.kind, {"tried": 0, "seconds": 0.0, "won": 0})
+            row["tried"] += 1
+            row["seconds"] = round(row["seconds"] + attempt.seconds, 3)
+            row["won"] += attempt.outcome == "verified"
+    return counts
 
 
 def _failure_name(failure) -> str:

@@ -191,7 +191,7 @@ async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: 
     if key not in ctx.checks:
         ctx.checks[key] = asyncio.ensure_future(verify(ctx, module_text, candidate))
     outcome = await asyncio.shield(ctx.checks[key])
-    ctx.attempts.append(Attempt(candidate, _outcome(outcome), outcome.summary))
+    ctx.attempts.append(Attempt(candidate, _outcome(outcome), outcome.summary, _seconds(outcome)))
     if outcome.passed:
         return module_text
     ctx.best, ctx.best_plan = new_function, None
@@ -200,6 +200,10 @@ async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: 
 
 def _outcome(outcome: VerifyOutcome) -> Literal["verified", "failed", "timeout"]:
     return "verified" if outcome.passed else "timeout" if outcome.timed_out else "failed"
+
+
+def _seconds(outcome: VerifyOutcome) -> float:
+    return round(outcome.run.seconds, 3) if outcome.run is not None else 0.0
 
 
 async def _try_planned(ctx: HealContext, candidate: Candidate, planned: Planned) -> str | None:
@@ -214,7 +218,7 @@ async def _try_planned(ctx: HealContext, candidate: Candidate, planned: Planned)
     outcome = await asyncio.shield(ctx.checks[planned.key])
     touched = ", ".join(planned.touched)
     summary = f"{outcome.summary} (touched: {touched})"
-    ctx.attempts.append(Attempt(candidate, _outcome(outcome), summary))
+    ctx.attempts.append(Attempt(candidate, _outcome(outcome), summary, _seconds(outcome)))
     if outcome.passed:
         return planned.text
     ctx.best, ctx.best_plan = None, planned

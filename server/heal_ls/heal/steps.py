@@ -99,7 +99,7 @@ async def local_search(ctx: HealContext) -> HealResult | None:
         return None
     from heal_ls.llm.local import LocalRepairer
 
-    source = LocalRepairer().candidates(
+    source = LocalRepairer().labelled(
         ctx.original_function, ctx.focus_lines(), ctx.suspect.start_line
     )
     deadline = time.monotonic() + seconds
@@ -112,7 +112,8 @@ async def local_search(ctx: HealContext) -> HealResult | None:
             break
         tried += len(batch)
         candidates = [
-            Candidate(text, "local", tried - len(batch) + i + 1) for i, text in enumerate(batch)
+            Candidate(text, "local", tried - len(batch) + i + 1, kind)
+            for i, (text, kind) in enumerate(batch)
         ]
         ctx.emit(HealEvent("candidate", f"local candidate {tried}", tried, count, "local"))
         checks = (_checked(ctx, c, from_answer=False) for c in candidates)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from heal_ls.repair import mutants
+from heal_ls.repair.search import labelled
 
 
 class LocalRepairer:
@@ -26,8 +26,14 @@ class LocalRepairer:
         function_source is the def as it stands in the module (indentation included) and
         first_line its line in the module; focus_lines are module lines (the failing frames'
         lines inside the function). Yields nothing when the source does not parse as one def."""
+        return (text for text, _ in self.labelled(function_source, focus_lines, first_line))
+
+    def labelled(
+        self, function_source: str, focus_lines: Iterable[int], first_line: int
+    ) -> Iterator[tuple[str, str]]:
+        """candidates() with the kind of mutation that made each one (repair/search.labelled)."""
         focus = [line - first_line + 1 for line in focus_lines]
         try:
-            yield from mutants(function_source, focus, second=self.second_order)
+            yield from labelled(function_source, focus, second=self.second_order)
         except (SyntaxError, ValueError):
             return

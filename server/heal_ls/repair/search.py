@@ -126,17 +126,25 @@ def mutants(source: str, focus: Iterable[int] = (), second: bool = True) -> Iter
     """Edited versions of one function source, ranked and deduplicated; lazily generated.
 
     `focus` holds line numbers counted like the source (1 = its first line)."""
+    return (text for text, _ in labelled(source, focus, second))
+
+
+def labelled(
+    source: str, focus: Iterable[int] = (), second: bool = True
+) -> Iterator[tuple[str, str]]:
+    """mutants() with the kind of mutation that made each one (`compare`, `name`, ...; a pair
+    of mutations as `kind+kind`): what the benchmarks count per operator."""
     snip = Snippet(source)
     seen = {normalised(source)}
     header_end = snip.user_line(snip.func.body[0]) - 1  # focus on the def line says nothing
     singles = first_order(snip, [line for line in focus if line > header_end])
-    edit_sets: Iterator[tuple[Edit, ...]] = (m.edits for m in singles)
+    edit_sets: Iterator[tuple[tuple[Edit, ...], str]] = ((m.edits, m.kind) for m in singles)
     if second:
-        pairs = (a.edits + b.edits for a, b in second_order(singles))
+        pairs = ((a.edits + b.edits, f"{a.kind}+{b.kind}") for a, b in second_order(singles))
         edit_sets = itertools.chain(edit_sets, pairs)
-    for edits in edit_sets:
+    for edits, kind in edit_sets:
         text = simplified(snip.apply(edits), source)
         key = normalised(text)
         if key is not None and key not in seen:
             seen.add(key)
-            yield text
+            yield text, kind
