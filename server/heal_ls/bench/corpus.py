@@ -21,15 +21,16 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from xml.etree import ElementTree
 
 from heal_ls.bench.patches import touched_functions
 from heal_ls.bench.sdist import FetchError, fetch_sdist
 
 CORPUS = Path(__file__).resolve().parents[3] / "benchmarks" / "corpus"
 CACHE = Path(__file__).resolve().parents[3] / ".cache" / "corpus"
-_OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)")
 
 
 class CorpusError(Exception):
@@ -167,36 +168,60 @@ def test_env(project: Project, root: Path) -> dict[str, str]:
     return env
 
 
-def pytest_command(python: str, project: Project, root: Path, ids) -> list[str]:
-    """Plain pytest on `ids`, as the project runs it, listing every outcome (-rA)."""
+def pytest_command(python: str, project: Project, root: Path, ids, report: Path) -> list[str]:
+    """Plain pytest on `ids`, as the project runs it, every outcome written to `report` as JUnit
+    XML (xunit1: each test names its file; a test id may hold spaces, `-rA` lines cannot)."""
     return [
-        python, "-m", "pytest", "-p", "no:cacheprovider", "--rootdir", str(root), "-q", "-rA",
-        "-o", "console_output_style=classic", *project.pytest_args, *ids,
+        python, "-m", "pytest", "-p", "no:cacheprovider", "--rootdir", str(root), "-q",
+        f"--junitxml={report}", "-o", "junit_family=xunit1", *project.pytest_args, *ids,
     ]  # fmt: skip
 
 
-def outcomes(output: str) -> dict[str, str]:
-    """Node id -> PASSED/FAILED/ERROR/... from pytest's -rA summary (a collection error, no
-    `::`, is kept under its file)."""
+def outcomes(report: Path) -> dict[str, str]:
+    """Node id -> PASSED/FAILED/ERROR/SKIPPED/XFAIL from pytest's JUnit XML (a collection error
+    is kept under its file); {} when pytest wrote none."""
+    try:
+        cases = ElementTree.parse(report).iter("testcase")
+    except (OSError, ElementTree.ParseError):
+        return {}
     found: dict[str, str] = {}
-    for line in output.splitlines():
-        match = _OUTCOME.match(line)
-        if match:
-            found.setdefault(match[2], match[1])
+    for case in cases:
+        path = case.get("file") or ""
+        module = path.removesuffix(".py").replace("/", ".")
+        if not case.get("classname"):  # a module that did not collect: `name` is its module
+            found.setdefault(path, _outcome(case))
+            continue
+        classes = case.get("classname", "").removeprefix(module).strip(".")
+        parts = [path, *(classes.split(".") if classes else []), case.get("name", "")]
+        found.setdefault("::".join(parts), _outcome(case))
     return found
 
 
+def _outcome(case: ElementTree.Element) -> str:
+    tags = {child.tag: child.get("type", "") for child in case}
+    if "failure" in tags:
+        return "FAILED"
+    if "error" in tags:
+        return "ERROR"
+    if "skipped" in tags:
+        return "XFAIL" if tags["skipped"] == "pytest.xfail" else "SKIPPED"
+    return "PASSED"
+
+
 def run_tests(python: str, project: Project, root: Path, ids, timeout: float = 600) -> dict:
-    done = subprocess.run(
-        pytest_command(python, project, root, ids),
-        cwd=root,
-        env=test_env(project, root),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    return outcomes(done.stdout)
+    """Plain pytest on `ids` in `root`: node id -> outcome."""
+    with tempfile.TemporaryDirectory(prefix="heal-junit-") as folder:
+        report = Path(folder) / "report.xml"
+        subprocess.run(
+            pytest_command(python, project, root, ids, report),
+            cwd=root,
+            env=test_env(project, root),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        return outcomes(report)
 
 
 def verify(bug: Bug, project: Project, scratch: Path, cache: Path = CACHE) -> str:

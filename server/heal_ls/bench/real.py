@@ -30,8 +30,6 @@ from heal_ls.bench.corpus import (
     CorpusError,
     Project,
     count_tests,
-    outcomes,
-    pytest_command,
     run_tests,
     test_env,
     tree,
@@ -67,9 +65,9 @@ def _bench_into(row: dict, bug: Bug, project: Project, scratch: Path, settings, 
     root = tree(bug, scratch / bug.id, cache=cache)
     env = test_env(project, root)
     started = time.monotonic()
-    plain = _run(pytest_command(python, project, root, bug.failing_tests), root, env)
+    plain = run_tests(python, project, root, bug.failing_tests, timeout=1800)
     row["pytest_seconds"] = round(time.monotonic() - started, 2)
-    if any(outcomes(plain.stdout).get(t) != "FAILED" for t in bug.failing_tests):
+    if any(plain.get(t) != "FAILED" for t in bug.failing_tests):
         row["note"] = "does not reproduce: a failing test did not fail under plain pytest"
         return
     row["reproduces"] = True

@@ -3,6 +3,8 @@ fix touched, storing bugs, reading pytest's outcomes, ranking, the table; and th
 itself is well formed."""
 
 import re
+import sys
+from textwrap import dedent
 
 import pytest
 from heal_ls.bench import corpus, real
@@ -74,22 +76,46 @@ def test_bugs_round_trip_and_bad_names_are_refused(tmp_path):
     assert corpus.load_projects(folder)["tiny"] == corpus.Project("tiny", "src", (), ())
 
 
-def test_outcomes_come_from_the_rA_summary():
-    output = """\
-..F
-=========================== short test summary info ============================
-PASSED tests/test_a.py::test_one
-PASSED tests/test_a.py::Suite::test_two[a-1]
-FAILED tests/test_a.py::test_three - assert 1 == 2
-ERROR tests/test_b.py - ImportError: nope
-1 failed, 2 passed, 1 error in 0.1s
-"""
-    assert corpus.outcomes(output) == {
-        "tests/test_a.py::test_one": "PASSED",
-        "tests/test_a.py::Suite::test_two[a-1]": "PASSED",
-        "tests/test_a.py::test_three": "FAILED",
-        "tests/test_b.py": "ERROR",
+def test_outcomes_come_from_pytests_junit_report_ids_with_spaces_included(tmp_path):
+    (tmp_path / "tests" / "sub").mkdir(parents=True)
+    (tmp_path / "tests" / "sub" / "test_a.py").write_text(
+        dedent(
+            """\
+            import pytest
+
+
+            def test_one():
+                pass
+
+
+            class TestSuite:
+                class TestInner:
+                    def test_deep(self):
+                        assert 0
+
+                @pytest.mark.parametrize("x", [1, 2], ids=["a b", "c.d"])
+                def test_two(self, x):
+                    assert x == 1
+
+
+            @pytest.mark.xfail
+            def test_xfail():
+                assert 0
+            """
+        )
+    )
+    (tmp_path / "tests" / "test_b.py").write_text("import not_a_module_anywhere\n")
+    tiny = corpus.Project("tiny", ".", (), ())
+    found = corpus.run_tests(sys.executable, tiny, tmp_path, ["tests/sub"])
+    assert found == {
+        "tests/sub/test_a.py::test_one": "PASSED",
+        "tests/sub/test_a.py::TestSuite::TestInner::test_deep": "FAILED",
+        "tests/sub/test_a.py::TestSuite::test_two[a b]": "PASSED",
+        "tests/sub/test_a.py::TestSuite::test_two[c.d]": "FAILED",
+        "tests/sub/test_a.py::test_xfail": "XFAIL",
     }
+    broken = corpus.run_tests(sys.executable, tiny, tmp_path, ["tests/test_b.py"])
+    assert broken == {"tests/test_b.py": "ERROR"}
 
 
 def test_rank_is_the_fixed_function_or_the_def_enclosing_it():
