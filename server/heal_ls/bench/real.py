@@ -73,7 +73,7 @@ def _bench_into(row: dict, bug: Bug, project: Project, scratch: Path, settings, 
     row["reproduces"] = True
     files = list(dict.fromkeys(t.split("::", 1)[0] for t in bug.failing_tests))
     started = time.monotonic()
-    _run(pytest_command(python, project, root, files), root, env)
+    run_tests(python, project, root, files, timeout=1800)
     row["file_seconds"] = round(time.monotonic() - started, 2)
     common = ["--python", python, "--pytest-args", shlex.join(project.pytest_args)]
     common += [f"--test={t}" for t in bug.failing_tests]

@@ -1,0 +1,108 @@
+"""A failed check about an exception workspace code raised blames the function that raised it,
+on a small project run for real.
+
+`pytest.raises(E, match=...)` that does not match, `assertRaisesRegex` alike, and an assert on
+an exception the test kept (`with pytest.raises(E) as info:`, then `assert str(info.value) ==`)
+all fail in the test with an AssertionError; the function whose message is wrong raised the
+exception they were about. Contrast ranking alone put the parser's entry point first (the test
+calls it) or functions that ran only in this test (the error path).
+"""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from heal_ls.diagnose import diagnose
+from heal_ls.testing.options import RunOptions
+from helpers.projects import write_files
+
+FILES = {
+    "pytest.ini": "[pytest]\npythonpath = src\ntestpaths = tests\n",
+    "src/conf/__init__.py": "",
+    "src/conf/parse.py": """
+        class ConfigError(ValueError):
+            pass
+
+
+        def fail(message, at):
+            raise ConfigError(f"{message} at {at}")
+
+
+        def parse_pair(text, at):
+            if "=" not in text:
+                fail("expected '=' in {text!r}", at)
+            key, value = text.split("=", 1)
+            return key.strip(), value.strip()
+
+
+        def parse(text):
+            try:
+                return dict(parse_pair(line, n) for n, line in enumerate(text.splitlines(), 1))
+            except ConfigError as error:
+                raise ValueError(f"bad config: {error}") from error
+    """,
+    "tests/test_parse.py": """
+        import unittest
+
+        import pytest
+
+        from conf.parse import parse
+
+
+        def test_pairs():
+            assert parse("a = 1\\nb=2") == {"a": "1", "b": "2"}
+
+
+        def test_match():
+            with pytest.raises(ValueError, match="expected '=' in 'oops'"):
+                parse("oops")
+
+
+        def test_kept():
+            with pytest.raises(ValueError) as info:
+                parse("a=1\\noops")
+            assert str(info.value) == "bad config: expected '=' in 'oops' at 2"
+
+
+        def test_handled_then_other():
+            try:
+                parse("oops")
+            except ValueError:
+                pass
+            assert parse("a=1") == {"a": "2"}
+
+
+        class Regex(unittest.TestCase):
+            def test_regex(self):
+                with self.assertRaisesRegex(ValueError, "in 'oops'"):
+                    parse("oops")
+    """,
+}
+
+FAILING = (
+    "tests/test_parse.py::test_match",
+    "tests/test_parse.py::test_kept",
+    "tests/test_parse.py::Regex::test_regex",
+)
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory):
+    project: Path = write_files(tmp_path_factory.mktemp("conf"), FILES)
+    return asyncio.run(diagnose(project, RunOptions(test_timeout=60)))
+
+
+@pytest.mark.parametrize("nodeid", FAILING)
+def test_the_function_that_built_the_checked_exception_ranks_first(checked, nodeid):
+    _, located = checked
+    (where,) = [where for failure, where in located if failure.id == nodeid]
+    names = [s.qualname for s in where.suspects]
+    assert names[:3] == ["fail", "parse_pair", "parse"], where.suspects[:3]
+    assert where.suspects[0].reason == "raised the exception the failing check is about"
+
+
+def test_a_failure_about_no_caught_exception_records_none(checked):
+    run, _ = checked
+    caught = {f.id: [frame.function for frame in f.caught] for f in run.failures}
+    assert caught["tests/test_parse.py::test_handled_then_other"] == []
+    assert caught["tests/test_parse.py::test_kept"] == ["parse", "<genexpr>", "parse_pair", "fail"]
