@@ -17,7 +17,7 @@ import types
 import warnings
 from collections.abc import Iterable, Iterator
 
-from heal_ls.repair import guards, operators, statements, templates, values
+from heal_ls.repair import conditions, guards, operators, statements, templates, values
 from heal_ls.repair.simplify import simplified
 from heal_ls.repair.snippet import Edit, Mutation, Snippet, overlaps
 
@@ -27,6 +27,7 @@ GENERATORS = (
     + guards.GENERATORS
     + templates.GENERATORS
     + statements.GENERATORS
+    + conditions.GENERATORS
 )
 DISTANCE_WEIGHT = 0.4  # cost per line away from the nearest focus line
 MAX_DISTANCE = 8

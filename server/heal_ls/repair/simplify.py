@@ -11,6 +11,7 @@ its formatting.
 from __future__ import annotations
 
 import ast
+import functools
 from collections import Counter
 
 from heal_ls.repair.snippet import Edit, Snippet, between
@@ -58,8 +59,7 @@ def simplified(candidate: str, original: str) -> str:
     """`candidate` without the trivial expressions it added to `original` (unchanged when it
     has none, or when the result would not parse)."""
     try:
-        mine = Snippet(original)
-        kept_as_written = Counter(mine.source_of(n) for n, _ in _trivial(mine))
+        kept_as_written = _as_written(original)
         text = candidate
         for _ in range(8):  # `(x - 0) * 1`: one layer per pass
             simpler = _one_pass(text, kept_as_written)
@@ -70,6 +70,14 @@ def simplified(candidate: str, original: str) -> str:
         return text
     except (SyntaxError, ValueError):
         return candidate
+
+
+@functools.lru_cache(maxsize=8)
+def _as_written(original: str) -> Counter:
+    """The trivial expressions the original already has (one parse per original, not per
+    candidate: on a 180-line function that parse and walk cost as much as the candidate's)."""
+    mine = Snippet(original)
+    return Counter(mine.source_of(n) for n, _ in _trivial(mine))
 
 
 def _one_pass(text: str, kept_as_written: Counter) -> str:
