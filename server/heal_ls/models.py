@@ -66,6 +66,9 @@ class Failure:
     import_covered: list[str] = field(default_factory=list)
     when: str | None = None  # the test phase that raised: "setup", "call" or "teardown"
     frames_skipped: int = 0  # middle frames dropped from a very deep traceback (MAX_FRAMES)
+    # Workspace frames (outside tests) that raised the exception a failed check was about: the
+    # one `pytest.raises(match=)` did not match, or one the test kept and checks. Outermost first.
+    caught: list[Frame] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # A RecursionError brings ~1,000 frames: every diagnostic, code action and prompt would
@@ -78,6 +81,7 @@ class Failure:
     def from_dict(cls, data: dict[str, Any]) -> Failure:
         failure = _from_dict(cls, data)
         failure.frames = [f if isinstance(f, Frame) else Frame.from_dict(f) for f in failure.frames]
+        failure.caught = [f if isinstance(f, Frame) else Frame.from_dict(f) for f in failure.caught]
         return failure
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,6 +15,7 @@ _TAMPER_MODULES = {
     "heal_watch": "tampers with heal-ls's test reporter",
     "heal_hits": "tampers with heal-ls's test reporter",
     "heal_report_parts": "tampers with heal-ls's test reporter",
+    "heal_caught": "tampers with heal-ls's test reporter",
     "heal_ls": "tampers with heal-ls itself",
     "gc": "finds and changes live objects of the test run",
     "signal": "sends or handles signals that stop the test run",

@@ -45,6 +45,7 @@ def locate(
             reason = None  # a wrongly called def is still a function to heal
     else:
         ranker.call_path(code, 0.95)
+        ranker.caught_raiser(failure)
         reason = ranker.from_test(failure, frames, run)
     ranker.enclosing_defs()
     suspects = sorted(ranker.suspects.values(), key=lambda s: -s.score)

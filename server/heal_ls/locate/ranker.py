@@ -179,13 +179,21 @@ class _Ranker:
             reason = f"encloses the suspect {suspect.qualname.rsplit('.', 1)[-1]}"
             self.add(suspect.path, node, known.reason if known else reason, suspect.score - 0.001)
 
-    def call_path(self, frames: list[Frame], score: float):
+    def call_path(self, frames: list[Frame], score: float, reason="on the failing call path"):
         """Callers, innermost first, each a little less suspect than the one it called."""
         for frame in reversed(frames):
             node = self.function_of(frame)
             if node is not None and frame.function != "<module>":
-                self.add(frame.path, node, "on the failing call path", score, frame.line)
+                self.add(frame.path, node, reason, score, frame.line)
                 score *= 0.9
+
+    def caught_raiser(self, failure: Failure):
+        """`pytest.raises(E, match=...)` did not match, or the test checked the exception it
+        kept: the function that raised it built the wrong exception, then its callers."""
+        frames = [f for f in failure.caught if not is_test_file(f.path, self.root)]
+        if frames:
+            self.call_path(frames[-1:], 0.97, "raised the exception the failing check is about")
+            self.call_path(frames[:-1], 0.9, "on the path that raised the checked exception")
 
     def from_test(self, failure: Failure, frames: list[Frame], run: RunResult | None) -> str:
         test_path, test_line = _test_location(failure, frames)

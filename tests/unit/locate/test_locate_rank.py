@@ -451,3 +451,20 @@ def test_a_signature_error_finds_the_def_a_package_re_exports(ws):
     top = locate(failure, str(ws)).suspects[0]
     assert (top.path, top.qualname) == (str(ws / "shop" / "stock.py"), "restock")
     assert "its signature refuses" in top.reason
+
+
+def test_a_failed_check_of_a_caught_exception_blames_the_function_that_raised_it(ws):
+    """`pytest.raises(KeyError, match=...)` did not match: pytest's AssertionError is raised in
+    the test, the KeyError in Inventory.remove, called through Inventory.load."""
+    failure = Failure(
+        id="tests/test_core.py::test_raises",
+        exc_type="AssertionError",
+        message="Regex pattern did not match.",
+        frames=[test_frame(ws, "with pytest.raises(KeyError)", "test_raises")],
+        covered=[key(ws, "def count"), key(ws, "def __init__")],
+        caught=[core(ws, "self.items = json.loads", "load"), core(ws, "have = self", "remove")],
+    )
+    assert summary(locate(failure, str(ws)))[:2] == [
+        ("Inventory.remove", "raised the exception the failing check is about"),
+        ("Inventory.load", "on the path that raised the checked exception"),
+    ]

@@ -11,6 +11,7 @@ import reprlib
 
 import _pytest
 import pluggy
+from heal_caught import caught_entries
 
 NOT_WORKSPACE_DIRS = {"site-packages", "dist-packages", ".venv", "venv", ".tox", ".nox", ".git"}
 RUNNER_DIRS = tuple(
@@ -186,7 +187,9 @@ def failure_from_exception(exc, item, paths, tb):
         # The group was raised where the errors were gathered; the first leaf holds the bug.
         exc = exc.exceptions[0]
         frames += traceback_frames(exc.__traceback__, paths, trim=False)
-    return make_failure(item.nodeid, type(exc).__name__, safe_str(exc), frames, rec)
+    failure = make_failure(item.nodeid, type(exc).__name__, safe_str(exc), frames, rec)
+    failure["caught"] = [frame_dict(f, line, False) for f, line in caught_entries(exc, tb, paths)]
+    return failure
 
 
 def collect_outcome(outcome, collector, paths):
