@@ -1,4 +1,4 @@
-"""Command line: heal-ls serve | check | fix | bench.
+"""Command line: heal-ls serve | check | fix | bench | index.
 
 Each subcommand lives in its own module exposing `add_arguments(parser)` and `run(args) -> int`;
 this file only wires them up, so a broken feature cannot stop the others from loading.
@@ -24,6 +24,10 @@ SUBCOMMANDS = {
     ),
     "fix": ("heal_ls.commands.fix", "heal failing functions; --apply writes verified fixes"),
     "bench": ("heal_ls.commands.bench", "heal a suite of known bugs and print a table"),
+    "index": (
+        "heal_ls.commands.index",
+        "fill the impact map (which tests run which functions) for the project",
+    ),
 }
 
 

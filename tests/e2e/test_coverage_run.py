@@ -54,6 +54,7 @@ def test_guards_are_passing_tests_that_ran_the_function_and_the_run_is_cached(tm
 
     run = discover()
     assert run.error is None and not run.cached
+    assert run.ran == ["tests/test_elsewhere.py", "tests/test_rules.py"]
     nodeids = {t.nodeid for t in run.tests}
     assert "tests/test_rules.py::test_new" not in nodeids  # the failing test is deselected
     guards = {t.nodeid for t in run.covering(f"{rules}:1")}
@@ -69,6 +70,8 @@ def test_guards_are_passing_tests_that_ran_the_function_and_the_run_is_cached(tm
     )
     changed = discover()
     assert not changed.cached and changed.not_passing() == []
+    assert changed.ran == ["tests/test_elsewhere.py::test_broken"]  # the one that ran other()
+    assert {t.nodeid for t in changed.covering(f"{rules}:1")} == guards  # from the map
 
 
 @pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])

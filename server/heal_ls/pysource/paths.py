@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import PurePath
 
@@ -73,3 +74,19 @@ def _real(path) -> str:
 @lru_cache(maxsize=4096)
 def _real_cached(path: str) -> str:
     return os.path.realpath(os.path.abspath(path))
+
+
+def test_files(root: str, under: str | None = None) -> Iterator[tuple[str, str]]:
+    """(relative `/`-separated path, absolute path) of every test file (conftest.py aside) under
+    `under` (default: the whole `root`), outside virtualenvs, vendored and hidden folders."""
+    start = os.path.join(root, under) if under else root
+    if os.path.isfile(start):
+        if is_test_file(start, root) and os.path.basename(start) != "conftest.py":
+            yield os.path.relpath(start, root).replace(os.sep, "/"), start
+        return
+    for folder, dirs, names in os.walk(start):
+        dirs[:] = sorted(d for d in dirs if d not in FOREIGN_DIRS and not d.startswith("."))
+        for name in sorted(names):
+            path = os.path.join(folder, name)
+            if name.endswith(".py") and name != "conftest.py" and is_test_file(path, root):
+                yield os.path.relpath(path, root).replace(os.sep, "/"), path

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from heal_ls.impact.feed import record_run
 from heal_ls.models import RunResult
 from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation
 from heal_ls.testing.process import run_process
@@ -38,16 +39,20 @@ async def run_pytest(
     warm: Any = None,
     on_row: Callable[[dict], None] | None = None,
     own_cache: bool = False,
+    spread: bool = False,
 ) -> RunResult:
     """`on_row(row)` sees each report row (collected, start, test...) while the run goes on;
     sandbox: True or a SandboxPolicy runs untrusted code (candidates) in the sandbox;
-    own_cache: the run reads and writes a pytest cache of its own, not the user's lastfailed.
+    own_cache: the run reads and writes a pytest cache of its own, not the user's lastfailed;
+    spread: test ids (files, folders) run under pytest-xdist too (`heal-ls index PATH`).
 
     Only a whole-suite run of the saved code runs under the user's pytest-xdist (`-n` in
     their config): test ids, candidates, sandboxed or warm runs gain nothing from starting
-    workers, so they run in pytest's own process."""
+    workers, so they run in pytest's own process. A run of the saved code (no overlay, no
+    sandbox) goes into the project's impact map (impact/feed.py)."""
     policy = as_policy(sandbox)
-    serial = bool(nodeids or overlay) or warm is not None or policy is not None
+    ids = bool(nodeids) and not spread
+    serial = bool(ids or overlay) or warm is not None or policy is not None
     inv = build_pytest_invocation(
         root,
         nodeids=nodeids,
@@ -59,6 +64,15 @@ async def run_pytest(
         serial=serial,
         own_cache=own_cache,
     )
+    started = time.time()
+    result = await _run(inv, warm, run_timeout, policy, on_row)
+    if not overlay and policy is None:
+        record = (inv.root, python, nodeids, pytest_args, result)
+        await record_run(*record, traced=trace, started=started)
+    return result
+
+
+async def _run(inv: PytestInvocation, warm, run_timeout: float, policy, on_row) -> RunResult:
     tail = ReportTail(inv.report_path, on_row) if on_row else None
     try:
         if tail is not None:

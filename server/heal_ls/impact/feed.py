@@ -1,0 +1,68 @@
+"""Every run heal-ls makes on the ORIGINAL code goes into the impact map, from one place.
+
+testing/runner.run_pytest calls `record_run` after each run that had no overlay and no sandbox
+(candidates are other code, never recorded): `heal-ls check`, the editor's runs (on save, the
+re-run of the user's own failures when pytest's lastfailed changes, run-all), the traced coverage
+run around suspects and `heal-ls index`. The test files a run took whole (a file, a folder, the
+whole suite, with no option that selects fewer tests) become known sets in the map.
+
+A map that cannot be written costs only a re-run later: errors are logged, never raised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+from collections.abc import Sequence
+
+from heal_ls.impact.store import ImpactMap
+from heal_ls.models import RunResult
+from heal_ls.pysource.paths import test_files
+
+log = logging.getLogger(__name__)
+# pytest options after which a run may not have run every test of the files it names
+SELECTING = ("-k", "-m", "--lf", "--last-failed", "--sw", "--stepwise", "-x", "--exitfirst")
+SELECTING_PREFIXES = ("--maxfail", "--deselect", "--ignore", "-k", "-m", "--sw-skip")
+
+
+async def record_run(
+    root: str,
+    python: str | None,
+    nodeids: Sequence[str] | None,
+    pytest_args: Sequence[str],
+    run: RunResult,
+    *,
+    traced: bool,
+    started: float,
+) -> None:
+    """Record `run` (which started at `started`, time.time()) in the project's map."""
+    if run.error or not run.tests:
+        return
+    complete = whole_files(root, nodeids) if traced and not selects(pytest_args) else []
+    try:
+        await asyncio.to_thread(_record, root, python, run, traced, complete, started)
+    except (sqlite3.Error, OSError) as exc:
+        log.warning("impact map of %s not written: %s", root, exc)
+
+
+def _record(root, python, run, traced, complete, started) -> None:
+    with ImpactMap.open(root, python) as impact:
+        impact.record(run, traced=traced, complete=complete, started=started)
+
+
+def whole_files(root: str, nodeids: Sequence[str] | None) -> list[str]:
+    """The test files (relative) a run of `nodeids` takes whole (None: the whole suite)."""
+    if not nodeids:
+        return [rel for rel, _ in test_files(root)]
+    found: list[str] = []
+    for target in nodeids:
+        if "::" not in target and os.path.exists(os.path.join(root, target)):
+            found += [rel for rel, _ in test_files(root, target) if rel not in found]
+    return found
+
+
+def selects(pytest_args: Sequence[str]) -> bool:
+    """Do these options make pytest run fewer than all the tests of the files named?"""
+    return any(a in SELECTING or a.startswith(SELECTING_PREFIXES) for a in pytest_args)
