@@ -12,9 +12,7 @@ def test_whole_files_are_the_files_and_folders_named_or_the_whole_suite(tmp_path
     root = str(tmp_path)
     assert sorted(whole_files(root, None)) == ["tests/sub/test_b.py", "tests/test_a.py"]
     assert whole_files(root, ["tests/sub"]) == ["tests/sub/test_b.py"]
-    assert whole_files(root, ["tests/test_a.py", "tests/test_a.py::test_x"]) == [
-        "tests/test_a.py"
-    ]
+    assert whole_files(root, ["tests/test_a.py", "tests/test_a.py::test_x"]) == ["tests/test_a.py"]
     assert whole_files(root, ["tests/test_a.py::test_x"]) == []
 
 
