@@ -24,6 +24,14 @@ os.environ["HEAL_LS_CACHE_DIR"] = tempfile.mkdtemp(prefix="heal-ls-test-cache-")
 
 
 @pytest.fixture
+def private_learned_lists(tmp_path, monkeypatch):
+    """The warm runner's preload lists live in this test's folder, not the shared cache."""
+    from heal_ls.testing.warm import client as warm_module
+
+    monkeypatch.setattr(warm_module, "LEARNED_DIR", str(tmp_path / "learned"))
+
+
+@pytest.fixture
 def repo_root() -> Path:
     return REPO
 

@@ -15,7 +15,7 @@ import pytest
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.warm.client import WarmRunner
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("private_learned_lists")]
 
 CALC = "def add(a, b):\n    return a - b\n"
 TESTS = """\
@@ -45,13 +45,6 @@ def project(tmp_path, monkeypatch) -> Path:
     # Keep these runs light on a shared machine: no third-party plugins (cold and warm alike).
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     return root
-
-
-@pytest.fixture(autouse=True)
-def private_learned_lists(tmp_path, monkeypatch):
-    from heal_ls.testing.warm import client as warm_module
-
-    monkeypatch.setattr(warm_module, "LEARNED_DIR", str(tmp_path / "learned"))
 
 
 @pytest.fixture
@@ -369,6 +362,14 @@ async def test_a_new_session_starts_with_what_the_last_one_learned(project, warm
         fresh.close()
 
 
+async def learn_from_runs(project, warm, nodeids, runs: int = 3) -> None:
+    """Run `nodeids` (one more pass than fail) a few times, letting the server learn between."""
+    for _ in range(runs):
+        result = await run_pytest(project, nodeids=nodeids, warm=warm)
+        assert (result.passed, result.failed) == (2, 1)
+        await asyncio.sleep(0.5)  # let the server learn (and refuse) between runs
+
+
 async def test_module_starting_a_thread_is_never_preloaded(project, warm, tmp_path, monkeypatch):
     """Forking a process with extra threads is unsafe: such a module gets excluded."""
     lib = tmp_path / "extsite"
@@ -382,10 +383,7 @@ async def test_module_starting_a_thread_is_never_preloaded(project, warm, tmp_pa
         "import threadlib\n\ndef test_lib():\n    pass\n"
     )
     nodeids = ["tests/test_lib.py", *FOCUSED]
-    for _ in range(3):
-        result = await run_pytest(project, nodeids=nodeids, warm=warm)
-        assert (result.passed, result.failed) == (2, 1)
-        await asyncio.sleep(0.5)  # let the server learn (and refuse) between runs
+    await learn_from_runs(project, warm, nodeids)
     assert "threadlib" in warm.excluded
     cold_before = warm.cold_runs
     result = await run_pytest(project, nodeids=nodeids, warm=warm)
@@ -402,3 +400,28 @@ async def test_examples_give_the_same_result_warm_and_cold(example_copy, name):
     finally:
         runner.close()
     assert cold.failed == 1 and summary(hot) == summary(cold) and runner.cold_runs == 0
+
+
+async def test_a_program_entry_module_is_never_preloaded(project, warm, tmp_path, monkeypatch):
+    """Importing `<pkg>.__main__` runs a program (venv's makes a virtualenv): a run may import
+    one, the server must never import it again on its own."""
+    lib = tmp_path / "extsite"
+    (lib / "planted").mkdir(parents=True)
+    (lib / "planted" / "__init__.py").write_text("")
+    marks = tmp_path / "marks"
+    (lib / "planted" / "__main__.py").write_text(
+        f"import os\nopen({str(marks)!r}, 'a').write(str(os.getpid()) + '\\n')\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", str(lib))
+    (project / "tests" / "test_entry.py").write_text(
+        "def test_entry():\n    import planted.__main__\n"
+    )
+    await learn_from_runs(project, warm, ["tests/test_entry.py", *FOCUSED])
+    fresh = WarmRunner(sys.executable, str(project))
+    try:
+        await run_pytest(project, nodeids=FOCUSED, warm=fresh)
+    finally:
+        fresh.close()
+    assert "planted" in warm.learned  # the package itself is fine to preload
+    assert not any("__main__" in name for name in [*warm.learned, *fresh.learned])
+    assert len(marks.read_text().split()) == 3  # once per run that imported it, never more

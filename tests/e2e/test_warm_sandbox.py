@@ -10,7 +10,7 @@ from heal_ls.testing.runner import build_pytest_invocation, collect_result
 from heal_ls.testing.sandbox import SandboxPolicy
 from heal_ls.testing.warm.client import WarmRunner
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("private_learned_lists")]
 
 TESTS = """\
 import os, socket, tempfile
@@ -28,13 +28,6 @@ def test_memory():
 def test_network():
     socket.create_connection(("127.0.0.1", int(os.environ["OPEN_PORT"])), timeout=2).close()
 """
-
-
-@pytest.fixture(autouse=True)
-def private_learned_lists(tmp_path, monkeypatch):
-    from heal_ls.testing.warm import client as warm_module
-
-    monkeypatch.setattr(warm_module, "LEARNED_DIR", str(tmp_path / "learned"))
 
 
 @pytest.fixture
@@ -80,3 +73,26 @@ async def test_sandboxed_warm_run_is_limited(project, tmp_path, sandbox_level):
     assert outcomes(boxed)["test_home"] == outcomes(again)["test_home"] == "passed"
     assert outcomes(boxed)["test_network"] == "failed"
     assert len(warm.boxed) == 1  # the twin server inside the sandbox served both runs
+
+
+async def test_what_the_sandboxed_twin_learns_stays_with_it(project, sandbox_level):
+    """Modules candidates made the twin import are never preloaded by the unsandboxed server."""
+    (project / "test_learn.py").write_text("def test_learn():\n    import wave\n")
+    warm = WarmRunner(sys.executable, str(project))
+    policy = SandboxPolicy()
+    try:
+        for _ in range(3):
+            await run(project, warm, sandbox=policy, nodeids=["test_learn.py"])
+        twin = warm.boxed[policy]
+        assert "wave" in twin.learned
+    finally:
+        warm.close()
+    plain, boxed = (
+        WarmRunner(sys.executable, str(project)),
+        WarmRunner(sys.executable, str(project), policy),
+    )
+    try:
+        assert "wave" not in plain.learned and "wave" in boxed.learned
+    finally:
+        plain.close()
+        boxed.close()

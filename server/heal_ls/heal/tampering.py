@@ -4,23 +4,27 @@ objects, heal-ls's plugin, outcomes, always-equal objects."""
 from __future__ import annotations
 
 import ast
+import pkgutil
+
+from heal_ls.testing import agent
 
 _TAMPER_MODULES = {
     "_pytest": "reaches into pytest's internals to change how the test run reports",
     "unittest": "skips or fakes tests (unittest.SkipTest, unittest.mock) instead of fixing the code",
     "mock": "fakes objects instead of fixing the code",
     "pluggy": "reaches into pytest's plugin machinery",
-    "heal_pytest_plugin": "tampers with heal-ls's test reporter",
-    "heal_overlay": "tampers with heal-ls's test reporter",
-    "heal_watch": "tampers with heal-ls's test reporter",
-    "heal_hits": "tampers with heal-ls's test reporter",
-    "heal_report_parts": "tampers with heal-ls's test reporter",
-    "heal_caught": "tampers with heal-ls's test reporter",
     "heal_ls": "tampers with heal-ls itself",
     "gc": "finds and changes live objects of the test run",
     "signal": "sends or handles signals that stop the test run",
     "faulthandler": "changes how the test process reports crashes",
     "atexit": "runs code when the test process ends",
+}
+
+# heal-ls's own modules that run beside the tests (plugin, reporter, warm runner), read from
+# the folder they ship in so a new one is never missing from the list.
+_TAMPER_MODULES |= {
+    module.name: "tampers with heal-ls's test reporter or runner"
+    for module in pkgutil.iter_modules(agent.__path__)
 }
 
 

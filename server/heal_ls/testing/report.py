@@ -14,6 +14,7 @@ import re
 from heal_ls.models import Failure, RunResult, TestOutcome
 from heal_ls.pysource.paths import is_workspace_file, relative_path
 from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.agent.heal_exchange import read_exchange
 from heal_ls.testing.invocation import PytestInvocation
 from heal_ls.testing.traceback_text import (
     failure_from_pytest_text,
@@ -30,13 +31,15 @@ CONFTEST_FAILED = re.compile(r"^ImportError while loading conftest '(?P<path>.+)
 TESTS_FAILED = 1  # pytest's exit status when tests failed
 # pytest's short test summary: `FAILED tests/test_x.py::test_y - AssertionError: ...`
 SUMMARY_FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)(?: - (.*))?$", re.M)
+# what is read of the files a run leaves (see agent/heal_exchange.py): a report past this is torn
+REPORT_LIMIT = 256 * 1024 * 1024
+STUCK_LIMIT = 1024 * 1024  # the stack dump of a test stopped at its timeout
 
 
 def read_report(path: str) -> list[dict]:
     """Every complete JSON line of the report; a torn last line is ignored."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
+        lines = read_exchange(path, REPORT_LIMIT).decode("utf-8", "replace").splitlines()
     except OSError:
         return []
     rows = []
@@ -129,8 +132,7 @@ def _sealed(inv: PytestInvocation) -> bool:
     if not inv.seal:
         return True
     try:
-        with open(inv.report_path, "rb") as handle:
-            lines = handle.read().split(b"\n")
+        lines = read_exchange(inv.report_path, REPORT_LIMIT).split(b"\n")
     except OSError:
         return False
     while lines and not lines[-1]:
@@ -180,8 +182,7 @@ def _add_unfinished(result, inv, nodeid, hung, returncode, output) -> None:
 
 def _read(path: str) -> str:
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
+        return read_exchange(path, STUCK_LIMIT).decode("utf-8", "replace")
     except OSError:
         return ""
 

@@ -11,7 +11,10 @@ import asyncio
 import json
 from collections.abc import Callable
 
+from heal_ls.testing.agent.heal_exchange import open_exchange
+
 POLL_SECONDS = 0.1
+READ_LIMIT = 64 * 1024 * 1024  # per poll: a run cannot make heal-ls hold more at once
 
 
 class ReportTail:
@@ -38,9 +41,9 @@ class ReportTail:
     def read(self) -> None:
         """Hand over every complete line written since the last read."""
         try:
-            with open(self.path, "rb") as handle:
+            with open_exchange(self.path) as handle:
                 handle.seek(self.offset)
-                data = handle.read()
+                data = handle.read(READ_LIMIT)
         except OSError:
             return  # not created yet
         end = data.rfind(b"\n") + 1  # a torn last line waits for the next read

@@ -1,10 +1,15 @@
 """Safety rails: candidates that add dangerous capabilities or touch tests are refused with a reason."""
 
+from pathlib import Path
+
+import heal_ls.testing.agent as agent_package
 import pytest
 from heal_ls.heal.answer import AnswerError, extract_function
 from heal_ls.heal.safety import UnsafeCandidate, check_candidate
 from heal_ls.models import Suspect
 from heal_ls.pysource.splice import SpliceError, splice
+
+AGENT = Path(next(iter(agent_package.__path__)))
 
 ORIGINAL = "    def total(self, items):\n        return sum(items)\n"
 SOURCE = "/w/shop/cart.py"
@@ -98,6 +103,15 @@ def test_added_capabilities_are_refused(body, label):
     reason = refuse(f"def total(self, items):\n    {body}\n")
     assert label in reason
     assert "the original function did not use" in reason
+
+
+@pytest.mark.parametrize(
+    "module", sorted(path.stem for path in AGENT.glob("*.py")), ids=lambda name: name
+)
+def test_every_module_of_heal_ls_beside_the_tests_is_refused(module):
+    """Derived from the folder, not a hand list: `import warm_child` once slipped through."""
+    reason = refuse(f"def total(self, items):\n    import {module}\n    return {module}\n")
+    assert f"`{module}`" in reason
 
 
 def test_skip_decorator_is_refused():

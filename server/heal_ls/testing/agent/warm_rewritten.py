@@ -16,6 +16,9 @@ import sys
 import types
 
 import heal_protocol as wire
+from heal_exchange import read_exchange
+
+LIMIT = 1024 * 1024  # what is read of the files a run leaves beside its output
 
 DOUBT_EXIT_CODE = 75
 preloaded: list[str] = []  # rewritten modules this server imported (inherited by children)
@@ -72,8 +75,7 @@ def _doubt(output: str, reason: dict) -> None:
 
 def take_doubt(output: str) -> dict | None:
     try:
-        with open(output + ".doubt", encoding="utf-8") as file:
-            reason = json.load(file)
+        reason = json.loads(read_exchange(output + ".doubt", LIMIT))
         os.unlink(output + ".doubt")
         return reason
     except (OSError, ValueError):

@@ -17,6 +17,9 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 
 import warm_rewritten
+from heal_exchange import read_exchange
+
+PROGRAM_ENTRIES = {"__main__", "__mp_main__"}  # module names that mean "run a program"
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -80,8 +83,11 @@ def fill_pure_caches() -> None:
 
 
 def excluded(name: str, exclude: set[str]) -> bool:
-    """Is the module, or a package it lives in, excluded from preloading?"""
+    """Is the module, or a package it lives in, excluded from preloading? A program's entry
+    module always is: importing `venv.__main__` runs venv (and so would a planted one)."""
     parts = name.split(".")
+    if PROGRAM_ENTRIES.intersection(parts):
+        return True
     return any(".".join(parts[:i]) in exclude for i in range(1, len(parts) + 1))
 
 
@@ -148,8 +154,7 @@ def write_learned(output: str, before: set[str], root: str, base_path: list[str]
 
 def read_learned(output: str) -> dict:
     try:
-        with open(output + ".modules", encoding="utf-8") as file:
-            learned = json.load(file)
+        learned = json.loads(read_exchange(output + ".modules", warm_rewritten.LIMIT))
         os.unlink(output + ".modules")
         return learned
     except (OSError, ValueError):

@@ -223,8 +223,11 @@ class WarmRunner:
 
     def _learned_path(self) -> str:
         """Where the preload lists live between sessions, so a new session starts warm.
-        Only module names: the server re-checks every one of them before importing it."""
-        digest = hashlib.sha256(f"{self.python}\0{self.root}".encode()).hexdigest()[:16]
+        Only module names: the server re-checks every one of them before importing it. A
+        sandboxed twin keeps its own list: what candidates made it import never reaches the
+        unsandboxed server."""
+        kind = "boxed" if self.policy is not None else "plain"
+        digest = hashlib.sha256(f"{self.python}\0{self.root}\0{kind}".encode()).hexdigest()[:16]
         return os.path.join(LEARNED_DIR, f"{digest}.json")
 
     def _load_learned(self) -> None:

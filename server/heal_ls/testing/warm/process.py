@@ -18,6 +18,7 @@ import threading
 from pathlib import Path
 
 from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.agent.heal_exchange import open_exchange
 from heal_ls.testing.process import OUTPUT_LIMIT
 
 SERVER_FILE = str(Path(__file__).resolve().parent.parent / "agent" / "warm_server.py")
@@ -214,7 +215,7 @@ def kill_group(pid: int) -> None:
 def read_output(path: str, limit: int = OUTPUT_LIMIT) -> str:
     """The run's output; when huge, its head and tail (like the cold runner keeps)."""
     try:
-        with open(path, "rb") as file:
+        with open_exchange(path) as file:
             size = os.fstat(file.fileno()).st_size
             if size <= limit:
                 return file.read().decode("utf-8", "replace")

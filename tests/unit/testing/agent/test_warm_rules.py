@@ -131,13 +131,17 @@ SERVER_FILES = [
 @pytest.mark.parametrize("name", SERVER_FILES)
 def test_server_side_files_need_only_stdlib_pytest_and_each_other(name):
     """They run under the user's interpreter, where heal-ls is usually not installed: stdlib,
-    pytest, each other and the wire format (heal_protocol, stdlib-only, in the same folder)."""
+    pytest, each other, the wire format and the exchange-file reader (heal_protocol and
+    heal_exchange, stdlib-only, in the same folder)."""
     import ast
     from pathlib import Path
 
     source = (Path(warm_rules.__file__).parent / name).read_text()
     allowed = set(sys.stdlib_module_names) | {"pytest", "_pytest"}
-    allowed |= {file.removesuffix(".py") for file in SERVER_FILES} | {"heal_protocol"}
+    allowed |= {file.removesuffix(".py") for file in SERVER_FILES} | {
+        "heal_protocol",
+        "heal_exchange",
+    }
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             tops = [alias.name.partition(".")[0] for alias in node.names]
