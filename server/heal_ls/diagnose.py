@@ -61,7 +61,7 @@ async def diagnose(
     if needs_contrast(evidence) and passing_from is not None and passing_from is not run:
         evidence = with_passing(evidence, passing_from.tests)
     if needs_contrast(evidence):
-        evidence = with_known(evidence, root)
+        evidence = with_known(evidence, root, options.python)
     return run, locate_all(run.failures, root, evidence)
 
 

@@ -194,5 +194,7 @@ class HealResult:
     warning: str | None = None  # e.g. "verification not isolated on this system"
     targets: list[str] = field(default_factory=list)  # the failing tests (or script) it was for
     guards: list[str] = field(default_factory=list)  # passing tests that ran the function
+    # guards the verification budget left out (heal/guard_budget.py): they run after the apply
+    guards_cut: list[str] = field(default_factory=list)
     proof: str = ""  # what proved it: "verified by 1 failing test now passing and 3 guards..."
     candidate_timeout: float = 0.0  # seconds per test while candidates were verified

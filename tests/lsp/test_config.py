@@ -63,5 +63,15 @@ def test_local_budgets_reach_the_heal_config():
     assert problems == []
     config = heal_config(settings)
     assert (config.local_budget_count, config.local_budget_seconds) == (25, 7.0)
+
+
+def test_the_verification_budget_reaches_the_heal_config_and_0_means_every_guard():
+    from heal_ls.lsp.config import heal_config
+
+    assert heal_config(parse_settings({"heal": {}})[0]).verify_seconds == 30.0
+    settings, problems = parse_settings({"heal": {"verifySeconds": 0}})
+    assert problems == [] and heal_config(settings).verify_seconds == 0
+    settings, problems = parse_settings({"heal": {"verifySeconds": -1}})
+    assert problems == ["heal.verifySeconds: invalid value -1, using 30.0"]
     _, problems = parse_settings({"heal": {"localBudget": 0}})
     assert problems == ["heal.localBudget: invalid value 0, using 300"]

@@ -32,3 +32,33 @@ def test_a_partial_run_ranks_the_callee_first_once_it_has_passing_tests(tmp_path
     ranked = locate(failure, str(tmp_path), merged).suspects
     assert [s.qualname for s in ranked] == ["clause", "parse"]
     assert ranked[0].reason.startswith("ran only in failing tests")
+
+
+def test_the_impact_maps_fresh_passing_tests_contrast_a_run_that_has_none(tmp_path):
+    import os
+    import time
+
+    from heal_ls.impact import ImpactMap
+    from heal_ls.locate.contrast import with_known
+
+    (tmp_path / "filters.py").write_text(CODE)
+    (tmp_path / "test_filters.py").write_text(TEST + "\n\ndef test_empty():\n    pass\n")
+    past = time.time() - 10  # saved before the run that fed the map
+    for path in tmp_path.glob("*.py"):
+        os.utime(path, (past, past))
+    parse, clause = f"{tmp_path / 'filters.py'}:1", f"{tmp_path / 'filters.py'}:5"
+    earlier = RunResult(root=str(tmp_path), passed=1, seconds=0.5)
+    earlier.tests = [Outcome("test_filters.py::test_empty", "passed", 0.01, covered=[parse])]
+    with ImpactMap.open(str(tmp_path)) as impact:
+        impact.record(earlier)
+    failure = Failure(id="test_filters.py::test_parse", exc_type="AssertionError", message="",
+                      test="test_filters.py::test_parse", covered=[parse, clause])  # fmt: skip
+    run = RunResult(root=str(tmp_path), failed=1, failures=[failure])
+    run.tests = [Outcome(failure.id, "failed", covered=[parse, clause])]
+    merged = with_known(run, str(tmp_path))
+    assert [(t.nodeid, t.outcome, t.covered) for t in merged.tests[1:]] == [
+        ("test_filters.py::test_empty", "passed", [parse])
+    ]
+    assert not needs_contrast(merged)
+    (tmp_path / "filters.py").write_text(CODE.replace("in text]", "in text[::-1]]"))  # edit parse
+    assert with_known(run, str(tmp_path)).tests == run.tests  # its rows went with the edit

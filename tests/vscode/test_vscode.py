@@ -88,6 +88,7 @@ def test_settings_contributed_with_defaults():
         "heal.python": "",
         "heal.pytestArgs": [],
         "heal.testTimeout": 10,
+        "heal.verifySeconds": 30,
         "heal.requestTimeout": 60,
         "heal.localBudget": 300,
         "heal.localSeconds": 60,

@@ -46,6 +46,7 @@ def config_from(args: argparse.Namespace) -> HealConfig:
         max_tokens=max(0, args.max_tokens),
         test_env=tuple(args.test_env),
         allow_unisolated=args.allow_unisolated,
+        verify_seconds=max(0.0, args.verify_seconds),
     )
 
 
@@ -88,7 +89,7 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
     while remaining:
         target = remaining.pop(0)
         result = await _heal_target(root, target, run_result, config, updated, args.json, live)
-        applied, fixed_along = False, []
+        applied, fixed_along, after = False, [], None
         new_source = result.new_source if result.status in ("verified", "weak") else None
         if new_source is not None and result.suspect:
             accepted = result.status == "verified" or args.accept_weak
@@ -97,11 +98,13 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
                 updated = candidate
                 if args.apply:
                     applied = _apply(result, force=args.force)
+                    after = await _after_apply(root, result, config, live) if applied else None
             # a weak fix not applied is a cause all the same: its group is not healed either
             fixed_along = await _fixed_along(
                 root, result, remaining, candidate, config, run_result, grouped=not accepted
             )
-        rows += [_row(root, target, result, applied, run_result), *fixed_along]
+        row = _row(root, target, result, applied, run_result)
+        rows += [row | {"after_apply": after.to_json() if after else None}, *fixed_along]
     live.__exit__()  # the bar goes before the report
     print_report(rows, as_json=args.json, applying=args.apply, local=config.provider == "local")
     if not targets:
@@ -109,7 +112,7 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
     healed = all(
         r["status"] == "fixed" or (r["status"] == "verified" and (r["applied"] or not args.apply))
         for r in rows
-    )
+    ) and not any((r.get("after_apply") or {}).get("broken") for r in rows)
     return 0 if healed else 1  # --apply that wrote nothing is not a success
 
 
@@ -199,6 +202,22 @@ def _progress_printer(label: str, live):
     return emit
 
 
+async def _after_apply(root: str, result: HealResult, config: HealConfig, live):
+    """The guards the verification budget cut, run on the written fix (heal/after_apply.py)."""
+    from heal_ls.heal.after_apply import run_cut_guards
+
+    if not result.guards_cut:
+        return None
+    live.step(f"after the apply: running the {len(result.guards_cut)} guards the budget cut")
+    return await run_cut_guards(
+        root,
+        result.guards_cut,
+        python=config.python,
+        pytest_args=config.pytest_args,
+        test_timeout=config.test_timeout,
+    )
+
+
 def _apply(result: HealResult, *, force: bool) -> bool:
     from heal_ls.commands.apply import has_uncommitted_changes, write_atomic
 
@@ -227,6 +246,7 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) 
         # passing tests that run the function: what the heal found, else the last run's count
         "guards": len(result.guards) if result.status != "skipped" or not blast else blast.guards,
         "guard_tests": result.guards,
+        "guards_cut": result.guards_cut,  # over the verification budget: run after --apply
         "candidate_timeout": result.candidate_timeout,  # s per test; short when a test hangs
         "attempts": len(result.attempts),
         "operators": operator_counts(result),

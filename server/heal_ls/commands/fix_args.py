@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from heal_ls.commands.check import add_pytest_args
+from heal_ls.heal.guard_budget import DEFAULT_SECONDS
 from heal_ls.testing.invocation import interpreter
 
 
@@ -42,6 +43,14 @@ def _budget_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--local-seconds", type=float, default=60.0, metavar="S", help="local search time limit"
+    )
+    parser.add_argument(
+        "--verify-seconds",
+        type=float,
+        default=DEFAULT_SECONDS,
+        metavar="S",
+        help="measured guard time each candidate runs, nearest guards first; the rest run after"
+        f" --apply (default {DEFAULT_SECONDS:g}, 0: every guard)",
     )
     parser.add_argument(
         "--max-nodes",

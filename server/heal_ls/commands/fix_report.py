@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from heal_ls.heal.after_apply import AfterApply
 from heal_ls.heal.blast import Blast
 from heal_ls.heal.budget import Usage
 
@@ -39,6 +40,8 @@ def print_report(rows: list[dict], *, as_json: bool, applying: bool, local: bool
             print(f"# budget: {Usage(row['tokens_in'], row['tokens_out'], row['cost']).text()}")
         if row["warning"]:
             print(f"warning: {row['warning']}")
+        if row.get("after_apply"):
+            print(f"# {AfterApply(**row['after_apply']).text()}")
         if row["diff"]:
             print(f"# touched: {', '.join(row['touched'])}")
             print(row["diff"], end="" if row["diff"].endswith("\n") else "\n")

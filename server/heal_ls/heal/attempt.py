@@ -17,6 +17,7 @@ from heal_ls.heal.candidate import (
     planned_from_answer,
 )
 from heal_ls.heal.config import HealConfig
+from heal_ls.heal.guard_budget import GuardSelection, select_guards
 from heal_ls.heal.guards import Guards
 from heal_ls.heal.plan import Planned
 from heal_ls.heal.verify import VerifyOutcome, verify_module_text
@@ -95,7 +96,7 @@ def finish(
 
     spent = usage(ctx.model, ctx.tokens_in, ctx.tokens_out, ctx.config.prices)
     planned = ctx.plans.get(new_source) if new_source is not None else None
-    guards, unguarded = guards_of(ctx, planned)
+    chosen, unguarded = guards_of(ctx, planned)
     if status == "verified" and unguarded:
         status = "weak"  # the failing tests pass, but nothing shows the rest still works
     diff, touched, edits, notes = "", [], [], []
@@ -127,22 +128,28 @@ def finish(
         model=ctx.model,
         warning=None if sandbox_level() != "none" else NOT_ISOLATED,
         targets=[f.test or f.script or f.id for f in ctx.failures],
-        guards=guards,
-        proof=proof_line(ctx, guards, unguarded, planned) if status in ("verified", "weak") else "",
+        guards=chosen.run,
+        guards_cut=chosen.cut,
+        proof=proof_line(ctx, chosen, unguarded, planned) if status in ("verified", "weak") else "",
         candidate_timeout=ctx.test_timeout or ctx.config.test_timeout,
     )
 
 
-def guards_of(ctx: HealContext, planned: Planned | None) -> tuple[list[str], list[str]]:
-    """(guard tests, unguarded functions) of a fix: the target's, or every touched function's."""
+def guards_of(ctx: HealContext, planned: Planned | None) -> tuple[GuardSelection, list[str]]:
+    """(the guards a candidate runs within the budget, unguarded functions) of a fix: the
+    target's, or every touched function's (heal/guard_budget.py: nearest first)."""
     target = ctx.suspect.qualname
-    return ctx.guards.of_nodes(planned.touched if planned else [target], target)
+    tests, unguarded = ctx.guards.of_nodes(planned.touched if planned else [target], target)
+    failing = [f.test for f in ctx.failures if f.test]
+    chosen = select_guards(tests, ctx.guards.durations, failing, ctx.config.verify_seconds)
+    return chosen, unguarded
 
 
 def proof_line(
-    ctx: HealContext, guards: list[str], unguarded: list[str], planned: Planned | None = None
+    ctx: HealContext, chosen: GuardSelection, unguarded: list[str], planned: Planned | None = None
 ) -> str:
-    """What proved the fix: `verified by 1 failing test now passing and 12 guards that run f()`."""
+    """What proved the fix: `verified by 1 failing test now passing and 12 guards that run f()
+    (12 of 40 guards ran (28 cut by the 30 s budget run after the apply))`."""
     targets = len(ctx.failures)
     what = "failing test" if any(f.test for f in ctx.failures) else "crashing script"
     now = "now passing" if what == "failing test" else "now running cleanly"
@@ -153,9 +160,10 @@ def proof_line(
     target = ctx.suspect.qualname
     changed = ctx.guards.changed(planned.touched if planned else [target], target)
     functions = ", ".join(f"{q.split('.')[-1]}()" for q in changed)
-    count = len(guards)
+    count = len(chosen.run)
     run = "that runs" if count == 1 else "that run"
-    return f"verified by {head} and {count} guard{'s' if count != 1 else ''} {run} {functions}"
+    guards = f"{count} guard{'s' if count != 1 else ''} {run} {functions}"
+    return f"verified by {head} and {guards} ({chosen.ran_text()})"
 
 
 async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: bool) -> str | None:
@@ -212,8 +220,8 @@ async def _try_planned(ctx: HealContext, candidate: Candidate, planned: Planned)
         ctx.emit(HealEvent("note", note, candidate.attempt, ctx.total, candidate.proposer))
     ctx.plans[planned.text] = planned
     if planned.key not in ctx.checks:
-        guards, _ = guards_of(ctx, planned)
-        check = verify(ctx, planned.text, candidate, guards)
+        chosen, _ = guards_of(ctx, planned)
+        check = verify(ctx, planned.text, candidate, chosen.run)
         ctx.checks[planned.key] = asyncio.ensure_future(check)
     outcome = await asyncio.shield(ctx.checks[planned.key])
     touched = ", ".join(planned.touched)
@@ -228,11 +236,11 @@ async def _try_planned(ctx: HealContext, candidate: Candidate, planned: Planned)
 async def verify(
     ctx: HealContext, module_text: str, candidate: Candidate, guards: list[str] | None = None
 ) -> VerifyOutcome:
-    """The failing tests plus `guards` (default: the target's) on `module_text`."""
+    """The failing tests plus `guards` (default: the target's, within the budget) on
+    `module_text`."""
     async with ctx.slots:
-        return await _verify(
-            ctx, module_text, candidate, ctx.guards.tests if guards is None else guards
-        )
+        chosen = guards_of(ctx, None)[0].run if guards is None else guards
+        return await _verify(ctx, module_text, candidate, chosen)
 
 
 async def _verify(

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from heal_ls.heal.guard_budget import DEFAULT_SECONDS
+
 
 @dataclass
 class HealConfig:
@@ -29,6 +31,9 @@ class HealConfig:
     prices: dict | None = None  # per-model price overrides (heal/budget.py)
     test_env: tuple[str, ...] = ()  # variables passed into the sandbox: "NAME" or "NAME=value"
     allow_unisolated: bool = False  # run candidates even where no sandbox works (warned)
+    verify_seconds: float = (
+        DEFAULT_SECONDS  # guard time per verification, nearest first (0: no limit)
+    )
 
 
 def provider_for(config: HealConfig) -> str:

@@ -10,7 +10,7 @@ import os
 import time
 from collections.abc import Callable
 
-from heal_ls.heal.attempt import HealContext, HealEvent, finish
+from heal_ls.heal.attempt import HealContext, HealEvent, finish, guards_of
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.guards import Guards, candidate_timeout, find_guards, original_seconds
 from heal_ls.models import (
@@ -161,6 +161,12 @@ def guard_line(ctx: HealContext) -> str:
         )
     if ctx.guards.already_failing:
         line += f"; {len(ctx.guards.already_failing)} already failing (not held against a fix)"
+    chosen, _ = guards_of(ctx, None)
+    if chosen.cut:
+        line += (
+            f"; candidates run the nearest {len(chosen.run)} within the {chosen.budget:g} s"
+            f" budget, the other {len(chosen.cut)} run after the apply"
+        )
     if ctx.test_timeout and ctx.test_timeout != ctx.config.test_timeout:
         line += (
             f"; candidates get {ctx.test_timeout:g} s per test"

@@ -10,8 +10,12 @@ passing tests known from elsewhere, never a run of its own: the editor's last fu
 from __future__ import annotations
 
 import dataclasses
+import logging
+from collections.abc import Iterable
 
 from heal_ls.models import RunResult, TestOutcome
+
+logger = logging.getLogger(__name__)
 
 
 def needs_contrast(run: RunResult) -> bool:
@@ -27,10 +31,37 @@ def failing_keys(run: RunResult) -> set[str]:
     return {key for failure in run.failures if failure.test for key in failure.covered}
 
 
-def with_known(run: RunResult, root: str) -> RunResult:
+def with_known(run: RunResult, root: str, python: str | None = None) -> RunResult:
     """`run` plus the passing tests the impact map knows ran its failing tests' functions
     (fresh rows only: a function edited since has lost its rows). Reads, never runs."""
-    return run
+    try:
+        passing = known_passing(root, python, failing_keys(run))
+    except Exception as exc:  # noqa: BLE001 - the map is advice: ranking goes on without it
+        logger.info("impact map unreadable for contrast: %s", exc)
+        return run
+    return with_passing(run, passing)
+
+
+def known_passing(root: str, python: str | None, keys: Iterable[str]) -> list[TestOutcome]:
+    """The map's fresh passing tests of those functions, each covering the ones it ran."""
+    from heal_ls.impact import Function, ImpactMap
+    from heal_ls.impact.fingerprints import file_functions
+
+    found: dict[str, TestOutcome] = {}
+    with ImpactMap.open(root, python) as impact:
+        impact.sync()
+        for key in sorted(keys):
+            path, _, line = key.rpartition(":")
+            functions = file_functions(path)
+            qualname = functions.at_line(int(line)) if functions and line.isdigit() else None
+            if qualname is None:
+                continue
+            for test in impact.tests_running(Function.at(root, path, qualname)):
+                outcome = found.setdefault(
+                    test.nodeid, TestOutcome(test.nodeid, "passed", test.duration)
+                )
+                outcome.covered.append(key)
+    return list(found.values())
 
 
 def with_passing(run: RunResult, passing: list[TestOutcome]) -> RunResult:

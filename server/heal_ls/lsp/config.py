@@ -37,6 +37,7 @@ class Settings:
     previewAboveCallers: int = 10  # noqa: N815
     testEnv: list[str] = field(default_factory=list)  # noqa: N815
     allowUnisolated: bool = False  # noqa: N815
+    verifySeconds: float = 30.0  # noqa: N815 - guard time per candidate (0: every guard)
 
 
 def _optional_str(value: Any) -> bool:
@@ -63,6 +64,7 @@ VALIDATORS = {
     "python": _optional_str,
     "pytestArgs": lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v),
     "testTimeout": _positive_number,
+    "verifySeconds": lambda v: _positive_number(v) or v == 0,
     "requestTimeout": _positive_number,
     "localBudget": _int_between(1, 100_000),
     "localSeconds": _positive_number,
@@ -135,6 +137,7 @@ def heal_config(settings: Settings):
         allow_imports=settings.allowImports,
         test_env=tuple(settings.testEnv),
         allow_unisolated=settings.allowUnisolated,
+        verify_seconds=settings.verifySeconds,
     )
 
 

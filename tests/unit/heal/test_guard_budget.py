@@ -1,0 +1,87 @@
+"""Verification sized to the change (heal/guard_budget.py): guards nearest first, cut by a time
+budget of their measured durations; the verdict says how many of how many ran."""
+
+from __future__ import annotations
+
+import asyncio
+
+from heal_ls.heal.attempt import HealContext, finish, verify
+from heal_ls.heal.config import HealConfig
+from heal_ls.heal.guard_budget import select_guards
+from heal_ls.heal.guards import Guards
+from heal_ls.heal.verify import VerifyOutcome
+from heal_ls.models import Candidate, Failure, Suspect
+
+FAILING = ["tests/test_m.py::test_total"]
+NEAR = ["tests/test_m.py::test_sum", "tests/test_m.py::test_slow"]
+FAR = ["tests/test_far.py::test_a", "tests/test_far.py::test_b", "tests/test_far.py::test_c"]
+DURATIONS = {
+    "tests/test_m.py::test_sum": 0.5,
+    "tests/test_m.py::test_slow": 4.0,
+    "tests/test_far.py::test_a": 3.0,
+    "tests/test_far.py::test_b": 1.0,
+    "tests/test_far.py::test_c": 9.0,
+}
+MODULE = "def total(items):\n    return sum(items) - 1\n"
+
+
+def test_the_failing_tests_files_come_first_then_the_fastest_others():
+    chosen = select_guards([*FAR, *NEAR], DURATIONS, FAILING, budget=0)
+    assert chosen.run == [*NEAR[:1], NEAR[1], FAR[1], FAR[0], FAR[2]] and chosen.cut == []
+
+
+def test_the_budget_cuts_what_does_not_fit_and_a_later_faster_guard_still_runs():
+    chosen = select_guards([*FAR, *NEAR], DURATIONS, FAILING, budget=6.0)
+    # 0.5 + 4.0 near; test_b (1.0) fits, test_a (3.0) and test_c (9.0) do not
+    assert chosen.run == [NEAR[0], NEAR[1], FAR[1]]
+    assert chosen.cut == [FAR[0], FAR[2]]
+    assert chosen.ran_text() == "3 of 5 guards ran (2 cut by the 6 s budget run after the apply)"
+
+
+def test_the_nearest_guard_always_runs_so_a_budget_never_makes_a_fix_weak():
+    chosen = select_guards(FAR, DURATIONS, FAILING, budget=0.1)
+    assert chosen.run == [FAR[1]] and chosen.cut == [FAR[0], FAR[2]]
+    assert select_guards([], DURATIONS, FAILING).ran_text() == "0 of 0 guards ran"
+
+
+def context(budget: float) -> HealContext:
+    failure = Failure(FAILING[0], "AssertionError", "", test=FAILING[0])
+    return HealContext(
+        root="/w",
+        failures=[failure],
+        suspect=Suspect("/w/m.py", "total", 1, 0, 2, 25, "raised here", def_line=1),
+        module_text=MODULE,
+        original_function=MODULE,
+        guards=Guards(tests=[*FAR, *NEAR], durations=DURATIONS),
+        config=HealConfig(warm=False, use_cache=False, verify_seconds=budget),
+        overlay={},
+        emit=lambda event: None,
+    )
+
+
+def test_a_verdict_whose_guards_were_cut_says_so_and_keeps_the_cut_ones_for_after_the_apply():
+    result = finish(context(6.0), "verified", new_source=MODULE.replace(" - 1", ""))
+    assert result.status == "verified"
+    assert result.guards == [NEAR[0], NEAR[1], FAR[1]]
+    assert result.guards_cut == [FAR[0], FAR[2]]
+    assert result.proof == (
+        "verified by 1 failing test now passing and 3 guards that run total() "
+        "(3 of 5 guards ran (2 cut by the 6 s budget run after the apply))"
+    )
+    whole = finish(context(0), "verified", new_source=MODULE.replace(" - 1", ""))
+    assert whole.proof.endswith("and 5 guards that run total() (5 of 5 guards ran)")
+    assert whole.guards_cut == []
+
+
+def test_each_candidate_runs_only_the_guards_within_the_budget(monkeypatch):
+    from heal_ls.heal import attempt
+
+    seen: list[list[str]] = []
+
+    async def verify_module_text(root, path, text, failures, guards, **kwargs):
+        seen.append(list(guards))
+        return VerifyOutcome(True, "ok")
+
+    monkeypatch.setattr(attempt, "verify_module_text", verify_module_text)
+    asyncio.run(verify(context(6.0), MODULE, Candidate(MODULE, "local", 1)))
+    assert seen == [[NEAR[0], NEAR[1], FAR[1]]]
