@@ -4,16 +4,19 @@ Call sites are static: every `name(...)` and `<anything>.name(...)` in the works
 files whose called name is the function's own (so `getattr` tricks and callbacks are not
 counted, and a common method name counts every class's). Each file's called names are cached
 by its size and modification time, so only changed files are parsed again. Guards are the
-passing tests of a traced run that executed the function (coverage keys "path:first_line").
+passing tests of a traced run that executed the function (coverage keys "path:first_line"),
+and those the project's impact map holds fresh for it.
 """
 
 from __future__ import annotations
 
 import ast
 import os
+import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 
+from heal_ls.impact.store import Function, ImpactMap
 from heal_ls.pysource.paths import FOREIGN_DIRS
 
 _CALLED: dict[str, tuple[tuple[int, int], Counter]] = {}  # path -> (signature, called names)
@@ -77,17 +80,36 @@ def call_sites(root: str, qualname: str) -> int:
 
 def guard_count(runs, suspect) -> int:
     """Passing tests, in any of `runs` (RunResults, None skipped), that ran `suspect`."""
+    return len(_guards_in(runs, suspect))
+
+
+def _guards_in(runs, suspect) -> set[str]:
     keys = {f"{suspect.path}:{suspect.start_line}", f"{suspect.path}:{suspect.def_line}"}
     guards = set()
     for run in runs:
         for test in run.tests if run is not None else ():
             if test.outcome == "passed" and keys.intersection(test.covered):
                 guards.add(test.nodeid)
-    return len(guards)
+    return guards
 
 
-def blast_radius(root: str, suspect, runs) -> Blast:
-    """Call sites, and the guards the given runs saw. None of them is no evidence of none: a
-    followed run of the failing tests alone, or a `-k` run, never ran the passing ones, so 0
-    would read as "this fix will be weak" before the heal's own guard discovery has looked."""
-    return Blast(call_sites(root, suspect.qualname), guard_count(runs, suspect) or None)
+def mapped_guards(root: str, suspect, python: str | None) -> set[str]:
+    """Fresh passing tests the project's impact map says ran `suspect` (none without a map)."""
+    if not ImpactMap.exists(root, python):
+        return set()
+    try:
+        with ImpactMap.open(root, python) as impact:
+            impact.sync()
+            function = Function.at(root, suspect.path, suspect.qualname)
+            return {test.nodeid for test in impact.tests_running(function)}
+    except (sqlite3.Error, OSError):
+        return set()
+
+
+def blast_radius(root: str, suspect, runs, python: str | None = None) -> Blast:
+    """Call sites, and the guards the given runs and the impact map saw. None of them is no
+    evidence of none: a followed run of the failing tests alone, or a `-k` run, never ran the
+    passing ones, so 0 would read as "this fix will be weak" before the heal's own guard
+    discovery has looked. `python`: the project's interpreter (whose map is read)."""
+    guards = _guards_in(runs, suspect) | mapped_guards(root, suspect, python)
+    return Blast(call_sites(root, suspect.qualname), len(guards) or None)

@@ -73,6 +73,11 @@ class ImpactMap:
         path = map_path(root, python)
         return cls(connect(path, root, interpreter_path(python)), root, path)
 
+    @classmethod
+    def exists(cls, root: str, python: str | None = None) -> bool:
+        """Has anything made a map for this project and interpreter yet?"""
+        return map_path(os.path.abspath(root), python).is_file()
+
     def close(self) -> None:
         self.db.close()
 

@@ -149,7 +149,9 @@ class Runs:
             return
         runs = [run, self.last_run]
         for known in healable:
-            known.blast = await asyncio.to_thread(blast_radius, self.ls.root, known.suspect, runs)
+            python = self.ls.settings.python
+            blast = (self.ls.root, known.suspect, runs, python)
+            known.blast = await asyncio.to_thread(blast_radius, *blast)
         self.ls.state.generation += 1
         if self.ls.indexes is not None:
             self.ls.indexes.refresh_all()
