@@ -119,6 +119,10 @@ def plugin_env(root: str, report_path: str, trace: bool, test_timeout: float) ->
     env[wire.REPORT] = report_path
     env[wire.ROOT] = root
     env[wire.TRACE] = "1" if trace else "0"
+    if trace:  # the instrumented modules' code, kept across runs (agent/heal_hits.py)
+        from heal_ls.impact.schema import cache_dir
+
+        env[wire.HITS_CACHE] = str(cache_dir() / "hits")
     env[wire.TEST_TIMEOUT] = f"{test_timeout:g}" if test_timeout and test_timeout > 0 else "0"
     return env
 

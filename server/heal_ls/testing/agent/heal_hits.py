@@ -12,16 +12,30 @@ workspace functions pay (one call into C); the standard library, pytest and thir
 at full speed. The key is the one a code object gives (co_firstlineno = first decorator line).
 The line numbers of the module are unchanged, so tracebacks and line coverage are too.
 
-Stdlib only. No bytecode is read or written for instrumented modules.
+Compiling a big package from source on every run (networkx: ~300 modules at import) costs as
+much as its tests (plain pytest reads the modules' bytecode), so the instrumented code is kept in
+heal-ls's own cache folder (HEAL_LS_HITS_CACHE, set by the invocation; never the workspace's
+__pycache__, so PYTHONDONTWRITEBYTECODE is honoured there): one file per module path, read back
+only when its header matches the interpreter's magic number and a digest of the module's source
+and path (the keys name the path). A write that fails (a sandbox, a full disk) only costs the
+compile next time.
+
+Stdlib only.
 """
 
 import ast
 import builtins
+import hashlib
 import importlib.machinery
+import importlib.util
+import marshal
 import os
 import sys
 
+from heal_protocol import HITS_CACHE
+
 HIT = "__heal_ls_hit__"
+CACHE_TAG = "heal-hits-1"  # bump when the instrumentation changes: old files are never read
 OFF = frozenset().__contains__  # takes the key, does nothing: the switch when not recording
 
 if not hasattr(builtins, HIT):
@@ -67,10 +81,62 @@ def compile_recording(source, path):
 
 
 class RecordingLoader(importlib.machinery.SourceFileLoader):
-    """Loads a workspace source file with its functions instrumented, never from bytecode."""
+    """Loads a workspace source file with its functions instrumented (cached: see above)."""
 
     def get_code(self, fullname):
-        return compile_recording(self.get_data(self.path), self.path)
+        source = self.get_data(self.path)
+        where = cache_path(self.path)
+        header = importlib.util.MAGIC_NUMBER + _digest(source, self.path)
+        code = _read_cached(where, header) if where else None
+        if code is None:
+            code = compile_recording(source, self.path)
+            if where:
+                _write_cached(where, header, code)
+        return code
+
+
+def cache_path(path):
+    """The file keeping `path`'s instrumented code, or None when no cache folder was given."""
+    folder = os.environ.get(HITS_CACHE)
+    if not folder:
+        return None
+    name = hashlib.blake2b(os.path.abspath(path).encode("utf-8", "surrogatepass"), digest_size=12)
+    tag = sys.implementation.cache_tag or "python"
+    return os.path.join(folder, f"{name.hexdigest()}.{tag}.{CACHE_TAG}.pyc")
+
+
+def _digest(source, path):
+    digest = hashlib.blake2b(source, digest_size=16)
+    digest.update(b"\0" + os.path.abspath(path).encode("utf-8", "surrogatepass"))
+    return digest.digest()
+
+
+def _read_cached(where, header):
+    try:
+        with open(where, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    if not data.startswith(header):
+        return None
+    try:
+        return marshal.loads(data[len(header) :])
+    except (EOFError, ValueError, TypeError):
+        return None
+
+
+def _write_cached(where, header, code):
+    tmp = f"{where}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(where), mode=0o700, exist_ok=True)
+        with open(tmp, "wb") as handle:
+            handle.write(header + marshal.dumps(code))
+        os.replace(tmp, where)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 class RecordingFinder:

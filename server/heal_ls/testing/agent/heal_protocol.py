@@ -48,6 +48,7 @@ TEST_TIMEOUT = "HEAL_LS_TEST_TIMEOUT"
 OVERLAY = "HEAL_LS_OVERLAY"
 SCRIPT_TIMEOUT = "HEAL_LS_SCRIPT_TIMEOUT"
 SERIAL = "HEAL_LS_SERIAL"  # "1": run the tests in pytest's own process even if -n asks for workers
+HITS_CACHE = "HEAL_LS_HITS_CACHE"  # folder keeping instrumented module code across traced runs
 SEAL = "HEAL_LS_SEAL"  # the report's secret (testing/report.py); the plugin deletes the file
 # `--heal-exclude NODEID` (repeatable): deselect exactly that test; pytest's own --deselect
 # matches prefixes, so it would also drop test_x_empty and every test_x[...] with test_x.

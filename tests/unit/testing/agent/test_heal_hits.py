@@ -198,3 +198,34 @@ def test_mock_calls_are_recorded_with_the_workspace_function_that_made_them(tmp_
     assert callers == [f"{path}:1"]
     sender.send(3)  # not recording: not kept
     assert recorder.mock_calls.keys() == {id(sender.send)}
+
+
+def test_instrumented_code_is_kept_in_the_cache_folder_and_read_back_only_for_the_same_source(
+    tmp_path, recorder, monkeypatch
+):
+    import heal_hits
+
+    cache = tmp_path / "hits-cache"
+    monkeypatch.setenv(heal_hits.HITS_CACHE, str(cache))
+    mod, path = _import(tmp_path, "hits_cached", "def f():\n    return 1\n")
+    (kept,) = cache.iterdir()
+    assert kept.name.endswith(f".{heal_hits.CACHE_TAG}.pyc")
+    compiled = []
+    real = heal_hits.compile_recording
+    monkeypatch.setattr(
+        heal_hits, "compile_recording", lambda s, p: compiled.append(p) or real(s, p)
+    )
+    loader = heal_hits.RecordingLoader("hits_cached", path)
+    code = loader.get_code("hits_cached")  # the same source: from the cache, no compile
+    assert compiled == [] and code.co_filename == path
+    recorder.start()
+    namespace: dict = {"__name__": "hits_cached"}
+    exec(code, namespace)
+    namespace["f"]()
+    recorder.stop()
+    assert recorder.collected() == [f"{path}:1"]  # the cached code still reports its runs
+    (tmp_path / "hits_cached.py").write_text("def f():\n    return 2\n")
+    loader.get_code("hits_cached")  # the source changed: compiled again, cache replaced
+    assert compiled == [path] and len(list(cache.iterdir())) == 1
+    monkeypatch.delenv(heal_hits.HITS_CACHE)
+    assert heal_hits.cache_path(path) is None  # no folder given: nothing kept
