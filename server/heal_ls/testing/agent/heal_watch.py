@@ -9,24 +9,29 @@ import os
 import sys
 import threading
 import time
+import types
 
 import heal_hits
 
 MOCK_FILE = os.path.join("unittest", "mock.py")
 MOCK_CALL_NAMES = ("_increment_mock_call", "_mock_call")  # 3.8+, and 3.7's only one
-# What a rewritten assert calls, as `@pytest_ar.<name>(...)` (looked up at call time), only to
-# explain itself: reprs of its operands, pytest_assertrepr_compare (which may call __eq__ and
-# __repr__ again for a diff), the message, the pass hook. Not evidence: recording pauses in them.
-EXPLAIN_MODULE = "_pytest.assertion.rewrite"
-EXPLAIN_HELPERS = (
-    "_saferepr",
-    "_format_assertmsg",
-    "_should_repr_global_name",
-    "_format_boolop",
-    "_call_reprcompare",
-    "_call_assertion_pass",
-    "_format_explanation",
-)
+# What a failed assertion calls only to explain itself, per module: a rewritten assert's helpers
+# (`@pytest_ar.<name>(...)`, looked up at call time: reprs of its operands,
+# pytest_assertrepr_compare, which may call __eq__ and __repr__ again for a diff, the message, the
+# pass hook), and unittest's message builders (assertEqual's reprs, assertListEqual's and
+# assertDictEqual's pprint.pformat). Not evidence: recording pauses in them.
+EXPLAIN_HELPERS = {
+    "_pytest.assertion.rewrite": (
+        "_saferepr",
+        "_format_assertmsg",
+        "_should_repr_global_name",
+        "_format_boolop",
+        "_call_reprcompare",
+        "_call_assertion_pass",
+        "_format_explanation",
+    ),
+    "unittest.case": ("safe_repr", "_common_shorten_repr", "pprint"),
+}
 
 
 class CallRecorder:
@@ -46,7 +51,7 @@ class CallRecorder:
         self.paused = 0
         self.finder = heal_hits.install(self._wants)
         self.mock_patched = False
-        self.explain_originals = {}  # helper name -> pytest's own function, while wrapped
+        self.explain_originals = {}  # module -> {helper name: its own function}, while wrapped
 
     def _wants(self, path):
         return self.paths.is_workspace(path) and not self.paths.is_test_file(path)
@@ -85,20 +90,29 @@ class CallRecorder:
             caller = caller.f_back
 
     def _patch_explanation(self):
-        """Wrap the rewritten asserts' explanation helpers once pytest has imported them."""
-        module = sys.modules.get(EXPLAIN_MODULE)
-        if module is None or self.explain_originals:
-            return
-        for name in EXPLAIN_HELPERS:
-            helper = getattr(module, name, None)
-            if callable(helper):
-                self.explain_originals[name] = helper
-                setattr(module, name, self.unrecorded(helper))
+        """Wrap the assertions' explanation helpers of each module already imported (pytest's
+        rewrite at once; unittest.case when a test module imported it)."""
+        for module_name, names in EXPLAIN_HELPERS.items():
+            module = sys.modules.get(module_name)
+            if module is None or module_name in self.explain_originals:
+                continue
+            originals = self.explain_originals[module_name] = {}
+            for name in names:
+                helper = getattr(module, name, None)
+                if isinstance(helper, types.ModuleType):  # `pprint.pformat(...)` in unittest
+                    originals[name] = helper
+                    setattr(
+                        module, name, types.SimpleNamespace(pformat=self.unrecorded(helper.pformat))
+                    )
+                elif callable(helper):
+                    originals[name] = helper
+                    setattr(module, name, self.unrecorded(helper))
 
     def _unpatch_explanation(self):
-        module = sys.modules.get(EXPLAIN_MODULE)
-        for name, helper in self.explain_originals.items():
-            setattr(module, name, helper)
+        for module_name, originals in self.explain_originals.items():
+            module = sys.modules.get(module_name)
+            for name, helper in originals.items():
+                setattr(module, name, helper)
         self.explain_originals = {}
 
     def unrecorded(self, function):
