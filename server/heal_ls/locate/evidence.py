@@ -3,11 +3,12 @@ method a protocol error names, where the test is, why a frame is or is not a tar
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import sys
 
-from heal_ls.locate.index import ModuleIndex
+from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.models import Failure, Frame, RunResult
 from heal_ls.pysource.paths import relative_path
 
@@ -85,3 +86,20 @@ def _module_level_reason(frame: Frame, root: str, index: ModuleIndex | None) -> 
             " or a newer Python's syntax): fix it by hand, or run heal-ls on the project's Python"
         )
     return f"raised at module level at {where}, not inside a function"
+
+
+def always_raises(index: ModuleIndex | None, node: FunctionNode) -> bool:
+    """Does the def end in an unconditional `raise E(...)` with no `return` before it (a raise
+    helper like `raise_syntax_error(message)`)? Then its caller chose to raise, and what."""
+    tree = index.tree if index else None
+    found = [
+        n
+        for n in ast.walk(tree)
+        if tree is not None
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.lineno == node.def_line
+    ]
+    if not found or not found[0].body:
+        return False
+    last = found[0].body[-1]
+    returns = any(isinstance(n, ast.Return) for n in ast.walk(found[0]))
+    return isinstance(last, ast.Raise) and last.exc is not None and not returns

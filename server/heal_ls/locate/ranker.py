@@ -11,6 +11,7 @@ from heal_ls.locate.evidence import (
     _module_level_reason,
     _raised_reason,
     _test_location,
+    always_raises,
     contrasted,
     protocol_error_method,
     signature_error_callee,
@@ -96,8 +97,7 @@ class _Ranker:
         node = self.function_of(innermost)
         if node is None or innermost.function == "<module>":
             return _module_level_reason(innermost, self.root, self.index(innermost.path))
-        self.add(innermost.path, node, _raised_reason(failure, innermost), 1.0, innermost.line)
-        self.call_path(code[:-1], 0.9)
+        self.raise_site(code, _raised_reason(failure, innermost), 1.0, "on the failing call path")
         covered = self.covered_functions(failure)
         scores = ochiai_scores(failure, run)
         index = self.index(innermost.path)
@@ -191,9 +191,23 @@ class _Ranker:
         """`pytest.raises(E, match=...)` did not match, or the test checked the exception it
         kept: the function that raised it built the wrong exception, then its callers."""
         frames = [f for f in failure.caught if not is_test_file(f.path, self.root)]
-        if frames:
-            self.call_path(frames[-1:], 0.97, "raised the exception the failing check is about")
-            self.call_path(frames[:-1], 0.9, "on the path that raised the checked exception")
+        if frames and self.function_of(frames[-1]) is not None:
+            reason = "raised the exception the failing check is about"
+            self.raise_site(frames, reason, 0.97, "on the path that raised the checked exception")
+
+    def raise_site(self, frames: list[Frame], reason: str, score: float, callers: str):
+        """The innermost frame raised, its callers led there; but a def that always raises (a
+        raise helper) only did what its caller chose: the caller comes first."""
+        innermost = frames[-1]
+        node = self.function_of(innermost)
+        if node is not None and len(frames) > 1 and always_raises(self.index(innermost.path), node):
+            caller = f"called {node.name}, which always raises: the raise was chosen here"
+            self.call_path(frames[-2:-1], score, caller)
+            self.add(innermost.path, node, reason, score - 0.01, innermost.line)
+            self.call_path(frames[:-2], 0.9, callers)
+            return
+        self.call_path(frames[-1:], score, reason)
+        self.call_path(frames[:-1], 0.9, callers)
 
     def from_test(self, failure: Failure, frames: list[Frame], run: RunResult | None) -> str:
         test_path, test_line = _test_location(failure, frames)

@@ -468,3 +468,29 @@ def test_a_failed_check_of_a_caught_exception_blames_the_function_that_raised_it
         ("Inventory.remove", "raised the exception the failing check is about"),
         ("Inventory.load", "on the path that raised the checked exception"),
     ]
+
+
+def test_a_raise_helper_passes_the_blame_to_the_caller_that_chose_to_raise(ws):
+    """`fail(message)` always raises: the caller decided to raise (and what to say)."""
+    (ws / "shop" / "checks.py").write_text(
+        "def fail(message):\n    raise ValueError(message)\n\n\n"
+        "def check(count):\n    if count < 5:\n        fail('too few')\n    return count\n\n\n"
+        "def strict(count):\n    if count < 0:\n        raise ValueError(count)\n    return count\n"
+    )
+    checks = str(ws / "shop" / "checks.py")
+    outer = test_frame(ws, "inv = Inventory()", "test_state")
+    failure = Failure(
+        id="tests/test_core.py::test_state",
+        exc_type="ValueError",
+        message="too few",
+        frames=[outer, Frame(checks, 7, "check"), Frame(checks, 2, "fail")],
+    )
+    assert summary(locate(failure, str(ws)))[:2] == [
+        ("check", "called fail, which always raises: the raise was chosen here"),
+        ("fail", "raised here"),
+    ]
+    failure.frames = [outer, Frame(checks, 7, "check"), Frame(checks, 13, "strict")]
+    assert summary(locate(failure, str(ws)))[:2] == [  # raises only when its own check says so
+        ("strict", "raised here"),
+        ("check", "on the failing call path"),
+    ]
