@@ -9,9 +9,12 @@ shell reports a writer stopped by SIGPIPE) when the reader of stdout went away (
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
+
+from heal_ls.commands.masked import masked_output
 
 # A writer whose reader went away, as shells report it (128 + SIGPIPE).
 EXIT_PIPE_CLOSED = 141
@@ -63,8 +66,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"heal-ls {args.command}: unavailable ({args._unavailable})", file=sys.stderr)
         return 2
     module = importlib.import_module(args._module)
+    masked = (
+        contextlib.nullcontext()
+        if args.command == "serve"
+        else masked_output(getattr(args, "path", None))
+    )
     try:
-        return int(module.run(args) or 0)
+        with masked:
+            return int(module.run(args) or 0)
     except KeyboardInterrupt:
         print("heal-ls: interrupted", file=sys.stderr)
         return 2

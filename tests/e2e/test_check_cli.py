@@ -1,6 +1,7 @@
 """`heal-ls check` edge cases: formatting on hand-built results, exit codes, broken projects."""
 
 import argparse
+import base64
 import json
 import os
 import re
@@ -238,3 +239,36 @@ def test_a_reader_that_went_away_ends_the_command_quietly(project):
     proc.stdout.close()  # like `head` after its lines: every write from now on is EPIPE
     _, stderr = proc.communicate(timeout=120)
     assert (proc.returncode, stderr.decode()) == (EXIT_PIPE_CLOSED, "")
+
+
+def test_secrets_a_test_prints_never_reach_the_terminal(tmp_path):
+    """A test (or a candidate) can put any secret it can read into its failure: check's report,
+    JSON and progress mask every known one, reversed or encoded too."""
+    token, db = "hf_QmVyeVNlY3JldFZhbHVlMTIz", "postgres://app:s3cr3t-pw@db.internal/app"
+    write(
+        tmp_path,
+        {
+            ".env": f"DATABASE_URL={db}\n",
+            "test_leak.py": """\
+                import base64, os
+
+                def leak():
+                    token = os.environ["HF_TOKEN"]
+                    db = open(".env").read().split("=", 1)[1].strip()
+                    return token[::-1] + " " + base64.b64encode(db.encode()).decode() + " " + token
+
+                def test_leak():
+                    assert leak() == ""
+                """,
+        },
+    )
+    env = {**os.environ, "HF_TOKEN": token, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    for extra in ([], ["--json"]):
+        cmd = [sys.executable, "-m", "heal_ls", "check", str(tmp_path), *extra]
+        done = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path
+        )
+        shown = done.stdout + done.stderr
+        assert done.returncode == 1 and "test_leak" in shown and "***" in shown
+        for secret in (token, token[::-1], db, base64.b64encode(db.encode()).decode()[:-4]):
+            assert secret not in shown

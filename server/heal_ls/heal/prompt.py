@@ -12,7 +12,7 @@ import re
 
 from heal_ls.heal.prompt_context import LINE_BREAK, clip, dedent, failing_test_source, related_lines
 from heal_ls.llm.base import Prompt
-from heal_ls.llm.redact import mask_secrets
+from heal_ls.llm.redact import known_secrets, mask_secrets
 from heal_ls.locate import is_test_file, is_workspace_file, relative_path
 from heal_ls.models import Attempt, Failure, Frame, Suspect
 from heal_ls.pysource.source import read_source
@@ -57,7 +57,7 @@ def build_prompt(
         _history_section(history),
     ]
     masks: dict[str, str] = {}
-    user = mask_secrets("\n\n".join(s for s in sections if s), masks)
+    user = mask_secrets("\n\n".join(s for s in sections if s), masks, known_secrets(root))
     return Prompt(system=SYSTEM, user=user + "\n", masks=masks)
 
 

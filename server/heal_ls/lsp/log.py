@@ -27,13 +27,14 @@ def connected(ls) -> bool:
 
 
 class RedactFilter(logging.Filter):
-    """Credentials in URLs (https://user:pass@host) never reach the log file or the client."""
+    """Secrets (the environment's, in every form, and credentials in URLs) never reach the log
+    file or the client."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from heal_ls.llm.redact import redact_url_credentials
+        from heal_ls.llm.redact import redact
 
         message = record.getMessage()
-        clean = redact_url_credentials(message)
+        clean = redact(message)
         if clean != message:
             record.msg, record.args = clean, None
         return True

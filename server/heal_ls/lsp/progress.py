@@ -14,6 +14,7 @@ import uuid
 
 from lsprotocol import types
 
+from heal_ls.llm.redact import hide_known, known_secrets
 from heal_ls.lsp.log import connected, logger
 
 
@@ -58,6 +59,8 @@ class Progress:
 
     def report(self, message: str, percentage: int | None = None) -> None:
         if self.token is not None and connected(self.ls):
+            # a test name or message a run printed may carry a secret: mask it before it goes
+            message = hide_known(message, known_secrets(self.ls.root))
             self.ls.work_done_progress.report(
                 self.token, types.WorkDoneProgressReport(message=message, percentage=percentage)
             )
