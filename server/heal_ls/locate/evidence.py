@@ -91,11 +91,11 @@ def _module_level_reason(frame: Frame, root: str, index: ModuleIndex | None) -> 
 def always_raises(index: ModuleIndex | None, node: FunctionNode) -> bool:
     """Does the def end in an unconditional `raise E(...)` with no `return` before it (a raise
     helper like `raise_syntax_error(message)`)? Then its caller chose to raise, and what."""
-    tree = index.tree if index else None
+    if index is None or index.tree is None:
+        return False
     found = [
         n
-        for n in ast.walk(tree)
-        if tree is not None
+        for n in ast.walk(index.tree)
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.lineno == node.def_line
     ]
     if not found or not found[0].body:
