@@ -112,7 +112,7 @@ class HealReporter:
         self.import_covered = []
         self.mac = None  # set by pytest_configure when the run is sealed
         self.written = 0  # test lines, for the session line's count
-        self.interrupt_pending = False
+        self.interrupt_pending = None  # the record of the test to interrupt
         self.previous_handler = None
         self.signal_installed = False
         if (
@@ -172,7 +172,7 @@ class HealReporter:
     def pytest_runtest_call(self, item):
         if self.recorder:
             self.recorder.start()
-        yield
+        heal_watch.numbered((yield))  # a timeout may leave a line-less entry
         if self.recorder:
             self.recorder.stop()
 
@@ -180,7 +180,7 @@ class HealReporter:
     def pytest_fixture_setup(self, fixturedef, request):
         if self.recorder:
             self.recorder.start()
-        yield
+        heal_watch.numbered((yield))  # a timeout may leave a line-less entry
         if self.recorder:
             self.recorder.stop()
 
@@ -281,7 +281,7 @@ class HealReporter:
         failure["timed_out"] = True
         rec.update(failure=failure, outcome="failed", timed_out=True)
         self.emit({"kind": wire.TIMEOUT, "nodeid": rec["nodeid"], "failure": failure})
-        self.interrupt_pending = True
+        self.interrupt_pending = rec
         if self.signal_installed:
             signal.pthread_kill(thread_id, TIMEOUT_SIGNAL)
 
@@ -289,9 +289,11 @@ class HealReporter:
         return self.recorder.unrecorded(function) if self.recorder else function
 
     def _on_signal(self, signum, frame):
-        if self.interrupt_pending:
-            self.interrupt_pending = False
-            raise TestTimeout(f"heal-ls: test did not finish within {self.timeout:g} s")
+        pending, self.interrupt_pending = self.interrupt_pending, None
+        if pending is not None:  # not in a test that ended meanwhile (pytest's or xdist's code)
+            if pending is self.record:
+                raise TestTimeout(f"heal-ls: test did not finish within {self.timeout:g} s")
+            return
         previous = self.previous_handler
         if callable(previous):
             previous(signum, frame)

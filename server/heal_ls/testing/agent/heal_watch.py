@@ -231,3 +231,24 @@ class Watchdog:
                 _, thread_id, stage, token = armed
                 self.deadline = (time.monotonic() + self.grace, thread_id, stage + 1, token)
             self.on_timeout(token, thread_id, stage > 0)
+
+
+def numbered(outcome):
+    """Drop the traceback entries without a line number from a hook's exception. On Python
+    3.11 an exception raised by a signal handler (a test's timeout) where the interrupted
+    instruction has no line number leaves such an entry, and pytest's report of the failure
+    then crashes (`None - 1`), ending the session (under xdist, a worker that stops early)."""
+    exc = outcome.excinfo[1] if outcome.excinfo else None
+    tb = getattr(exc, "__traceback__", None)
+    entries = []
+    while tb is not None:
+        entries.append(tb)
+        tb = tb.tb_next
+    if all(entry.tb_lineno is not None for entry in entries):
+        return
+    rebuilt = None
+    for entry in reversed([e for e in entries if e.tb_lineno is not None]):
+        rebuilt = types.TracebackType(rebuilt, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    force = getattr(outcome, "force_exception", None)  # pluggy >= 1.1 keeps its own traceback
+    if force is not None:
+        force(exc.with_traceback(rebuilt))
