@@ -244,7 +244,9 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) 
         "status": result.status,
         "proof": result.proof,
         # passing tests that run the function: what the heal found, else the last run's count
-        "guards": len(result.guards) if result.status != "skipped" or not blast else blast.guards,
+        "guards": len(result.guards) + len(result.guards_cut)
+        if result.status != "skipped" or not blast
+        else blast.guards,
         "guard_tests": result.guards,
         "guards_cut": result.guards_cut,  # over the verification budget: run after --apply
         "candidate_timeout": result.candidate_timeout,  # s per test; short when a test hangs

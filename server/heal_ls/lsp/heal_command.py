@@ -17,6 +17,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from heal_ls.lsp import status
+from heal_ls.lsp.after_apply import rerun_after_apply
 from heal_ls.lsp.apply import Refused, apply_fix
 from heal_ls.lsp.arguments import HealFailingTestArgs, HealFunctionArgs, convert, to_wire
 from heal_ls.lsp.commands import workspace_path
@@ -132,7 +133,7 @@ async def heal_as(ls: Folder, known: Known, for_: Known | None = None) -> HealOu
         progress.report("applying the fix")
         assert result.new_source is not None  # verified or weak: both carry the new text
         applied = await apply_verified(ls, known, suspect, before, result)
-    rerun_fixed(ls, known, others, suspect.path, applied.text)
+    rerun_after_apply(ls, known, others, suspect.path, applied.text, result)
     message = fixed_message(known, suspect, result, meter)
     return outcome(result.status, message, known, True, touched=result.touched)
 
@@ -141,7 +142,7 @@ def count_found_guards(known: Known, result) -> None:
     """The blast radius counts the guards the heal's own discovery (heal/guards.py) found: they
     beat the last runs' coverage."""
     if known.blast is not None and result.status != "skipped":
-        known.blast = replace(known.blast, guards=len(result.guards))
+        known.blast = replace(known.blast, guards=len(result.guards) + len(result.guards_cut))
 
 
 async def apply_verified(ls: Folder, known: Known, suspect, before: str, result):
@@ -158,17 +159,6 @@ async def apply_verified(ls: Folder, known: Known, suspect, before: str, result)
         confirm=f"{blast.text()}: preview before applying" if blast and wide else None,
         radius=blast.text() if blast else None,
     )
-
-
-def rerun_fixed(ls: Folder, known: Known, others, path: str, text: str) -> None:
-    """Re-run the healed failure's tests (or script) in the background on the fixed text."""
-    fixed = {path: text}
-    if known.failure.script:
-        ls.runs.in_background(None, overlay=fixed, script=known.failure.script)
-    else:
-        tests = touching_tests(ls, path, [known.failure, *others])
-        if tests:
-            ls.runs.in_background(tests, overlay=fixed)
 
 
 def fixed_message(known: Known, suspect, result, meter: str) -> str:
@@ -196,22 +186,6 @@ def remember_budget(ls: Folder, qualname: str, result) -> str:
         "meter": spent.text() if result.model else "no model call",
     }
     return f" ({spent.text()})" if result.model else ""
-
-
-def touching_tests(ls: Folder, path: str, healed: list) -> list[str]:
-    """The healed failures' tests plus every failing test that ran code of the healed module: a
-    shared cause's other failures are re-run too, so their diagnostics clear."""
-    tests = [f.test for f in healed if f.test]
-    for known in ls.state.known.values():
-        failure = known.failure
-        ran = any(key.rsplit(":", 1)[0] == path for key in failure.covered)
-        if failure.test and failure.test not in tests and (ran or _in_frames(failure, path)):
-            tests.append(failure.test)
-    return tests
-
-
-def _in_frames(failure, path: str) -> bool:
-    return any(frame.path == path for frame in failure.frames)
 
 
 async def heal(ls: Folder, known: Known) -> HealOutcome:
