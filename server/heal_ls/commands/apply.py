@@ -1,4 +1,5 @@
-"""Writing a verified fix to disk: atomic, same encoding and mode, never over uncommitted work."""
+"""Writing a verified fix to disk: atomic, same encoding and mode, never over uncommitted work;
+then the guards the verification budget cut run on it (`after_apply`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import os
 import subprocess
 import tempfile
 
+from heal_ls.heal.after_apply import AfterApply, run_cut_guards
+from heal_ls.heal.config import HealConfig
+from heal_ls.models import HealResult
 from heal_ls.pysource.source import encode_source
 
 
@@ -51,3 +55,17 @@ def write_atomic(path: str, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+async def after_apply(root: str, result: HealResult, config: HealConfig, live) -> AfterApply | None:
+    """The guards the verification budget cut, run on the written fix (heal/after_apply.py)."""
+    if not result.guards_cut:
+        return None
+    live.step(f"after the apply: running the {len(result.guards_cut)} guards the budget cut")
+    return await run_cut_guards(
+        root,
+        result.guards_cut,
+        python=config.python,
+        pytest_args=config.pytest_args,
+        test_timeout=config.test_timeout,
+    )

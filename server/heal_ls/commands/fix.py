@@ -7,6 +7,7 @@ import asyncio
 import os
 import sys
 
+from heal_ls.commands.apply import after_apply
 from heal_ls.commands.fix_args import _budget_arguments as _budget_arguments
 from heal_ls.commands.fix_args import _output_arguments as _output_arguments
 from heal_ls.commands.fix_args import add_arguments as add_arguments
@@ -98,7 +99,7 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
                 updated = candidate
                 if args.apply:
                     applied = _apply(result, force=args.force)
-                    after = await _after_apply(root, result, config, live) if applied else None
+                    after = await after_apply(root, result, config, live) if applied else None
             # a weak fix not applied is a cause all the same: its group is not healed either
             fixed_along = await _fixed_along(
                 root, result, remaining, candidate, config, run_result, grouped=not accepted
@@ -200,22 +201,6 @@ def _progress_printer(label: str, live):
         print(f"{prefix}heal {label}: {step}{event.message}", file=sys.stderr, flush=True)
 
     return emit
-
-
-async def _after_apply(root: str, result: HealResult, config: HealConfig, live):
-    """The guards the verification budget cut, run on the written fix (heal/after_apply.py)."""
-    from heal_ls.heal.after_apply import run_cut_guards
-
-    if not result.guards_cut:
-        return None
-    live.step(f"after the apply: running the {len(result.guards_cut)} guards the budget cut")
-    return await run_cut_guards(
-        root,
-        result.guards_cut,
-        python=config.python,
-        pytest_args=config.pytest_args,
-        test_timeout=config.test_timeout,
-    )
 
 
 def _apply(result: HealResult, *, force: bool) -> bool:
