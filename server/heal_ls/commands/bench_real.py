@@ -29,6 +29,10 @@ plain pytest of the failing tests' files (what `check` runs once, the target: ch
 fixed function) that passed on the buggy tree and fail after a verified fix."""
 
 
+# benchmarks/impact.py's section, written by hand from its output: a new table keeps it
+CARRIED = "## Impact map"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--real", action="store_true", help="run the real-bug corpus")
     parser.add_argument(
@@ -85,11 +89,17 @@ def _bench(bugs: list[corpus.Bug], projects: dict, cache: Path, args) -> int:
     print("\n".join([*lines, "", *sizes]))
     if args.results:
         path = Path(args.results)
-        kept = repairer.kept_part(path.read_text(encoding="utf-8")) if path.is_file() else ""
-        section = repairer.section(rows, kept)
+        before = path.read_text(encoding="utf-8") if path.is_file() else ""
+        section = repairer.section(rows, repairer.kept_part(before))
         page = _results_page([*lines, "", *sizes, "", *section], rows)
-        path.write_text(page, encoding="utf-8")
+        path.write_text(page + carried(before), encoding="utf-8")
     return 0 if rows else 1
+
+
+def carried(page: str) -> str:
+    """The sections other benchmarks wrote at the end of the page (from CARRIED on), kept."""
+    at = page.find(f"\n{CARRIED}")
+    return page[at:] if at >= 0 else ""
 
 
 def _results_page(lines: list[str], rows: list[dict]) -> str:
