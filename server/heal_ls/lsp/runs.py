@@ -16,6 +16,7 @@ from heal_ls.diagnose import diagnose
 from heal_ls.locate import Located
 from heal_ls.lsp import diagnostics, status
 from heal_ls.lsp.documents import unsaved_overlay
+from heal_ls.lsp.fill import MapFill
 from heal_ls.lsp.log import logger, spawn
 from heal_ls.lsp.progress import Progress
 from heal_ls.lsp.state import Known
@@ -42,6 +43,7 @@ class Runs:
         self.running = False
         self.last_run: RunResult | None = None  # the last full run: its coverage guards heals
         self.explicit = None  # the Progress of the command-started run in flight (to cancel it)
+        self.fill = MapFill(ls)  # the impact map's background fill after a run (a run stops it)
 
     async def tests(self, nodeids=None, *, title="heal: running tests", overlay=None):
         """Run pytest (all tests, or `nodeids`), publish, return the RunResult.
@@ -114,6 +116,7 @@ class Runs:
 
     async def _run(self, start, scope, title, script=None) -> RunResult | None:
         async with self.lock:
+            self.fill.cancel()
             self.running = True
             status.notify(self.ls)
             try:
@@ -133,6 +136,8 @@ class Runs:
                         return None
                     known = self._merge(run, located, scope, script)
                     await self.measure(known, run)
+                    if not run.error and script is None:
+                        self.fill.after(run, located)
                     return run
             finally:
                 self.explicit = None
