@@ -14,8 +14,18 @@ from typing import Any, Literal
 # verified: the failing tests really pass and so does every guard (a passing test that runs the
 # function); weak: they pass but no guard exists, so nothing shows the rest still works.
 # fixed: another target's verified fix already made these tests pass (a shared cause).
+# review: it passes, but adds what the allow-list does not vouch for (heal/novelty.py): "needs
+# review", applied only on the user's yes.
 HealStatus = Literal[
-    "verified", "weak", "unverified", "failed", "cancelled", "skipped", "fixed", "grouped"
+    "verified",
+    "weak",
+    "review",
+    "unverified",
+    "failed",
+    "cancelled",
+    "skipped",
+    "fixed",
+    "grouped",
 ]
 
 

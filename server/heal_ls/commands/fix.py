@@ -12,7 +12,7 @@ from heal_ls.commands.fix_args import _budget_arguments as _budget_arguments
 from heal_ls.commands.fix_args import _output_arguments as _output_arguments
 from heal_ls.commands.fix_args import add_arguments as add_arguments
 from heal_ls.commands.fix_report import print_report
-from heal_ls.heal.attempt import HealEvent
+from heal_ls.heal.attempt import PASSED, HealEvent
 from heal_ls.heal.blast import blast_radius
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.loop import heal_failure
@@ -91,9 +91,10 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
         target = remaining.pop(0)
         result = await _heal_target(root, target, run_result, config, updated, args.json, live)
         applied, fixed_along, after = False, [], None
-        new_source = result.new_source if result.status in ("verified", "weak") else None
+        new_source = result.new_source if result.status in PASSED else None
         if new_source is not None and result.suspect:
-            accepted = result.status == "verified" or args.accept_weak
+            yes = {"verified": True, "weak": args.accept_weak, "review": args.accept_review}
+            accepted = yes[result.status]
             candidate = {**updated, result.suspect.path: new_source}
             if accepted:
                 updated = candidate

@@ -79,6 +79,12 @@ def _output_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --apply, also write weak fixes (no passing test guards the function)",
     )
+    parser.add_argument(
+        "--accept-review",
+        action="store_true",
+        help="with --apply, also write fixes that need review (they add what the allow-list does"
+        " not vouch for: new modules, reflection, values from the failing test)",
+    )
     parser.add_argument("--force", action="store_true", help="apply even over uncommitted changes")
     parser.add_argument(
         "--show-prompt", action="store_true", help="print the prompt; no model call"

@@ -52,6 +52,11 @@ def print_report(rows: list[dict], *, as_json: bool, applying: bool, local: bool
     grouped = sum(r["status"] == "grouped" for r in rows)
     if grouped:
         print(f"{grouped} target(s) grouped under another target's weak fix (not applied)")
+    review = sum(r["status"] == "review" and not r["applied"] for r in rows)
+    if review:
+        print(
+            f"{review} fix(es) need review (not applied): read the diff, then --apply --accept-review"
+        )
     if rows and applying:
         print(f"{verified}/{len(rows)} verified; {sum(r['applied'] for r in rows)} applied")
     elif verified:

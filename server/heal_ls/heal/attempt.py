@@ -19,7 +19,9 @@ from heal_ls.heal.candidate import (
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.guard_budget import GuardSelection, select_guards
 from heal_ls.heal.guards import Guards
+from heal_ls.heal.novelty import review_reasons
 from heal_ls.heal.plan import Planned
+from heal_ls.heal.prompt_context import failing_test_source
 from heal_ls.heal.verify import VerifyOutcome, verify_module_text
 from heal_ls.models import (
     Attempt,
@@ -99,6 +101,9 @@ def finish(
     chosen, unguarded = guards_of(ctx, planned)
     if status == "verified" and unguarded:
         status = "weak"  # the failing tests pass, but nothing shows the rest still works
+    review = needs_review(ctx, new_source) if status in ("verified", "weak") else []
+    if review:
+        status, reason = "review", "needs review: the fix " + "; ".join(review)
     diff, touched, edits, notes = "", [], [], []
     relpath = os.path.relpath(ctx.suspect.path, ctx.root)
     if new_source is not None:
@@ -130,9 +135,21 @@ def finish(
         targets=[f.test or f.script or f.id for f in ctx.failures],
         guards=chosen.run,
         guards_cut=chosen.cut,
-        proof=proof_line(ctx, chosen, unguarded, planned) if status in ("verified", "weak") else "",
+        proof=proof_line(ctx, chosen, unguarded, planned) if status in PASSED else "",
         candidate_timeout=ctx.test_timeout or ctx.config.test_timeout,
     )
+
+
+PASSED = ("verified", "weak", "review")  # the failing tests pass on the candidate
+
+
+def needs_review(ctx: HealContext, new_source: str | None) -> list[str]:
+    """What the fix adds that the allow-list does not vouch for (see heal/novelty.py)."""
+    if new_source is None:
+        return []
+    found = (failing_test_source(failure, ctx.root) for failure in ctx.failures)
+    tests = [source for _, _, source in filter(None, found)]
+    return review_reasons(ctx.module_text, new_source, tests)
 
 
 def guards_of(ctx: HealContext, planned: Planned | None) -> tuple[GuardSelection, list[str]]:

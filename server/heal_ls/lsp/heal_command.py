@@ -117,7 +117,7 @@ async def heal_as(ls: Folder, known: Known, for_: Known | None = None) -> HealOu
         count_found_guards(known, result)
         if result.warning:
             ls.show(f"heal: {result.warning}", types.MessageType.Warning)
-        weak = result.status == "weak" and result.new_source is not None
+        weak = result.status in ("weak", "review") and result.new_source is not None
         passed = weak or (result.status == "verified" and result.new_source is not None)
         group = await group_of(ls, suspect.path, result, [known.failure, *others]) if passed else []
         if for_ is not None and for_ not in group:
@@ -129,7 +129,8 @@ async def heal_as(ls: Folder, known: Known, for_: Known | None = None) -> HealOu
             return outcome(result.status, result.reason or "no verified fix", known, told=True)
         progress.report(result.proof[:200])
         if weak and not await confirm_weak_fix(ls, suspect, before, result):
-            return outcome("weak", f"weak fix not applied: {result.proof}", known, told=True)
+            said = result.reason if result.status == "review" else "weak fix"
+            return outcome(result.status, f"{said} (not applied): {result.proof}", known, told=True)
         progress.report("applying the fix")
         assert result.new_source is not None  # verified or weak: both carry the new text
         applied = await apply_verified(ls, known, suspect, before, result)

@@ -68,16 +68,23 @@ async def offer_best_candidate(ls: Folder, suspect, before: str, result) -> None
     )
 
 
+def question(result) -> str:
+    if result.status == "review":
+        return f"The fix {result.reason.removeprefix('needs review: the fix ')}. Apply it?"
+    return "Apply this weak fix?"
+
+
 async def confirm_weak_fix(ls: Folder, suspect, before: str, result) -> bool:
-    """A weak fix (its tests pass, but no passing test guards the function) is always shown as a
-    diff first, then applied only if the user says so."""
+    """A weak fix (its tests pass, but no passing test guards the function) or one that needs
+    review (it adds what the allow-list does not vouch for) is always shown as a diff first,
+    then applied only if the user says so."""
     path = write_diff(suspect.qualname, candidate_diff(ls, suspect, before, result))
     await ls.window_show_document_async(
         types.ShowDocumentParams(uri=path_to_uri(path), take_focus=True)
     )
     params = types.ShowMessageRequestParams(
         type=types.MessageType.Warning,
-        message=f"heal: {suspect.qualname}: {result.proof}. Apply this weak fix?",
+        message=f"heal: {suspect.qualname}: {result.proof}. {question(result)}",
         actions=[types.MessageActionItem(APPLY_WEAK), types.MessageActionItem(DISCARD)],
     )
     choice = await ls.window_show_message_request_async(params)

@@ -271,3 +271,21 @@ def test_focus_lines_are_the_failing_lines_inside_the_function():
     assert context().focus_lines() == [5]
     outside = context(failures=[failure(line=40)])
     assert outside.focus_lines() == [4]  # the def line when no frame falls inside
+
+
+def test_finish_labels_a_passing_fix_that_special_cases_the_tests_input_needs_review(tmp_path):
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_m.py").write_text(
+        "from m import total\n\n\ndef test_total():\n    assert total([4, 3]) == 7\n"
+    )
+    cheat = MODULE.replace(
+        "    return sum(items) - 1",
+        "    if items == [4, 3]:\n        return 7\n    return sum(items) - 1",
+    )
+    ctx = context(root=str(tmp_path))
+    result = finish(ctx, "verified", new_source=cheat)
+    assert result.status == "review" and result.new_source == cheat
+    assert "needs review" in (result.reason or "") and "7" in (result.reason or "")
+    honest = finish(ctx, "verified", new_source=MODULE.replace(" - 1", ""))
+    assert honest.status == "verified"
