@@ -10,8 +10,9 @@ import sys
 from heal_ls.commands.apply import after_apply
 from heal_ls.commands.fix_args import _budget_arguments as _budget_arguments
 from heal_ls.commands.fix_args import _output_arguments as _output_arguments
+from heal_ls.commands.fix_args import accepts
 from heal_ls.commands.fix_args import add_arguments as add_arguments
-from heal_ls.commands.fix_report import print_report
+from heal_ls.commands.fix_report import failure_name, print_report
 from heal_ls.heal.attempt import PASSED, HealEvent
 from heal_ls.heal.blast import blast_radius
 from heal_ls.heal.config import HealConfig
@@ -93,8 +94,7 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
         applied, fixed_along, after = False, [], None
         new_source = result.new_source if result.status in PASSED else None
         if new_source is not None and result.suspect:
-            yes = {"verified": True, "weak": args.accept_weak, "review": args.accept_review}
-            accepted = yes[result.status]
+            accepted = accepts(args, result.status)
             candidate = {**updated, result.suspect.path: new_source}
             if accepted:
                 updated = candidate
@@ -220,8 +220,8 @@ def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) 
     suspect = result.suspect or target.suspect
     blast = blast_radius(root, suspect, [run]) if suspect else None
     return {
-        "test": _failure_name(target.failures[0]),
-        "tests": [_failure_name(f) for f in target.failures],
+        "test": failure_name(target.failures[0]),
+        "tests": [failure_name(f) for f in target.failures],
         "suspect": (
             f"{os.path.relpath(suspect.path, root).replace(os.sep, '/')}::{suspect.qualname}"
             if suspect
@@ -266,11 +266,6 @@ def operator_counts(result: HealResult) -> dict[str, dict]:
             row["seconds"] = round(row["seconds"] + attempt.seconds, 3)
             row["won"] += attempt.outcome == "verified"
     return counts
-
-
-def _failure_name(failure) -> str:
-    """The test id, the script, or for a collection error its id (collect:<path>)."""
-    return failure.test or failure.script or failure.id
 
 
 def _show_prompts(root: str, targets: list[HealTarget], run, max_nodes: int) -> int:

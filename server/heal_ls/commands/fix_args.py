@@ -104,3 +104,9 @@ def _output_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--allow-test-edits", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def accepts(args: argparse.Namespace, status: str) -> bool:
+    """Is a fix of this status written (with --apply)? Verified ones always; the others only
+    on the user's explicit yes."""
+    return {"verified": True, "weak": args.accept_weak, "review": args.accept_review}[status]

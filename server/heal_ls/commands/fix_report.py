@@ -65,3 +65,8 @@ def print_report(rows: list[dict], *, as_json: bool, applying: bool, local: bool
         print(f"0/{len(rows)} verified; nothing to write")
     if local and any(r["status"] in ("unverified", "failed") for r in rows):
         print(LOCAL_GAVE_UP_HINT)
+
+
+def failure_name(failure) -> str:
+    """The test id, the script, or for a collection error its id (collect:<path>)."""
+    return failure.test or failure.script or failure.id
