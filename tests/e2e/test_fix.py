@@ -6,7 +6,7 @@ import json
 import subprocess
 
 import pytest
-from helpers.cli import heal_ls, openai_env
+from helpers.cli import heal_ls, openai_env, write
 from helpers.fakemodel import FakeModelServer
 from helpers.fixes import example_fixes
 
@@ -234,3 +234,31 @@ def test_collection_error_in_a_broken_module_is_skipped_with_its_reason(example_
     result = json.loads(proc.stdout)["results"][0]
     assert result["test"] == "collect:tests/test_stats.py"
     assert result["status"] == "skipped" and "does not parse" in result["reason"]
+
+
+def test_a_failing_test_that_passes_on_a_rerun_is_flaky_and_not_healed(tmp_path):
+    """`fix` triages like the editor: re-runs stop at the first pass, and a flaky test is
+    reported, never healed (no candidate for a function that is not at fault)."""
+    counter = tmp_path / "runs"
+    write(
+        tmp_path / "proj",
+        {
+            "calc.py": "def add(a, b):\n    return a + b\n",
+            "test_calc.py": f"""\
+                from calc import add
+
+                def test_add():
+                    with open({str(counter)!r}, "a+") as runs:
+                        runs.write("x")
+                        runs.seek(0)
+                        first_three = len(runs.read()) <= 3
+                    assert add(2, 3) == (6 if first_three else 5)
+                """,
+        },
+    )
+    env = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    proc = heal_ls("fix", str(tmp_path / "proj"), "--provider", "local", "--json", env=env)
+    row = json.loads(proc.stdout)["results"][0]
+    assert row["status"] == "skipped" and row["reason"].startswith("flaky: passed 1 of ")
+    assert len(counter.read_text()) == 4  # the run that found it, then re-runs to the first pass
+    assert (tmp_path / "proj" / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"

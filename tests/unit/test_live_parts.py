@@ -11,7 +11,6 @@ from heal_ls.lsp.commands import merged_summary
 from heal_ls.lsp.folders import folder_for
 from heal_ls.models import RunResult, Suspect
 from heal_ls.models import TestOutcome as Outcome
-from heal_ls.testing.flaky import Flaky
 from heal_ls.testing.lastfailed import LASTFAILED, lastfailed_path, pytest_home, read_lastfailed
 from heal_ls.testing.report_tail import ReportTail
 
@@ -138,11 +137,6 @@ def test_guards_are_passing_tests_that_ran_the_function():
     assert guard_count([run, run, None], suspect) == 1
     assert Blast(1, 2).text() == "1 call site, 2 guard tests"
     assert Blast(4, None).text() == "4 call sites"  # guards not seen yet: no claim of none
-
-
-def test_flaky_labels():
-    assert Flaky(3, 1).label() == "flaky: passed 1 of 3 runs"
-    assert Flaky(3, 0).label() == "not flaky: failed all 3 runs"
 
 
 def test_the_innermost_folder_holds_a_path(tmp_path):

@@ -13,12 +13,14 @@ from heal_ls.commands.fix_args import _output_arguments as _output_arguments
 from heal_ls.commands.fix_args import accepts
 from heal_ls.commands.fix_args import add_arguments as add_arguments
 from heal_ls.commands.fix_report import failure_name, print_report
-from heal_ls.heal.attempt import PASSED, HealEvent
+from heal_ls.commands.live import heal_progress_printer
+from heal_ls.heal.attempt import PASSED
 from heal_ls.heal.blast import blast_radius
 from heal_ls.heal.config import HealConfig
-from heal_ls.heal.loop import heal_failure
+from heal_ls.heal.loop import heal_failure, warm_runner_for
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
 from heal_ls.models import HealResult, HealStatus
+from heal_ls.testing.flaky import Flaky, triage
 from heal_ls.testing.options import RunOptions
 
 
@@ -159,14 +161,27 @@ async def _fixed_along(
     return rows
 
 
+async def _triage(root, failure, run_result, config) -> Flaky | None:
+    """A failing test that passes on a re-run is flaky, not a bug to heal (testing/flaky.py)."""
+    seconds = next((t.duration for t in run_result.tests if t.nodeid == failure.test), 0.0)
+    options = dict(python=config.python, pytest_args=config.pytest_args, own_cache=True)
+    warm = warm_runner_for(config, root)
+    return await triage(
+        root, failure, seconds, test_timeout=config.test_timeout, warm=warm, **options
+    )
+
+
 async def _heal_target(
     root, target: HealTarget, run_result, config, updated, quiet, live
 ) -> HealResult:
     if target.suspect is None:
         return HealResult("skipped", reason=target.reason or "no function to heal")
     suspect = refresh_suspect(target.suspect, updated)
+    flaky = await _triage(root, target.failures[0], run_result, config)
+    if flaky is not None and flaky.passed:
+        return HealResult("skipped", suspect=suspect, reason=f"{flaky.label()}: not healed")
     label = f"{os.path.relpath(suspect.path, root)}::{suspect.qualname}"
-    emit = (lambda event: None) if quiet else _progress_printer(label, live)
+    emit = (lambda event: None) if quiet else heal_progress_printer(label, live)
     return await heal_failure(
         root,
         target.failures[0],
@@ -177,31 +192,6 @@ async def _heal_target(
         on_event=emit,
         also_failing=target.failures[1:],
     )
-
-
-def _progress_printer(label: str, live):
-    """Model steps get a line each; the local search's many tries share one updating line (on
-    a terminal: the live bar's step)."""
-    tty = sys.stderr.isatty()
-
-    def emit(event: HealEvent) -> None:
-        if event.kind == "chunk":
-            return
-        if live.progress is not None:
-            step = f"[{event.attempt}/{event.total}] " if event.total else ""
-            live.step(f"heal {label}: {step}{event.message}")
-            if event.proposer != "local" and event.kind != "candidate":
-                live.print(f"heal {label}: {step}{event.message}")
-            return
-        if event.proposer == "local":
-            if tty:
-                print(f"\rheal {label}: {event.message}   ", end="", file=sys.stderr, flush=True)
-            return
-        step = f"[{event.attempt}/{event.total}] " if event.total else ""
-        prefix = "\n" if tty and event.kind == "done" else ""
-        print(f"{prefix}heal {label}: {step}{event.message}", file=sys.stderr, flush=True)
-
-    return emit
 
 
 def _apply(result: HealResult, *, force: bool) -> bool:

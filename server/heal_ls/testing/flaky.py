@@ -1,15 +1,25 @@
 """Flaky triage: run one failing test again on unchanged code and count the passes.
 
 A test that fails one time in three is not a bug in the function it calls: healing it would
-waste a model call and change correct code. Every re-run happens (no early stop), so the
-count says how flaky the test is. A pass is the test's own `passed` outcome (call phase).
+waste a model call and change correct code. `check --flaky-runs N` makes every re-run (the
+count says how flaky the test is); before a heal, `triage` stops at the first pass and sizes
+the re-runs so that a test passing one run in five would have shown with 95% confidence
+(14 re-runs) when the test is fast, and says what confidence its fewer re-runs gave when it is
+slow. A pass is the test's own `passed` outcome (call phase).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from heal_ls.models import Failure, RunResult
+
+PASS_RATE = 0.2  # the flakiest test triage must catch: one that passes one run in five
+CONFIDENCE = 0.95
+FULL_RERUNS = math.ceil(math.log(1 - CONFIDENCE) / math.log(1 - PASS_RATE))  # 14
+MIN_RERUNS = 2
+TRIAGE_SECONDS = 10.0  # what the re-runs of one slow test may take before a heal
 
 
 @dataclass
@@ -22,8 +32,26 @@ class Flaky:
 
     def label(self) -> str:
         if not self.passed:
-            return f"not flaky: failed all {self.runs} runs"
+            seen = 1 - (1 - PASS_RATE) ** (self.runs - 1)
+            return (
+                f"not flaky: failed all {self.runs} runs (a test passing one run in five"
+                f" would have passed one of them with {seen:.0%} confidence)"
+            )
         return f"flaky: passed {self.passed} of {self.runs} runs"
+
+
+def reruns_for(seconds: float, budget: float = TRIAGE_SECONDS) -> int:
+    """How many re-runs a failing test that took `seconds` gets: FULL_RERUNS when fast, fewer
+    (never under MIN_RERUNS) when that would pass the budget."""
+    return max(MIN_RERUNS, min(FULL_RERUNS, int(budget / max(seconds, 0.05))))
+
+
+async def triage(root: str, failure: Failure, seconds: float, **run_kwargs) -> Flaky | None:
+    """Re-run a failing test until it passes once or `reruns_for` re-runs all failed; None
+    when it is not worth it (see worth_rechecking)."""
+    if not worth_rechecking(failure) or not failure.test:
+        return None
+    return await recheck(root, failure.test, reruns_for(seconds), stop_at_pass=True, **run_kwargs)
 
 
 def worth_rechecking(failure: Failure) -> bool:
@@ -36,15 +64,19 @@ def passed_in(run: RunResult, nodeid: str) -> bool:
     return any(t.nodeid == nodeid and t.outcome == "passed" for t in run.tests)
 
 
-async def recheck(root: str, nodeid: str, times: int, on_run=None, **run_kwargs) -> Flaky:
+async def recheck(
+    root: str, nodeid: str, times: int, on_run=None, stop_at_pass=False, **run_kwargs
+) -> Flaky:
     """Run `nodeid` `times` more times (run_pytest keyword arguments pass through); the
     first, failing run counts as one. `on_run(done, times)` is called before each re-run."""
     from heal_ls.testing.runner import run_pytest
 
-    passed = 0
-    for done in range(times):
+    passed = done = 0
+    for done in range(1, times + 1):
         if on_run is not None:
-            on_run(done, times)
+            on_run(done - 1, times)
         run = await run_pytest(root, nodeids=[nodeid], trace=False, **run_kwargs)
         passed += passed_in(run, nodeid)
-    return Flaky(runs=times + 1, passed=passed)
+        if passed and stop_at_pass:
+            break
+    return Flaky(runs=done + 1, passed=passed)

@@ -1,0 +1,70 @@
+"""A candidate is verified only when its target tests pass run after run: a fix right some of
+the time fails the repeats; runs whose times vary get more of them."""
+
+from __future__ import annotations
+
+import pytest
+from heal_ls.heal import verify
+from heal_ls.models import Failure, RunResult
+from heal_ls.models import TestOutcome as Outcome
+
+TEST = "tests/test_m.py::test_total"
+GUARD = "tests/test_m.py::test_sum"
+
+
+def run_of(passed: bool, seconds: float = 0.01, ids=(TEST,)) -> RunResult:
+    outcome = "passed" if passed else "failed"
+    tests = [Outcome(i, outcome, seconds, call=outcome) for i in ids]
+    failures = (
+        [] if passed else [Failure(id=TEST, exc_type="AssertionError", message="", test=TEST)]
+    )
+    return RunResult(
+        root="/w", passed=len(ids) * passed, failed=(not passed) * len(ids), tests=tests,
+        failures=failures, exitstatus=0 if passed else 1, returncode=0 if passed else 1,
+        complete=True,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def runs(monkeypatch):
+    """The results the next verification runs give, in order; records what each ran."""
+    planned: list[RunResult] = []
+    ran: list[list[str]] = []
+
+    async def fake(root, nodeids, overlay, **kwargs):
+        ran.append(list(nodeids))
+        return planned.pop(0)
+
+    monkeypatch.setattr(verify, "run_sandboxed_tests", fake)
+    return planned, ran
+
+
+async def check(guards=(GUARD,)):
+    failure = Failure(id=TEST, exc_type="AssertionError", message="", test=TEST)
+    return await verify.verify_module_text(
+        "/w", "/w/m.py", "x = 1\n", [failure], list(guards),
+        python=None, pytest_args=(), test_timeout=1.0,
+    )  # fmt: skip
+
+
+async def test_a_fix_that_passes_every_run_is_verified_after_three(runs):
+    planned, ran = runs
+    planned += [run_of(True, ids=(TEST, GUARD)), run_of(True), run_of(True)]
+    outcome = await check()
+    assert outcome.passed and "(3 of 3 runs)" in outcome.summary
+    assert ran == [[TEST, GUARD], [TEST], [TEST]]  # guards once, the targets again
+
+
+async def test_a_fix_right_only_sometimes_is_not_verified(runs):
+    planned, _ = runs
+    planned += [run_of(True, ids=(TEST, GUARD)), run_of(True), run_of(False)]
+    outcome = await check()
+    assert not outcome.passed
+    assert outcome.summary.startswith("not repeatable: passed 2 of 3 runs, then: ")
+
+
+async def test_runs_whose_times_vary_get_more_repeats(runs):
+    planned, ran = runs
+    planned += [run_of(True, 0.01, (TEST, GUARD)), run_of(True, 0.5), *[run_of(True)] * 4]
+    outcome = await check()
+    assert outcome.passed and len(ran) == verify.MAX_RUNS
