@@ -12,8 +12,7 @@ from heal_ls.commands.fix_args import _budget_arguments as _budget_arguments
 from heal_ls.commands.fix_args import _output_arguments as _output_arguments
 from heal_ls.commands.fix_args import accepts
 from heal_ls.commands.fix_args import add_arguments as add_arguments
-from heal_ls.commands.fix_report import failure_name, print_report
-from heal_ls.commands.live import heal_progress_printer
+from heal_ls.commands.fix_report import failure_name, heal_progress_printer, print_report
 from heal_ls.heal.attempt import PASSED
 from heal_ls.heal.blast import blast_radius
 from heal_ls.heal.config import HealConfig

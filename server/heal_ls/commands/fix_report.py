@@ -4,8 +4,10 @@ a last line saying what was verified and written; `--json` prints the rows as th
 from __future__ import annotations
 
 import json
+import sys
 
 from heal_ls.heal.after_apply import AfterApply
+from heal_ls.heal.attempt import HealEvent
 from heal_ls.heal.blast import Blast
 from heal_ls.heal.budget import Usage
 
@@ -70,3 +72,28 @@ def print_report(rows: list[dict], *, as_json: bool, applying: bool, local: bool
 def failure_name(failure) -> str:
     """The test id, the script, or for a collection error its id (collect:<path>)."""
     return failure.test or failure.script or failure.id
+
+
+def heal_progress_printer(label: str, live):
+    """Model steps get a line each; the local search's many tries share one updating line (on
+    a terminal: the live bar's step)."""
+    tty = sys.stderr.isatty()
+
+    def emit(event: HealEvent) -> None:
+        if event.kind == "chunk":
+            return
+        if live.progress is not None:
+            step = f"[{event.attempt}/{event.total}] " if event.total else ""
+            live.step(f"heal {label}: {step}{event.message}")
+            if event.proposer != "local" and event.kind != "candidate":
+                live.print(f"heal {label}: {step}{event.message}")
+            return
+        if event.proposer == "local":
+            if tty:
+                print(f"\rheal {label}: {event.message}   ", end="", file=sys.stderr, flush=True)
+            return
+        step = f"[{event.attempt}/{event.total}] " if event.total else ""
+        prefix = "\n" if tty and event.kind == "done" else ""
+        print(f"{prefix}heal {label}: {step}{event.message}", file=sys.stderr, flush=True)
+
+    return emit

@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from heal_ls.heal.attempt import HealEvent
 from heal_ls.testing.agent import heal_protocol as wire
 
 
@@ -110,28 +109,3 @@ def _error(failure) -> str:
     return (
         f" - {failure['exc_type']}: {message[0][:120]}" if message else f" - {failure['exc_type']}"
     )
-
-
-def heal_progress_printer(label: str, live):
-    """Model steps get a line each; the local search's many tries share one updating line (on
-    a terminal: the live bar's step)."""
-    tty = sys.stderr.isatty()
-
-    def emit(event: HealEvent) -> None:
-        if event.kind == "chunk":
-            return
-        if live.progress is not None:
-            step = f"[{event.attempt}/{event.total}] " if event.total else ""
-            live.step(f"heal {label}: {step}{event.message}")
-            if event.proposer != "local" and event.kind != "candidate":
-                live.print(f"heal {label}: {step}{event.message}")
-            return
-        if event.proposer == "local":
-            if tty:
-                print(f"\rheal {label}: {event.message}   ", end="", file=sys.stderr, flush=True)
-            return
-        step = f"[{event.attempt}/{event.total}] " if event.total else ""
-        prefix = "\n" if tty and event.kind == "done" else ""
-        print(f"{prefix}heal {label}: {step}{event.message}", file=sys.stderr, flush=True)
-
-    return emit

@@ -154,13 +154,20 @@ async def verify_module_text(
     if not outcome.passed or not failing:
         return outcome
     again = dict(python=python, pytest_args=pytest_args, test_timeout=test_timeout, warm=warm)
-    seconds = [_seconds(run, failing)]
+    return await _repeated(outcome, root, failing, files, sandbox, original_seconds, again)
+
+
+async def _repeated(outcome, root, failing, files, sandbox, original_seconds, again):
+    """`outcome` (a pass) if the failing tests pass again on every repeat (MIN_RUNS in all,
+    up to MAX_RUNS while their times vary); else why not."""
+    seconds = [_seconds(outcome.run, failing)]
     for done in range(1, MAX_RUNS):
         if done >= MIN_RUNS and not _varies(seconds):
             break
         rerun = await run_sandboxed_tests(root, failing, files, sandbox=sandbox, **again)
         seconds.append(_seconds(rerun, failing))
-        repeat = summarise(rerun, root, failing, failing, original_seconds, test_timeout)
+        timeout = again["test_timeout"]
+        repeat = summarise(rerun, root, failing, failing, original_seconds, timeout)
         if not repeat.passed:
             why = f"passed {done} of {done + 1} runs, then: {repeat.summary}"
             return VerifyOutcome(False, f"not repeatable: {why}", rerun, repeat.timed_out)
@@ -168,7 +175,9 @@ async def verify_module_text(
     return outcome
 
 
-def _seconds(run: RunResult, nodeids: list[str]) -> float:
+def _seconds(run: RunResult | None, nodeids: list[str]) -> float:
+    if run is None:
+        return 0.0
     return sum(t.duration for t in run.tests if t.nodeid in nodeids)
 
 
