@@ -11,7 +11,8 @@ known-dangerous; this is the other way round. Compared with the original module,
 - members of the vetted modules (not their clocks), and of other modules only those the module
   already used (`os.getpid` is new power; `.strip()` on a value is not);
 - attributes by name only as a plain constant (`getattr(obj, "size", 0)`), no new dunders;
-- literals, except non-trivial ones that also appear in the failing test's source.
+- literals, except non-trivial ones, compared or returned as they are, that also appear in
+  the failing test's source (a special case for its input).
 
 Anything else makes a passing fix "needs review": shown with these reasons, never applied
 without the user's yes.
@@ -125,6 +126,7 @@ BUILTIN_NAMES = frozenset(dir(builtins))
 # Attribute access by name: fine with a constant name (getattr(obj, "size", 0)), else reflection.
 BY_NAME = frozenset({"getattr", "hasattr", "setattr", "delattr"})
 PLAIN_DUNDERS = frozenset({"__name__", "__qualname__", "__doc__", "__class__", "__init__"})
+EQUALITY = (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Is, ast.IsNot)  # how a special case asks
 TRIVIAL_NUMBERS = frozenset({0, 1, 2, -1, 10, 100})
 
 
@@ -140,6 +142,7 @@ def review_reasons(original: str, candidate: str, test_sources: Iterable[str] = 
         if module not in VETTED_MODULES and module.split(".")[0] not in before.import_tops:
             reasons.append(f"imports `{module}`")
     allowed = before.names | before.defined | before.stored | PURE_BUILTINS | after.stored
+    allowed |= after.defined  # a helper the fix adds: its own body is checked here too
     for name in sorted(after.names - allowed):
         if name in BUILTIN_NAMES or not before.star_import:  # else: from the star import
             reasons.append(f"uses `{name}`, new to the module")
@@ -168,7 +171,7 @@ class Uses:
         self.module_members: set[str] = set()  # `os.getpid`: members of unvetted modules
         self.dunders: set[str] = set()  # `.__mro__`, `.__globals__`...
         self.computed: set[str] = set()  # getattr(x, name) with a name not a plain constant
-        self.literals: set[object] = set()
+        self.literals: set[object] = set()  # compared or returned as they are
         self.star_import = False
         self.aliases: dict[str, str] = {}  # local name -> module, for `import m [as n]`
 
@@ -208,8 +211,11 @@ class Uses:
                 self.module_members.add(f".{node.attr}")
         elif isinstance(node, ast.Call) and _computed_attribute(node):
             self.computed.add(f"{node.func.id}()")  # type: ignore[attr-defined]
-        elif isinstance(node, ast.Constant) and not isinstance(node.value, bool):
-            self.literals.add(node.value)
+        elif isinstance(node, ast.Compare) and any(isinstance(op, EQUALITY) for op in node.ops):
+            for operand in (node.left, *node.comparators):  # (a bound, `1 <= n <= 7`, is a rule)
+                self.literals |= _plain_values(operand)
+        elif isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
+            self.literals |= _plain_values(node.value)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             self.stored.add(node.name)
 
@@ -233,6 +239,19 @@ def _computed_attribute(node: ast.Call) -> bool:
     return not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or _is_dunder(
         name.value
     )
+
+
+def _plain_values(node: ast.AST) -> set[object]:
+    """The constants an operand or a returned value is made of, when it is a constant or a
+    display of them (`"x"`, `[4, 3]`, `("a", 1)`): what a special case compares or answers.
+    A key read (`row["qty"]`) or a call's argument is not one."""
+    if isinstance(node, ast.Constant) and not isinstance(node.value, bool):
+        return {node.value}
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return {v for element in node.elts for v in _plain_values(element)}
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        return {ast.literal_eval(node)} if isinstance(node.op, ast.USub) else set()
+    return set()
 
 
 def literals(source: str) -> set[object]:

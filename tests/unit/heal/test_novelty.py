@@ -74,6 +74,9 @@ def test_what_no_honest_fix_needs_is_held_for_review(body, imports, reason):
         ("    return text.lower() if text else ''", ""),
         ("    return str(math.floor(len(text))) + text", "import math\n"),
         ("    return getattr(text, 'lower', str)()", ""),
+        ("    return text['Hello World'] if text else ''", ""),  # a key read is no special case
+        ("    if not 1 <= len(text) <= 11:\n        raise ValueError(text)\n    return text", ""),
+        ("    return _words(text)\n\n\ndef _words(text):\n    return text.split()", ""),
         ("    raise ValueError('empty') if not text else None", ""),
         ("    return text.casefold().replace(' ', '-')", ""),
     ],
