@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from heal_ls.llm.redact import SECRET_NAME
 from heal_ls.testing.agent import heal_protocol as wire
 
 _ALLOWED = re.compile(
@@ -31,8 +32,8 @@ _OURS = {
 _LOCALE_NAME = re.compile(r"^(LANG|LANGUAGE|LC_[A-Z]+)$")
 _LOCALE = r"(?:C|POSIX|[A-Za-z]{2,3}(?:_[A-Za-z]{2,3})?)(?:\.[A-Za-z0-9_-]{1,20})?(?:@[A-Za-z0-9_]{1,20})?"
 _LOCALE_VALUE = re.compile(rf"^{_LOCALE}(?::{_LOCALE})*$")
-# Never passed implicitly, even when an allowed prefix matches (PYTHON_API_KEY, PYTEST_TOKEN...).
-_SECRET = re.compile(r"(KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE|SESSION)", re.IGNORECASE)
+# A SECRET_NAME (the masking's own pattern) never passes implicitly, even when an allowed
+# prefix matches (PYTHON_API_KEY, PYTEST_TOKEN...).
 # Python start-up hooks that would run code of the user's choice before our plugin; harmless in
 # the sandbox but they can read files we never meant to expose, so they pass only explicitly.
 _DROPPED = {"PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT"}
@@ -62,4 +63,4 @@ def _allowed(name: str, value: str) -> bool:
         return True
     if _LOCALE_NAME.match(name):
         return bool(_LOCALE_VALUE.match(value))
-    return bool(_ALLOWED.match(name)) and not _SECRET.search(name) and name not in _DROPPED
+    return bool(_ALLOWED.match(name)) and not SECRET_NAME.search(name) and name not in _DROPPED
