@@ -63,3 +63,20 @@ async def test_a_flaky_test_is_not_healed(client, workspace):
     note = editor.diagnostics("clock.py")[0]
     assert note.severity == t.DiagnosticSeverity.Information
     assert note.data["flaky"] == {"runs": 3, "passed": 1}
+
+
+@pytest.mark.parametrize("settings", [{"provider": "local"}])  # the default flakyRuns
+async def test_a_test_passing_one_run_in_five_is_caught_by_default(client, workspace, settings):
+    """The editor's default plan is fix's: re-runs until the first pass, up to 14 for a fast
+    test; the old 2 re-runs would have let this one through to a heal."""
+    assert "flakyRuns" not in settings
+    flaky_project(workspace, every=5)
+    editor = client.editor
+    editor.open("clock.py")
+    assert (await editor.command("heal.runTests"))["failed"] == 1  # run 1: fails
+    await eventually(lambda: editor.diagnostics("clock.py"), what="the failure")
+
+    result = await editor.command("heal.healFunction", {"failure": NODEID})
+    assert result["status"] == "flaky"  # runs 2-4 fail, run 5 passes and the re-runs stop
+    assert "flaky: passed 1 of 5 runs" in result["message"]
+    assert editor.applied == [] and calls(workspace) == 5

@@ -31,7 +31,7 @@ class Settings:
     autoVerifyOnSave: bool = True  # noqa: N815
     runOnStartup: bool = False  # noqa: N815
     followPytestRuns: bool = True  # noqa: N815
-    flakyRuns: int = 2  # noqa: N815
+    flakyRuns: int = 14  # noqa: N815 - at most; stops at the first pass (testing/flaky.py)
     maxTokensPerHeal: int = 0  # noqa: N815 - 0: no cap
     prices: dict = field(default_factory=dict)  # model -> {input, output} USD per 1M tokens
     previewAboveCallers: int = 10  # noqa: N815
