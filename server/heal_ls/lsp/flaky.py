@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-
 from heal_ls.lsp import diagnostics
 from heal_ls.lsp.documents import unsaved_overlay
 from heal_ls.lsp.log import logger
