@@ -40,6 +40,35 @@ def names_feeding_line(tree: ast.Module, line: int) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def calls_before_line(tree: ast.Module, line: int) -> list[list[str]]:
+    """The names each earlier statement of the test calls, nearest statement first: when the
+    failing line checks what no call of ours returned (`out, err = capfd.readouterr()`), the
+    call just before it (`confirm(...)`) made the effect it checks."""
+    function = _enclosing_function(tree.body, line)
+    if function is None:
+        return []
+    statements = [s for s in _own_statements(function) if (s.end_lineno or s.lineno) < line]
+    statements.sort(key=lambda s: -s.lineno)
+    return [names for s in statements if (names := call_names([s]))]
+
+
+def _own_statements(function: Any) -> list[ast.stmt]:
+    """The simple statements of `function`'s body at any depth, not those of nested defs."""
+    found: list[ast.stmt] = []
+    pending = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        bodies = [getattr(node, key, None) or [] for key in ("body", "orelse", "finalbody")]
+        bodies += [h.body for h in getattr(node, "handlers", [])]
+        if any(bodies):
+            pending.extend(s for body in bodies for s in body)
+        else:
+            found.append(node)
+    return found
+
+
 def _methods_called_on(function: Any, line: int, names: set[str]) -> list[str]:
     """Methods called on the checked objects before `line` (`inv.remove(...)`), nearest first:
     they changed the state the line checks, so they are likelier culprits than constructors."""

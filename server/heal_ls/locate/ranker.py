@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from heal_ls.locate.calls import imported_functions, matches, names_on_line, wrappers_of
+from heal_ls.locate.calls import imported_functions, matches, names_on_line
 from heal_ls.locate.evidence import (
     OWN_PYTHON,
     _module_level_reason,
@@ -25,6 +25,7 @@ from heal_ls.locate.spectrum import (
     ochiai_scores,
     split_key,
 )
+from heal_ls.locate.testline import acted_before, line_suspects, resolve
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.paths import is_test_file, relative_path
 from heal_ls.pysource.source import SourceError, read_source
@@ -103,7 +104,7 @@ class _Ranker:
         index = self.index(innermost.path)
         if covered and index is not None and index.tree is not None:
             # `size = self.getsizeof(v)` then `if size > limit` raised: the callee made the value
-            feeding = _resolve(names_feeding_line(index.tree, innermost.line), covered)
+            feeding = resolve(names_feeding_line(index.tree, innermost.line), covered)
             where = f"{relative_path(innermost.path, self.root)}:{innermost.line}"
             for rank, (path, node) in enumerate(feeding):
                 reason = f"computes a value used where it was raised ({where})"
@@ -219,8 +220,14 @@ class _Ranker:
         scores = ochiai_scores(failure, run)
         on_line, feeding = self.test_line_suspects(test_path, test_line, covered)
         where = f"{relative_path(test_path, self.root)}:{test_line}" if test_path else "the test"
-        # Functions only failing tests ran, when passing tests ran the test's own calls: the
-        # bug is deeper than the called function (`parse_filter` -> `_match_clause`).
+        acted = [] if on_line or feeding else self.acted_before(test_path, test_line, covered)
+        for path, node in acted:
+            bonus = scores.get(f"{path}:{node.start_line}", 0.0)
+            reason = f"called just before the failing check {where}, which reads its effect"
+            self.add(path, node, reason, 0.75 + 0.1 * bonus)
+        # Functions only failing tests ran, when passing tests ran the calls the failing line
+        # checks: the bug is deeper than the called function (`parse_filter` -> `_match_clause`).
+        # (Not for an act before the line: the check ties no value to it.)
         contrast = contrasted(failure, run, [*on_line, *feeding])
         for path, node in self.mock_callers(failure):
             score = scores.get(f"{path}:{node.start_line}", 0.0)
@@ -247,7 +254,7 @@ class _Ranker:
             base = 0.5 if node.name == "__init__" else 0.6
             self.add(path, node, reason, base + 0.1 * bonus - 0.001 * rank)
         self.add_covered(failure, scores)
-        if not covered and not on_line and not feeding:
+        if not covered and not on_line and not feeding:  # (acted needs covered)
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"
 
@@ -271,19 +278,13 @@ class _Ranker:
         index = self.index(test_path) if test_path else None
         if index is None or index.tree is None or not test_line:
             return [], []
-        pool = covered or [
-            (path, node)
-            for path, node in imported_functions(index.tree, test_path, self.root)
-            if not is_test_file(path, self.root)
-        ]
-        on_line = names_on_line(index.tree, test_line)
-        on_line += wrappers_of(index.tree, on_line)
-        feeding = names_feeding_line(index.tree, test_line)
-        return _resolve(on_line, pool), _resolve(feeding, pool)
+        return line_suspects(index.tree, test_path, test_line, covered, self.root)
 
-
-def _resolve(names: list[str], pool: list[tuple[str, FunctionNode]]):
-    return [(path, node) for name in names for path, node in pool if matches(name, node)]
+    def acted_before(self, test_path, test_line, covered):
+        index = self.index(test_path) if test_path else None
+        if index is None or index.tree is None or not test_line:
+            return []
+        return acted_before(index.tree, test_line, covered)
 
 
 # Dunders that only read an object's state: less likely to hold the bug than what changed it.
