@@ -67,6 +67,12 @@ def test_failures_and_counts_show_while_the_run_goes_on(slow_project):
     assert "tests/test_a.py::test_double failed: AssertionError" in everything  # the report
 
 
+def test_the_bar_says_when_a_long_test_will_be_stopped(slow_project):
+    chunks = run_in_pty(["check", "tests/test_b.py", "--test-timeout", "20"], slow_project)
+    while_running = "".join(text for _, text, running in chunks if running)
+    assert "tests/test_b.py::test_slow" in while_running and "stops in 1" in while_running
+
+
 def test_piped_output_stays_plain(slow_project):
     result = heal_check("--short", cwd=slow_project)
     assert result.returncode == 1

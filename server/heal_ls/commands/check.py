@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         if tests is None:  # as `pytest --lf` does (--lfnf=all): never a pass without a run
             note = "no failed tests in pytest's last run: running all tests, as pytest --lf does"
             print(f"heal-ls check: {note}", file=sys.stderr)
-    with Live(wanted(args.json)) as live:
+    with Live(wanted(args.json), stop_after=args.test_timeout) as live:
         result, located = asyncio.run(
             diagnose(
                 root,

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from heal_ls.commands.live import Live, wanted
 
-    with Live(wanted(args.json), "fix") as live:
+    with Live(wanted(args.json), "fix", stop_after=args.test_timeout) as live:
         return asyncio.run(_fix(root, args, config, live))
 
 

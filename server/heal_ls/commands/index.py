@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"heal-ls index: note: {note}", file=sys.stderr)
         workers = None
     options = RunOptions(args.python, args.pytest_args, args.test_timeout, args.run_timeout)
-    with Live(wanted(args.json), title="index") as live:
+    with Live(wanted(args.json), title="index", stop_after=args.test_timeout) as live:
         filled = asyncio.run(
             fill_map(
                 root,

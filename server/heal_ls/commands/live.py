@@ -8,6 +8,7 @@ Everything goes to stderr, so stdout stays the command's report even while the b
 from __future__ import annotations
 
 import sys
+import time
 from typing import Any
 
 from heal_ls.testing.agent import heal_protocol as wire
@@ -20,9 +21,10 @@ def wanted(json_output: bool) -> bool:
 class Live:
     """A context manager; `on_row` takes the test report rows, `step` a heal step."""
 
-    def __init__(self, enabled: bool, title: str = "tests"):
+    def __init__(self, enabled: bool, title: str = "tests", stop_after: float = 0.0):
         self.enabled = enabled
         self.title = title
+        self.stop_after = stop_after  # the per-test timeout: a long test shows when it stops
         self.progress: Any = None  # rich's Progress, imported only on a terminal
         self.task: Any = None
 
@@ -46,6 +48,7 @@ class Live:
             BarColumn(bar_width=20),  # narrow, so an 80-column terminal still shows the step
             MofNCompleteColumn(),
             TimeElapsedColumn(),
+            _stop_column(),  # rich redraws it ten times a second
             # Test ids are not markup (`test_x[/x]` would raise, `test_x[a]` would vanish); the
             # step takes the rest of the line and is cut with an ellipsis at the terminal's width.
             TextColumn(
@@ -59,7 +62,9 @@ class Live:
             redirect_stderr=False,
         )
         self.progress.start()
-        self.task = self.progress.add_task("collecting", total=None, title=self.title)
+        self.task = self.progress.add_task(
+            "collecting", total=None, title=self.title, test_started=None, stop_after=0.0
+        )
         return self
 
     def __exit__(self, *exc) -> None:
@@ -94,7 +99,10 @@ class Live:
             self.progress.update(self.task, total=row.get("count") or 0, description="")
         elif kind == wire.START:
             self.step(row.get("nodeid", ""))
+            started = time.monotonic()
+            self.progress.update(self.task, test_started=started, stop_after=self.stop_after)
         elif kind == wire.TEST:
+            self.progress.update(self.task, test_started=None)
             self.progress.advance(self.task)
             if row.get("outcome") in ("failed", "error"):
                 self.print(f"FAILED {row.get('nodeid')}{_error(row.get('failure'))}")
@@ -109,3 +117,31 @@ def _error(failure) -> str:
     return (
         f" - {failure['exc_type']}: {message[0][:120]}" if message else f" - {failure['exc_type']}"
     )
+
+
+SHOW_AFTER = 1.0  # seconds a test runs before the bar says when it will be stopped
+
+
+def stop_text(elapsed: float, stop_after: float) -> str:
+    """`stops in 7s` once a test has run SHOW_AFTER seconds (fast tests stay quiet)."""
+    if stop_after <= 0 or elapsed < SHOW_AFTER:
+        return ""
+    left = stop_after - elapsed
+    return f"stops in {left:.0f}s" if left >= 0.5 else "stopping"
+
+
+def _stop_column():
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class StopColumn(ProgressColumn):
+        """When the current test will be stopped by the per-test timeout."""
+
+        def render(self, task) -> Text:
+            started = task.fields.get("test_started")
+            if started is None:
+                return Text("")
+            elapsed = time.monotonic() - started
+            return Text(stop_text(elapsed, task.fields.get("stop_after", 0.0)), style="yellow")
+
+    return StopColumn()

@@ -48,3 +48,19 @@ def test_the_count_is_known_before_the_first_step_ends(live):
     assert "0/32" in bar_line(live, 160)
     live.advance()
     assert "1/32" in bar_line(live, 160)
+
+
+def test_a_long_test_shows_when_the_timeout_will_stop_it(monkeypatch):
+    monkeypatch.setattr("sys.stderr", Terminal())
+    clock = [100.0]
+    monkeypatch.setattr("heal_ls.commands.live.time.monotonic", lambda: clock[0])
+    with Live(True, title="check", stop_after=10.0) as bar:
+        bar.on_row({"kind": wire.COLLECTED, "count": 1})
+        bar.on_row({"kind": wire.START, "nodeid": "tests/test_a.py::test_slow"})
+        assert "stops in" not in bar_line(bar, 160)  # a fast test stays quiet
+        clock[0] += 3
+        assert "stops in 7s" in bar_line(bar, 160)
+        clock[0] += 7
+        assert "stopping" in bar_line(bar, 160)
+        bar.on_row({"kind": wire.TEST, "nodeid": "tests/test_a.py::test_slow", "outcome": "passed"})
+        assert "stop" not in bar_line(bar, 160)  # the test ended: nothing to stop
