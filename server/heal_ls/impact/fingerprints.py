@@ -1,10 +1,13 @@
 """Each function of a file with a fingerprint of its source, read once per (mtime_ns, size).
 
-A function's fingerprint hashes its syntax tree (decorators and docstring included; comments,
-blank lines and its position in the file not), so moving a function or editing a comment above it
-changes nothing. `outer` hashes everything of the module outside its functions (imports,
-constants, class headers): when it changes, every function of the file may behave differently.
-`whole` hashes the whole tree: a test file's tests are as fresh as the file.
+The file is compiled once (C speed: dumping every def's syntax tree instead cost ~3x as much as
+parsing it) and its code objects are hashed without their line numbers. A function's fingerprint
+hashes its code (bytecode, constants, names, docstring, nested functions), so moving a function
+or editing a comment changes nothing. `outer` hashes everything of the module outside its
+functions' code (imports, constants, class headers, and the decorators and defaults of its defs,
+which run there): when it changes, every function of the file may behave differently. `whole`
+hashes the whole module's code: a test file's tests are as fresh as the file. A file that does
+not compile is no file (it cannot be imported either).
 
     prints = file_functions("/abs/pkg/mod.py")
     prints.functions["Cls.method"].fingerprint
@@ -13,13 +16,14 @@ constants, class headers): when it changes, every function of the file may behav
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from types import CodeType
 
-DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+OPTIMIZED = 0x1  # CO_OPTIMIZED: a function's code has it, a class body's or a module's not
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,7 @@ class FileFunctions:
     whole: str
     functions: dict[str, FunctionPrint] = field(default_factory=dict)
     lines: dict[int, str] = field(default_factory=dict)  # first line -> qualname
+    partial: bool = False  # only the functions the map holds (a line not among them: read it)
 
     def at_line(self, line: int) -> str | None:
         return self.lines.get(line)
@@ -55,7 +60,7 @@ def signature(path: str) -> tuple[int, int] | None:
 
 
 def file_functions(path: str) -> FileFunctions | None:
-    """The file's functions and fingerprints (None: missing or not Python that parses)."""
+    """The file's functions and fingerprints (None: missing or not Python that compiles)."""
     path = os.path.abspath(path)
     seen = signature(path)
     if seen is None:
@@ -65,71 +70,89 @@ def file_functions(path: str) -> FileFunctions | None:
         return cached
     try:
         with open(path, "rb") as handle:
-            tree = ast.parse(handle.read(), path)
-    except (OSError, SyntaxError, ValueError):
+            source = handle.read()
+    except OSError:
         return None
-    found = read_tree(tree, seen)
-    _read[path] = found
+    found = read_tree(source, seen, path)
+    if found is not None:
+        _read[path] = found
     return found
 
 
-def read_tree(tree: ast.Module, seen: tuple[int, int]) -> FileFunctions:
-    found = FileFunctions(seen, _hash(_outer(tree.body)), _hash([ast.dump(tree)]))
-    for qualname, node in _defs(tree.body, ""):
-        first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-        mine = _hash([ast.dump(node)])
+def read_tree(source: bytes, seen: tuple[int, int], path: str) -> FileFunctions | None:
+    """The file's functions from its source (None: not Python that compiles)."""
+    with warnings.catch_warnings():  # the test run shows the module's own warnings, not us
+        warnings.simplefilter("ignore")
+        try:
+            module = compile(source, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            return None
+    digests = Digests()
+    found = FileFunctions(seen, digests.outer(module), digests.of(module))
+    for qualname, code in _functions(module, ""):
+        mine, first = digests.of(code), code.co_firstlineno
         if qualname in found.functions:  # two defs of one name (a property's setter...)
-            mine = _hash([found.functions[qualname].fingerprint, mine])
+            mine = hash_parts([found.functions[qualname].fingerprint, mine])
             first = found.functions[qualname].line
         found.functions[qualname] = FunctionPrint(qualname, first, mine)
         found.lines.setdefault(first, qualname)
     return found
 
 
-def _defs(
-    body: list[ast.stmt], prefix: str
-) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
-    """(qualname, node) of every def, nested ones too, spelled as Python's __qualname__."""
-    for node in body:
-        for child in _statements(node):
-            if isinstance(child, DEFS):
-                qualname = prefix + child.name
-                yield qualname, child
-                yield from _defs(child.body, qualname + ".<locals>.")
-            elif isinstance(child, ast.ClassDef):
-                yield from _defs(child.body, prefix + child.name + ".")
-
-
-def _statements(node: ast.stmt) -> Iterator[ast.stmt]:
-    """The node, or for `if`/`try`/`with` blocks the statements they hold (defs under
-    `if TYPE_CHECKING:` or `try: ... except ImportError:` keep their plain qualname)."""
-    if isinstance(node, (*DEFS, ast.ClassDef)) or not hasattr(node, "body"):
-        yield node
-        return
-    for name in ("body", "orelse", "finalbody"):
-        for child in getattr(node, name, None) or ():
-            yield from _statements(child)
-    for handler in getattr(node, "handlers", None) or ():
-        for child in handler.body:
-            yield from _statements(child)
-
-
-def _outer(body: list[ast.stmt]) -> list[str]:
-    """Dumps of the module's statements with every def left out (a class keeps its header)."""
-    parts = []
-    for node in body:
-        if isinstance(node, DEFS):
+def _functions(code: CodeType, prefix: str) -> Iterator[tuple[str, CodeType]]:
+    """(qualname, code) of every def inside `code`, nested ones too, in source order, spelled
+    as Python's __qualname__ (a lambda's or comprehension's code holds no def)."""
+    for const in code.co_consts:
+        if not isinstance(const, CodeType) or const.co_name.startswith("<"):
             continue
-        if isinstance(node, ast.ClassDef):
-            header = [node.name, *map(ast.dump, [*node.bases, *node.keywords])]
-            parts.append("class " + " ".join(header + list(map(ast.dump, node.decorator_list))))
-            parts += _outer(node.body)
-        else:
-            parts.append(ast.dump(node))
-    return parts
+        if const.co_flags & OPTIMIZED:  # a function
+            qualname = prefix + const.co_name
+            yield qualname, const
+            yield from _functions(const, qualname + ".<locals>.")
+        else:  # a class body
+            yield from _functions(const, prefix + const.co_name + ".")
 
 
-def _hash(parts: list[str]) -> str:
+class Digests:
+    """Code digests, each code object hashed once (a function's digest holds its nested ones')."""
+
+    def __init__(self) -> None:
+        self._done: dict[int, str] = {}
+
+    def of(self, code: CodeType) -> str:
+        """Everything the code does, without where it is (no line table, no file name)."""
+        known = self._done.get(id(code))
+        if known is None:
+            known = self._done[id(code)] = self._digest(code, skip_functions=False)
+        return known
+
+    def outer(self, code: CodeType) -> str:
+        """The module's code with every function's code left out (class bodies kept)."""
+        return self._digest(code, skip_functions=True)
+
+    def _digest(self, code: CodeType, skip_functions: bool) -> str:
+        shape = (
+            code.co_name, code.co_flags, code.co_argcount, code.co_posonlyargcount,
+            code.co_kwonlyargcount, code.co_names, code.co_varnames, code.co_freevars,
+            code.co_cellvars, _const_text(code.co_consts, self, skip_functions),
+        )  # fmt: skip
+        table = getattr(code, "co_exceptiontable", b"")  # 3.11+: which code a try covers
+        return hash_parts([code.co_code.hex(), table.hex(), repr(shape)])
+
+
+def _const_text(const: object, digests: Digests, skip_functions: bool) -> str:
+    if isinstance(const, CodeType):
+        if const.co_flags & OPTIMIZED:
+            return "<function>" if skip_functions else digests.of(const)
+        return digests.outer(const) if skip_functions else digests.of(const)
+    if isinstance(const, tuple):
+        return "(" + ",".join(_const_text(c, digests, skip_functions) for c in const) + ")"
+    if isinstance(const, frozenset):  # its order follows the process's string hashes
+        return "frozenset" + repr(sorted(map(repr, const)))
+    return repr(const)
+
+
+def hash_parts(parts: list[str]) -> str:
     digest = hashlib.blake2b(digest_size=12)
     for part in parts:
         digest.update(part.encode("utf-8", "surrogatepass") + b"\0")

@@ -12,7 +12,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 
-from heal_ls.impact.fingerprints import FileFunctions, file_functions, signature
+from heal_ls.impact.fingerprints import FileFunctions, FunctionPrint, file_functions, signature
 from heal_ls.impact.schema import transaction
 
 
@@ -98,3 +98,20 @@ def remember_file(db: sqlite3.Connection, path: str, now: FileFunctions) -> None
         "INSERT OR IGNORE INTO files(path, mtime_ns, size, outer, whole) VALUES (?, ?, ?, ?, ?)",
         (path, *now.signature, now.outer, now.whole),
     )
+
+
+def known_file(
+    db: sqlite3.Connection, path: str, seen: tuple[int, int] | None
+) -> FileFunctions | None:
+    """The file as the map holds it, when that is the file as it is now (`seen`: its signature):
+    its hashes and the functions the map has rows for (partial: others need it read)."""
+    row = db.execute("SELECT mtime_ns, size, outer, whole FROM files WHERE path=?", (path,))
+    known = row.fetchone()
+    if seen is None or known is None or (known[0], known[1]) != seen:
+        return None
+    found = FileFunctions(seen, known[2], known[3], partial=True)
+    rows = db.execute("SELECT qualname, line, fingerprint FROM functions WHERE path=?", (path,))
+    for qualname, line, fingerprint in rows:
+        found.functions[qualname] = FunctionPrint(qualname, line, fingerprint)
+        found.lines.setdefault(line, qualname)
+    return found

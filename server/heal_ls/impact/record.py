@@ -14,8 +14,8 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from heal_ls.impact.fingerprints import FileFunctions, file_functions
-from heal_ls.impact.invalidate import drop_rows, remember_file
+from heal_ls.impact.fingerprints import FileFunctions, file_functions, signature
+from heal_ls.impact.invalidate import drop_rows, known_file, remember_file
 from heal_ls.impact.schema import transaction
 from heal_ls.models import RunResult, TestOutcome
 
@@ -53,9 +53,14 @@ class Recorder:
                         "UPDATE files SET complete=1 WHERE path=? AND whole=?", (rel, now.whole)
                     )
 
-    def _read(self, rel: str) -> FileFunctions | None:
-        if rel not in self._files:
-            now = file_functions(os.path.join(self.root, rel))
+    def _read(self, rel: str, whole: bool = False) -> FileFunctions | None:
+        """The file as the run saw it (None: changed since the run started, or gone). A file
+        the map holds as it is now comes from the map, not read again; `whole`: read it."""
+        known = self._files.get(rel, ...)
+        if known is ... or (whole and known is not None and known.partial):
+            path = os.path.join(self.root, rel)
+            now = None if whole else known_file(self.db, rel, signature(path))
+            now = now or file_functions(path)
             fresh = now is not None and now.signature[0] <= self.started_ns
             self._files[rel] = now if fresh else None
         return self._files[rel]
@@ -105,6 +110,8 @@ class Recorder:
             if rel.startswith("..") or not line.isdigit():
                 continue
             now = self._read(rel)
+            if now is not None and now.partial and now.at_line(int(line)) is None:
+                now = self._read(rel, whole=True)  # a function the map does not hold yet
             if now is None:
                 return None
             qualname = now.at_line(int(line))

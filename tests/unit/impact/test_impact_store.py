@@ -204,3 +204,36 @@ def test_each_interpreter_has_its_own_map(project, tmp_path):
         ImpactMap.open(str(project), venv) as two,
     ):
         assert one.path != two.path
+
+
+def test_a_rerun_of_unchanged_files_takes_them_from_the_map_not_from_disk(project, monkeypatch):
+    """A new process (nothing read yet) re-recording the same run reads no file again; only a
+    function the map has no row for yet makes its file be read."""
+    from heal_ls.impact import fingerprints, record
+
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project), complete=["tests/test_mod.py"])
+    read: list[str] = []
+
+    def counted(path):
+        read.append(os.path.relpath(path, project))
+        return fingerprints.file_functions(path)
+
+    monkeypatch.setattr(fingerprints, "_read", {})
+    monkeypatch.setattr(record, "file_functions", counted)
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project), complete=["tests/test_mod.py"])
+        assert read == []
+        rerun = run_of(project)
+        rerun.tests[0].covered.append(key(project, "pkg/mod.py", 11))  # Box.size, no row for add
+        rerun.tests[2].covered = [key(project, "pkg/mod.py", 6)]  # add: test_neg's new row
+        impact.record(rerun)
+        assert read == []  # both functions have rows: nothing read
+        assert nodeids(impact.tests_running(Function("pkg/mod.py", "add"))) == [
+            "tests/test_mod.py::test_add",
+            "tests/test_mod.py::test_neg",
+        ]
+        odd = run_of(project)
+        odd.tests[0].covered.append(key(project, "pkg/mod.py", 1))  # no row: not a function
+        impact.record(odd)
+        assert read == ["pkg/mod.py"]

@@ -1,0 +1,108 @@
+"""Function fingerprints from compiled code: what a function does counts, where it is does not."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from heal_ls.impact.fingerprints import file_functions
+
+MOD = """\
+import functools
+
+
+@functools.lru_cache
+def pick(name):
+    if name in {"alpha", "beta", "gamma", "delta"}:
+        return name
+    try:
+        return int(name)
+    except ValueError:
+        return None
+
+
+class Box:
+    def size(self, limit=3):
+        def inner():
+            return limit
+        return inner()
+"""
+
+
+def prints(tmp_path, text: str) -> dict:
+    path = tmp_path / f"mod_{abs(hash(text))}.py"
+    path.write_text(text)
+    found = file_functions(str(path))
+    assert found is not None
+    return {
+        "outer": found.outer,
+        "whole": found.whole,
+        **{q: (p.line, p.fingerprint) for q, p in found.functions.items()},
+    }
+
+
+def test_every_def_is_found_by_its_qualname_and_first_line(tmp_path):
+    found = prints(tmp_path, MOD)
+    lines = {name: value[0] for name, value in found.items() if name not in ("outer", "whole")}
+    assert lines == {"pick": 4, "Box.size": 15, "Box.size.<locals>.inner": 16}
+
+
+def test_comments_blank_lines_and_moves_change_nothing_but_lines(tmp_path):
+    before = prints(tmp_path, MOD)
+    after = prints(tmp_path, "# a comment\n\n" + MOD.replace("return name\n", "return name  # x\n"))
+    assert after["pick"] == (6, before["pick"][1])
+    assert (after["outer"], after["whole"]) == (before["outer"], before["whole"])
+
+
+def test_a_changed_body_changes_its_function_and_its_enclosers_only(tmp_path):
+    before = prints(tmp_path, MOD)
+    after = prints(tmp_path, MOD.replace("return limit", "return limit + 1"))
+    assert after["pick"] == before["pick"] and after["outer"] == before["outer"]
+    assert after["Box.size"] != before["Box.size"]
+    assert after["Box.size.<locals>.inner"] != before["Box.size.<locals>.inner"]
+    assert after["whole"] != before["whole"]
+
+
+def test_what_a_try_covers_counts(tmp_path):
+    moved = MOD.replace(
+        "    try:\n        return int(name)\n",
+        "    number = int(name)\n    try:\n        return number\n",
+    )
+    assert prints(tmp_path, moved)["pick"][1] != prints(tmp_path, MOD)["pick"][1]
+
+
+def test_decorators_and_defaults_run_outside_the_function_so_they_change_outer(tmp_path):
+    before = prints(tmp_path, MOD)
+    assert prints(tmp_path, MOD.replace("limit=3", "limit=4"))["outer"] != before["outer"]
+    assert prints(tmp_path, MOD.replace("@functools.lru_cache\n", ""))["outer"] != before["outer"]
+
+
+def test_fingerprints_do_not_depend_on_the_process_string_hashes(tmp_path):
+    """A set literal is a frozenset constant whose order follows PYTHONHASHSEED."""
+    path = tmp_path / "mod.py"
+    path.write_text(MOD)
+    script = (
+        "import json, sys\nfrom heal_ls.impact.fingerprints import file_functions\n"
+        "f = file_functions(sys.argv[1])\n"
+        "print(json.dumps([f.whole, f.outer, f.functions['pick'].fingerprint]))"
+    )
+    seen = set()
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(path)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        seen.add(tuple(json.loads(done.stdout)))
+    assert len(seen) == 1
+
+
+def test_a_file_that_does_not_compile_is_no_file(tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text("def f():\n    return 1\nreturn 2\n")
+    assert file_functions(str(path)) is None
