@@ -10,7 +10,7 @@ import os
 import time
 from collections.abc import Callable
 
-from heal_ls.heal.attempt import HealContext, HealEvent, finish, guards_of
+from heal_ls.heal.attempt import HealContext, HealEvent, finish, guards_of, never_back
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.guards import Guards, candidate_timeout, find_guards, original_seconds
 from heal_ls.models import (
@@ -90,7 +90,7 @@ def _context(root, failure, suspect, config, run, overlay, on_event, also_failin
         guards=Guards(),
         config=config,
         overlay=overlay,
-        emit=on_event or (lambda event: None),
+        emit=never_back(on_event or (lambda event: None)),
         warm_runner=warm_runner_for(config, root),
         offered=offered_suspects(suspect, failure, root, run, overlay, config.max_nodes),
     )
