@@ -7,9 +7,9 @@ import json
 import sys
 
 from heal_ls.heal.after_apply import AfterApply
-from heal_ls.heal.attempt import HealEvent
 from heal_ls.heal.blast import Blast
 from heal_ls.heal.budget import Usage
+from heal_ls.heal.events import HealEvent
 
 # The local repairer tries small edits only; a miss there says little about a model's chances.
 LOCAL_GAVE_UP_HINT = (

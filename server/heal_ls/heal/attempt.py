@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
 from heal_ls.heal.candidate import (
@@ -17,6 +17,7 @@ from heal_ls.heal.candidate import (
     planned_from_answer,
 )
 from heal_ls.heal.config import HealConfig
+from heal_ls.heal.events import HealEvent
 from heal_ls.heal.guard_budget import GuardSelection, select_guards
 from heal_ls.heal.guards import Guards
 from heal_ls.heal.novelty import review_reasons
@@ -35,35 +36,6 @@ from heal_ls.models import (
 from heal_ls.pysource.parse import normalised
 from heal_ls.testing.sandbox import NOT_ISOLATED, SandboxPolicy
 from heal_ls.testing.sandbox import level as sandbox_level
-
-
-@dataclass
-class HealEvent:
-    kind: str  # cache|asking|chunk|candidate|rejected|note|verify_start|verify_end|done
-    message: str
-    attempt: int = 0
-    total: int = 0
-    proposer: str = ""  # who made the candidate this event is about ("local", "openai", ...)
-
-
-def never_back(emit: Callable[[HealEvent], None]) -> Callable[[HealEvent], None]:
-    """Progress whose attempt counter never goes back within a search step: candidates checked
-    side by side finish in any order, and `attempt 13/40` after `attempt 14/40` reads as a step
-    back. The counter says how far the step has come; each Attempt keeps its own number."""
-    furthest = {"total": 0, "attempt": 0}
-
-    def forward(event: HealEvent) -> None:
-        if not event.total:  # no counter shown
-            emit(event)
-            return
-        if event.total != furthest["total"]:  # a new step (local search, model rounds)
-            furthest.update(total=event.total, attempt=0)
-        if event.attempt < furthest["attempt"]:
-            event = replace(event, attempt=furthest["attempt"])
-        furthest["attempt"] = event.attempt
-        emit(event)
-
-    return forward
 
 
 @dataclass

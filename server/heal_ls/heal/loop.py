@@ -10,8 +10,9 @@ import os
 import time
 from collections.abc import Callable
 
-from heal_ls.heal.attempt import HealContext, HealEvent, finish, guards_of, never_back
+from heal_ls.heal.attempt import HealContext, finish, guards_of
 from heal_ls.heal.config import HealConfig
+from heal_ls.heal.events import HealEvent, never_back
 from heal_ls.heal.guards import Guards, candidate_timeout, find_guards, original_seconds
 from heal_ls.models import (
     Failure,

@@ -10,8 +10,9 @@ import itertools
 import os
 import time
 
-from heal_ls.heal.attempt import HealContext, HealEvent, finish, try_candidate
+from heal_ls.heal.attempt import HealContext, finish, try_candidate
 from heal_ls.heal.config import provider_for
+from heal_ls.heal.events import HealEvent
 from heal_ls.heal.prompt import build_prompt
 from heal_ls.llm.base import ConfigError, ProviderError
 from heal_ls.models import (

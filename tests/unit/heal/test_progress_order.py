@@ -1,6 +1,6 @@
 """Progress counters never go back: candidates checked side by side finish in any order."""
 
-from heal_ls.heal.attempt import HealEvent, never_back
+from heal_ls.heal.events import HealEvent, never_back
 
 
 def shown(events: list[HealEvent]) -> list[tuple[str, int, int]]:
