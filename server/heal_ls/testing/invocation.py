@@ -30,7 +30,11 @@ DROPPED_ENV = (
     wire.OVERLAY,
     wire.SEAL,
     wire.SERIAL,
+    wire.SELECT,
 )
+# More test ids than this run as their files, the plugin keeping the ids (agent/heal_select.py):
+# pytest resolves each id argument on its own, ~15 ms an id of a big parametrized function.
+SELECT_OVER = 100
 
 
 @dataclass
@@ -96,7 +100,7 @@ def build_pytest_invocation(
     argv.append("--continue-on-collection-errors")  # one broken file must not hide the rest
     if overlay or own_cache:  # candidate runs must not rewrite the user's lastfailed
         argv += ["-o", f"cache_dir={os.path.join(workdir, 'pytest-cache')}"]
-    argv += [*pytest_args, *(nodeids or [])]
+    argv += [*pytest_args, *_arguments(workdir, env, list(nodeids or []))]
     return PytestInvocation(
         python=python or sys.executable,
         argv=argv,
@@ -125,6 +129,17 @@ def plugin_env(root: str, report_path: str, trace: bool, test_timeout: float) ->
         env[wire.HITS_CACHE] = str(cache_dir() / "hits")
     env[wire.TEST_TIMEOUT] = f"{test_timeout:g}" if test_timeout and test_timeout > 0 else "0"
     return env
+
+
+def _arguments(workdir: str, env: dict[str, str], nodeids: list[str]) -> list[str]:
+    """The run's test arguments: the ids, or for many ids their files, with the ids written
+    for the plugin to keep (env SELECT)."""
+    if len(nodeids) <= SELECT_OVER or not all("::" in nodeid for nodeid in nodeids):
+        return nodeids
+    env[wire.SELECT] = os.path.join(workdir, "select.json")
+    with open(env[wire.SELECT], "w", encoding="utf-8") as handle:
+        json.dump(nodeids, handle)
+    return list(dict.fromkeys(nodeid.split("::", 1)[0] for nodeid in nodeids))
 
 
 def write_overlay(workdir: str, overlay: dict[str, str]) -> str:

@@ -12,6 +12,8 @@ Environment of a pytest run (read by heal_pytest_plugin when pytest starts):
   OVERLAY       JSON file {abs_path: source_text} served instead of those files
   SERIAL        "1" runs the tests in pytest's own process when the config asks for pytest-xdist
                 workers (-n); otherwise workers run them and the controller writes their lines
+  SELECT        JSON file of the test ids the run keeps (its arguments are their files; the
+                plugin deselects the rest: heal_select.py)
   SEAL          file holding the secret that signs the report: read and deleted at start-up,
                 before any test code runs; the session line's "seal" is an HMAC of every line
                 written before it, so lines that code under test adds to the report are detected
@@ -49,6 +51,7 @@ OVERLAY = "HEAL_LS_OVERLAY"
 SCRIPT_TIMEOUT = "HEAL_LS_SCRIPT_TIMEOUT"
 SERIAL = "HEAL_LS_SERIAL"  # "1": run the tests in pytest's own process even if -n asks for workers
 HITS_CACHE = "HEAL_LS_HITS_CACHE"  # folder keeping instrumented module code across traced runs
+SELECT = "HEAL_LS_SELECT"  # JSON list of the test ids a run of their files keeps
 SEAL = "HEAL_LS_SEAL"  # the report's secret (testing/report.py); the plugin deletes the file
 # `--heal-exclude NODEID` (repeatable): deselect exactly that test; pytest's own --deselect
 # matches prefixes, so it would also drop test_x_empty and every test_x[...] with test_x.

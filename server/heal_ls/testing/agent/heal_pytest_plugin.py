@@ -16,6 +16,7 @@ import threading
 import heal_overlay
 import heal_protocol as wire
 import heal_report_parts as parts
+import heal_select
 import heal_watch
 import heal_xdist
 import pytest
@@ -36,11 +37,7 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    exclude = set(config.getoption(wire.EXCLUDE_OPTION))
-    dropped = [item for item in items if item.nodeid in exclude]
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = [item for item in items if item.nodeid not in exclude]
+    heal_select.deselect(config, items, set(config.getoption(wire.EXCLUDE_OPTION)))
 
 
 @pytest.hookimpl(tryfirst=True)
