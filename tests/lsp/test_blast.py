@@ -1,10 +1,14 @@
 """Blast radius: a function with more callers than heal.previewAboveCallers is always previewed:
 VS Code gets an edit annotated needsConfirmation (its refactor preview); a client without
-change annotations (Neovim's profile) is asked first, and a "no" applies nothing."""
+change annotations (Neovim's profile) is asked first ("Show diff" opens the fix as a diff and
+asks again), and a "no" applies nothing."""
+
+from pathlib import Path
 
 import pytest
 from helpers.lsp import eventually
 from lsprotocol import types as t
+from pygls.uris import to_fs_path
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 
@@ -27,8 +31,11 @@ async def test_a_widely_called_function_is_previewed(client):
     if not annotations:
         declined = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=120)
         assert declined["status"] == "refused" and editor.applied == []
-        assert "4 call sites, 2 guard tests" in editor.questions[-1].message
-        editor.answer = lambda params: "Apply fix"
+        question = editor.questions[-1]
+        assert question.message.count("4 call sites, 2 guard tests") == 1, question.message
+        assert [a.title for a in question.actions] == ["Apply fix", "Show diff", "Discard"]
+        answers = iter(["Show diff", "Apply fix"])  # see the fix first, then apply it
+        editor.answer = lambda params: next(answers)
     result = await editor.command("heal.healFunction", {"failure": NODEID}, timeout=120)
     assert result["status"] == "verified", result
     assert "4 call sites, 2 guard tests" in result["message"]
@@ -40,6 +47,13 @@ async def test_a_widely_called_function_is_previewed(client):
         assert note.description.startswith("4 call sites, 2 guard tests")
         assert all(e.annotation_id for e in params.edit.document_changes[0].edits)
     assert editor.text(uri) != before  # the local repairer's fix is in the buffer
+    if not annotations:  # the diff shown before the second question is the fix applied
+        diff = Path(to_fs_path(client.shown_documents[-1].uri)).read_text(encoding="utf-8")
+        assert (
+            diff.startswith("--- a/shop/inventory.py")
+            and "-        if self.items[name] <= 1:" in diff
+        )
+        assert [a.title for a in editor.questions[-1].actions] == ["Apply fix", "Discard"]
     await eventually(lambda: editor.diagnostics(MODULE) == [], what="the re-run to clear it")
 
 

@@ -8,13 +8,16 @@ unchanged (`plan.replan`); otherwise the fix is refused. Never applied blind, ne
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from heal_ls.lsp.documents import current_text, path_to_uri, split_lines
+from heal_ls.lsp.unverified import write_diff
 from heal_ls.models import Suspect
+from heal_ls.pysource.diff import unified_diff
 
 if TYPE_CHECKING:
     from heal_ls.lsp.folder import Folder
@@ -178,7 +181,7 @@ async def apply_fix(
         workspace_edit = types.WorkspaceEdit(document_changes=[edit])
         if confirm and supports_annotations(ls):
             workspace_edit = needing_confirmation(edit, label, confirm)
-        elif confirm and not await user_confirms(ls, label, confirm):
+        elif confirm and not await user_confirms(ls, suspect, (current, target), confirm):
             raise Refused(f"not applied: declined ({confirm})")
         params = types.ApplyWorkspaceEditParams(edit=workspace_edit, label=label)
         result = await ls.workspace_apply_edit_async(params)
@@ -192,6 +195,8 @@ async def apply_fix(
 
 PREVIEW = "heal-preview"
 APPLY = "Apply fix"
+SHOW_DIFF = "Show diff"
+DISCARD_FIX = "Discard"
 
 
 def supports_annotations(ls) -> bool:
@@ -214,11 +219,21 @@ def needing_confirmation(edit: types.TextDocumentEdit, label: str, why: str):
     return types.WorkspaceEdit(document_changes=[annotated], change_annotations={PREVIEW: note})
 
 
-async def user_confirms(ls: Folder, label: str, why: str) -> bool:
-    params = types.ShowMessageRequestParams(
-        type=types.MessageType.Warning,
-        message=f"heal: {label}: {why}",
-        actions=[types.MessageActionItem(APPLY)],
-    )
-    choice = await ls.window_show_message_request_async(params)
-    return choice is not None and choice.title == APPLY
+async def user_confirms(ls: Folder, suspect: Suspect, texts: tuple[str, str], why: str) -> bool:
+    """A client without change annotations (Neovim) is asked instead of previewing: "Show diff"
+    opens the fix as a diff (window/showDocument) and asks again."""
+    shown = False
+    while True:
+        offered = [APPLY, DISCARD_FIX] if shown else [APPLY, SHOW_DIFF, DISCARD_FIX]
+        params = types.ShowMessageRequestParams(
+            type=types.MessageType.Warning,
+            message=f"heal: {suspect.qualname}: {why}",
+            actions=[types.MessageActionItem(title) for title in offered],
+        )
+        choice = await ls.window_show_message_request_async(params)
+        if choice is None or choice.title != SHOW_DIFF:
+            return choice is not None and choice.title == APPLY
+        diff = unified_diff(os.path.relpath(suspect.path, ls.root), *texts)
+        document = types.ShowDocumentParams(uri=path_to_uri(write_diff(suspect.qualname, diff)))
+        await ls.window_show_document_async(document)
+        shown = True
