@@ -6,6 +6,7 @@ import json
 import pytest
 from helpers.cli import heal_ls, openai_env, write
 from helpers.fakemodel import FakeModelServer
+from helpers.projects import CALC
 
 pytestmark = pytest.mark.e2e
 
@@ -17,9 +18,7 @@ def project(tmp_path):
     write(
         tmp_path,
         {
-            "pytest.ini": "[pytest]\n",
-            "shop/__init__.py": "",
-            "shop/calc.py": "def total(items):\n    return sum(items) - 1\n",
+            **CALC,
             "tests/test_calc.py": """
                 from shop.calc import total
 

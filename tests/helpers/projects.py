@@ -70,3 +70,11 @@ FIXED_REMOVE = '''def remove(self, name, count=1):
     if self.items[name] <= 0:
         del self.items[name]
 '''
+
+
+# shop/calc.py's total() is one off: a one-function project for the fix and apply tests
+CALC = {
+    "pytest.ini": "[pytest]\n",
+    "shop/__init__.py": "",
+    "shop/calc.py": "def total(items):\n    return sum(items) - 1\n",
+}

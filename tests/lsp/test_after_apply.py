@@ -5,16 +5,14 @@ and the user is told."""
 import pytest
 from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
 from helpers.lsp import eventually
-from helpers.projects import write_files
+from helpers.projects import CALC, write_files
 from lsprotocol import types as t
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 
 FIXED = "def total(items):\n    return sum(items)\n"
 FILES = {
-    "pytest.ini": "[pytest]\n",
-    "shop/__init__.py": "",
-    "shop/calc.py": "def total(items):\n    return sum(items) - 1\n",
+    **CALC,
     "tests/test_calc.py": """
         from shop.calc import total
 

@@ -16,6 +16,7 @@ from heal_ls.heal.events import HealEvent
 from heal_ls.heal.prompt import build_prompt
 from heal_ls.llm.base import ConfigError, ProviderError
 from heal_ls.models import (
+    Attempt,
     Candidate,
     HealResult,
     HealStatus,
@@ -118,12 +119,43 @@ async def local_search(ctx: HealContext) -> HealResult | None:
         ]
         ctx.emit(HealEvent("candidate", f"local candidate {tried}", tried, count, "local"))
         checks = (_checked(ctx, c, from_answer=False) for c in candidates)
-        won = await _first_passing(checks, in_order=True)  # repeatable: the best-ranked wins
+        try:  # repeatable: the best-ranked passing candidate wins
+            remaining = deadline - time.monotonic()
+            won = await asyncio.wait_for(_first_passing(checks, in_order=True), remaining)
+        except asyncio.TimeoutError:
+            return await _out_of_time(ctx, provider, seconds, candidates, count)
         if won:
             _remember(ctx, won[0].source)
             reason = f"local edit #{won[0].attempt}; tests pass"
             return finish(ctx, "verified", new_source=won[1], reason=reason)
     return None
+
+
+async def _out_of_time(
+    ctx: HealContext, provider: str, seconds: float, stopped: list[Candidate], count: int
+) -> HealResult | None:
+    """The local search's time is up while `stopped` were being verified: their runs are
+    killed, and the heal says what ran and what did not (a promise: the budget is not
+    overrun by the candidates already started). `auto` goes on to the model."""
+    running = [check for check in ctx.checks.values() if not check.done()]
+    for check in running:
+        check.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
+    ctx.checks = {key: check for key, check in ctx.checks.items() if not check.cancelled()}
+    tested = sum(a.outcome != "rejected" for a in ctx.attempts if a.candidate.proposer == "local")
+    cut = [c for c in stopped if not any(a.candidate is c for a in ctx.attempts)]
+    why = f"stopped: the {seconds:g} s local search budget ended during its test run"
+    ctx.attempts += [Attempt(c, "timeout", why) for c in cut]
+    tried = stopped[-1].attempt if stopped else 0
+    note = (
+        f"the {seconds:g} s local search budget ended: {tested} candidate(s) tested, "
+        f"{len(cut)} stopped mid-run, {count - tried} of {count} not tried"
+    )
+    ctx.emit(HealEvent("note", note, tried, count, "local"))
+    if provider != "local":
+        return None
+    status: HealStatus = "unverified" if ctx.best or ctx.best_plan else "failed"
+    return finish(ctx, status, reason=f"no candidate passed the tests; {note} (local)")
 
 
 async def model_rounds(ctx: HealContext) -> HealResult | None:

@@ -7,7 +7,7 @@ import asyncio
 
 from heal_ls.heal.attempt import HealContext, finish, verify
 from heal_ls.heal.config import HealConfig
-from heal_ls.heal.guard_budget import select_guards
+from heal_ls.heal.guard_budget import PER_TEST, select_guards
 from heal_ls.heal.guards import Guards
 from heal_ls.heal.verify import VerifyOutcome
 from heal_ls.models import Candidate, Failure, Suspect
@@ -42,6 +42,14 @@ def test_the_nearest_guard_always_runs_so_a_budget_never_makes_a_fix_weak():
     chosen = select_guards(FAR, DURATIONS, FAILING, budget=0.1)
     assert chosen.run == [FAR[1]] and chosen.cut == [FAR[0], FAR[2]]
     assert select_guards([], DURATIONS, FAILING).ran_text() == "0 of 0 guards ran"
+
+
+def test_each_guard_costs_pytest_s_own_time_too_so_thousands_of_tiny_ones_are_cut():
+    """packaging: 18,743 guards of ~0.1 ms each measured ~2 s, and ran for minutes."""
+    tiny = [f"tests/test_v.py::test_v[{n}]" for n in range(20_000)]
+    chosen = select_guards(tiny, dict.fromkeys(tiny, 0.0001), FAILING, budget=10.0)
+    assert len(chosen.run) == int(10.0 / (0.0001 + PER_TEST))
+    assert chosen.run == tiny[: len(chosen.run)] and len(chosen.cut) == 20_000 - len(chosen.run)
 
 
 def context(budget: float) -> HealContext:
