@@ -46,7 +46,7 @@ print(json.dumps({
     "lib_writes": [writes(os.path.join(libs, f"lib{i}")) for i in range(len(found))],
     "ws_writes": writes(ws),
     "out_writes": writes(out),
-    "home": os.listdir(os.environ["HOME"]),
+    "home": [os.environ["HOME"], os.listdir(os.environ["HOME"])],
     "fds": fds,
 }))
 """
@@ -75,7 +75,8 @@ def test_a_view_with_many_binds_is_built_and_nothing_of_its_setup_is_left(tmp_pa
     assert seen["found"] == list(range(BINDS))  # every folder bound back, in the right place
     assert seen["lib_writes"] == [False] * BINDS and not seen["ws_writes"]  # read-only
     assert seen["out_writes"] and (out / "pwned").read_text() == "x"  # the one writable folder
-    assert seen["home"] == []
+    home, listed = seen["home"]  # the user's path: a fresh tmpfs, with only what is bound back
+    assert home == os.path.expanduser("~") and set(listed) <= {".pyenv", ".local", ".cache"}
     assert [
         fd for fd in seen["fds"] if fd and str(tmp_path) in fd
     ] == []  # no setup descriptor left
@@ -112,4 +113,4 @@ def test_the_view_is_built_for_a_command_that_is_not_heal_ls_python(tmp_path, le
         box = make_sandbox(cmd, {"PATH": "/usr/bin:/bin"}, root=str(tmp_path / "ws"))
         done = subprocess.run(box.cmd, env=box.env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "HOME=/tmp/home" in done.stdout.splitlines()
+    assert f"HOME={os.path.expanduser('~')}" in done.stdout.splitlines()

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.lastfailed import config_file
 
 PLUGIN_DIR = str(Path(__file__).resolve().parent / "agent")
 PLUGIN_NAME = wire.PLUGIN_NAME
@@ -96,7 +97,8 @@ def build_pytest_invocation(
     env[wire.SEAL] = os.path.join(workdir, "seal")
     with open(env[wire.SEAL], "wb") as handle:
         handle.write(seal)
-    argv = ["-p", PLUGIN_NAME, "--rootdir", root, "--color=no", "-q"]
+    argv = ["-p", PLUGIN_NAME, "--rootdir", root, *_config_args(root, pytest_args)]
+    argv += ["--color=no", "-q"]
     argv.append("--continue-on-collection-errors")  # one broken file must not hide the rest
     if overlay or own_cache:  # candidate runs must not rewrite the user's lastfailed
         argv += ["-o", f"cache_dir={os.path.join(workdir, 'pytest-cache')}"]
@@ -113,6 +115,20 @@ def build_pytest_invocation(
         overlay=dict(overlay or {}),
         seal=seal,
     )
+
+
+def _config_args(root: str, pytest_args: Sequence[str]) -> list[str]:
+    """The config file and conftest floor pytest finds outside the sandbox, pinned: a
+    pytest.ini or conftest.py that code left above the workspace is never read (the same
+    files as pytest's own search finds, so honest runs see no difference)."""
+    found = config_file(root)
+    given = [*pytest_args, *os.environ.get("PYTEST_ADDOPTS", "").split()]
+    given += found[1].get("addopts", "").split() if found else []
+    if any(arg.split("=")[0] in ("-c", "--config-file", "--confcutdir") for arg in given):
+        return []  # the user's own choice, kept as it is
+    if found is None:
+        return ["--confcutdir", root]
+    return ["-c", found[0], "--confcutdir", os.path.dirname(found[0])]
 
 
 def plugin_env(root: str, report_path: str, trace: bool, test_timeout: float) -> dict[str, str]:

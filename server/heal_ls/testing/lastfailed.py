@@ -30,16 +30,24 @@ SECTIONS = {"tox.ini": "pytest", "setup.cfg": "tool:pytest"}  # the ini files' p
 def pytest_home(root: str) -> tuple[str, dict[str, str]]:
     """(rootdir, ini options) of a pytest run started in `root` without arguments."""
     root = os.path.abspath(root)
-    for folder in _upwards(root):
-        for name in CONFIG_FILES:
-            options = _ini_options(os.path.join(folder, name))
-            if options is not None:
-                return folder, options
+    found = config_file(root)
+    if found is not None:
+        return os.path.dirname(found[0]), found[1]
     for marker in ("pyproject.toml", "setup.py"):
         for folder in _upwards(root):
             if os.path.isfile(os.path.join(folder, marker)):
                 return folder, {}
     return root, {}
+
+
+def config_file(root: str) -> tuple[str, dict[str, str]] | None:
+    """(path, ini options) of the config file pytest started in `root` reads, if any."""
+    for folder in _upwards(os.path.abspath(root)):
+        for name in CONFIG_FILES:
+            options = _ini_options(os.path.join(folder, name))
+            if options is not None:
+                return os.path.join(folder, name), options
+    return None
 
 
 def lastfailed_path(root: str) -> str:

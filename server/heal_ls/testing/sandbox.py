@@ -26,6 +26,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
+from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.sandbox_env import scrub
 from heal_ls.testing.sandbox_view import View, _under, view
 
@@ -36,7 +37,7 @@ PROCESS_LIMIT = 4096  # processes of this user (the kernel counts them per user)
 LEVEL_ENV = "HEAL_LS_SANDBOX"
 LEVELS = ("bwrap", "unshare", "none")
 NOT_ISOLATED = "verification not isolated on this system"
-HOME_INSIDE = "/tmp/home"  # HOME of a sandboxed run: empty, in the discarded tmpfs
+HOME_FALLBACK = "/tmp/home"  # HOME inside when the user's is unusable (unset, /, in the workspace)
 MOUNT_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_mount.py")
 
 
@@ -73,6 +74,7 @@ class Sandbox:
     level: str
     prefix: list[str] = field(default_factory=list)  # prepend to any command to run it inside
     scratch: str | None = None  # host temp dir to remove (level "none" only)
+    view: View | None = None  # what the run sees (levels bwrap and unshare)
 
     @property
     def isolated(self) -> bool:
@@ -138,18 +140,19 @@ def _prefix(name: str, box: View) -> list[str]:
 def _bwrap(box: View) -> list[str]:
     cmd = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev"]
     cmd += ["--proc", "/proc"]
-    for path in box.hidden:
-        if not _under(path, "/dev"):
-            cmd += ["--tmpfs", path]
+    for path, size in box.tmpfs():  # /dev/shm too: bwrap's own is an uncapped part of /dev
+        cmd += ["--size", str(size), "--tmpfs", path]
     for path in box.keep:
         cmd += ["--ro-bind", path, path]
     for path in box.writable:
         cmd += ["--bind", path, path]
     for host, inner in box.inside.items():
         cmd += ["--bind", host, inner]
+    for path in box.covered:
+        cmd += ["--ro-bind", "/dev/null", path]
     cmd += [
-        "--dir",
-        HOME_INSIDE,
+        "--remount-ro",  # bwrap's /dev is a writable tmpfs of its own
+        "/dev",
         "--unshare-user",
         "--unshare-pid",
         "--unshare-net",
@@ -167,7 +170,8 @@ def _unshare(box: View) -> list[str]:
     ns += ["--fork", "--kill-child", "--mount-proc"]
     binds = [(p, p, False) for p in box.keep] + [(p, p, True) for p in box.writable]
     binds += [(host, inner, True) for host, inner in box.inside.items()]
-    spec = {"hidden": list(box.hidden), "binds": binds, "cwd": box.cwd, "home": HOME_INSIDE}
+    binds += [("/dev/null", path, False) for path in box.covered]
+    spec = {"hidden": box.tmpfs(), "binds": binds, "cwd": box.cwd}
     mounter = [sys.executable or "python3", "-I", "-S", MOUNT_SCRIPT, json.dumps(spec)]
     return [exe, *ns, "--", *mounter]
 
@@ -191,19 +195,31 @@ def make_sandbox(
         scratch = tempfile.mkdtemp(prefix="heal-ls-home-")
         clean.update(HOME=scratch, TMPDIR=scratch, XDG_CACHE_HOME=os.path.join(scratch, ".cache"))
         return Sandbox(cmd=list(cmd), env=clean, home=scratch, level=kind, scratch=scratch)
-    prefix = _prefix(kind, view(root, cmd[0], clean, writable, inside))
-    return Sandbox(cmd=[*prefix, *cmd], env=clean, home=clean["HOME"], level=kind, prefix=prefix)
+    box = view(root, cmd[0], clean, writable, inside)
+    prefix = _prefix(kind, box)
+    return Sandbox([*prefix, *cmd], clean, clean["HOME"], kind, prefix=prefix, view=box)
 
 
 def sandbox_env(env: dict[str, str], policy: SandboxPolicy, kind: str | None = None) -> dict:
-    """The allow-listed environment of a sandboxed run (HOME: the empty tmpfs over the home)."""
+    """The allow-listed environment of a sandboxed run. HOME keeps the user's path (a run must
+    not tell it is sandboxed by a HOME under /tmp); inside, a fresh tmpfs is mounted there."""
     clean = scrub(env, policy.test_env, source=os.environ)
     clean["PIP_NO_INDEX"] = "1"  # belt and braces: no package downloads from a candidate
     if (kind or level()) != "none":
-        clean.update(HOME=HOME_INSIDE, TMPDIR="/tmp", XDG_CACHE_HOME=f"{HOME_INSIDE}/.cache")
+        home = home_inside(env)
+        clean.update(HOME=home, TMPDIR="/tmp", XDG_CACHE_HOME=f"{home}/.cache")
         # `pip install --user` packages stay importable: their folder is bound back read-only.
         clean.setdefault("PYTHONUSERBASE", os.path.join(os.path.expanduser("~"), ".local"))
     return clean
+
+
+def home_inside(env: dict[str, str]) -> str:
+    """The run's HOME path inside the sandbox: the user's own, unless it cannot be a tmpfs."""
+    home = os.path.realpath(env.get("HOME") or os.path.expanduser("~"))
+    root = env.get(wire.ROOT) or os.getcwd()
+    if home == "/" or _under(home, os.path.realpath(root)) or not os.path.isabs(home):
+        return HOME_FALLBACK
+    return home
 
 
 @contextlib.contextmanager

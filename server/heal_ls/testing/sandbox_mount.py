@@ -10,14 +10,14 @@ covers it, mount the tmpfs, bind each folder back from its descriptor (read-only
 run's writable folder), remount every other mount point read-only, check that the root and the
 workspace really are read-only, then exec the command with the environment this process got.
 
-Standard library only, no import of heal_ls: `-S -I` keep the user's PYTHON* variables and site
+Standard library only (and warm_mounts, stdlib only, from the agent folder beside this file: the
+warm runner mounts its fresh tmpfs with it too), no import of heal_ls: `-S -I` keep the user's PYTHON* variables and site
 packages out of this step. Nothing may be imported late either (a codec lookup is an import):
 heal-ls's own standard library is often under a folder the view hides.
 """
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import re
@@ -25,24 +25,15 @@ import signal
 import sys
 import warnings  # noqa: F401 - os.execvpe imports it to search PATH, after the mounts
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "agent"))
+from warm_mounts import make_target, mount  # type: ignore[import-not-found]  # noqa: E402
+
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND = 32, 4096
 # Flags a mount made outside this user namespace keeps locked: a remount must repeat them.
 LOCKED = ((os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC))
 FAILED = 125  # unshare(1)'s own exit status for "could not set up"
 OCTAL = re.compile(rb"\\([0-7]{3})")  # mountinfo writes a space in a path as \040
-
-_libc = ctypes.CDLL(None, use_errno=True)
-_libc.mount.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_ulong, ctypes.c_char_p]
-
-
-def mount(source: str | None, target: str, fstype: str | None, flags: int) -> None:
-    def raw(text):
-        return None if text is None else os.fsencode(text)
-
-    if _libc.mount(raw(source), raw(target), raw(fstype), flags, None) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, os.strerror(err), target)
 
 
 def remount_read_only(path: str) -> None:
@@ -65,30 +56,21 @@ def under(path: str, parent: str) -> bool:
     return path == parent or path.startswith(parent.rstrip("/") + "/")
 
 
-def make_target(source_fd: int, target: str) -> None:
-    if os.path.exists(target):
-        return
-    if os.path.isdir(f"/proc/self/fd/{source_fd}"):
-        os.makedirs(target)
-    else:
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        os.close(os.open(target, os.O_WRONLY | os.O_CREAT, 0o644))
-
-
 def build(view: dict) -> None:
     binds = [(os.open(src, os.O_PATH), dst, rw) for src, dst, rw in view["binds"]]
-    for path in view["hidden"]:  # sorted: one under another is made in the outer tmpfs
+    hidden = [path for path, _ in view["hidden"]]
+    for path, size in view["hidden"]:  # sorted: one under another is made in the outer tmpfs
         os.makedirs(path, exist_ok=True)
-        mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV)
+        mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size}")
     for fd, target, writable in binds:
         make_target(fd, target)
         mount(f"/proc/self/fd/{fd}", target, None, MS_BIND)
         if not writable:
             remount_read_only(target)
         os.close(fd)
-    own = {"/proc", *view["hidden"], *(target for _, target, _ in binds)}
+    own = {"/proc", *hidden, *(target for _, target, _ in binds)}
     for point in mount_points():
-        if point in own or any(under(point, h) for h in ("/proc", *view["hidden"])):
+        if point in own or any(under(point, h) for h in ("/proc", *hidden)):
             continue
         try:
             remount_read_only(point)
@@ -98,7 +80,6 @@ def build(view: dict) -> None:
     for path in ("/", view["cwd"]):
         if not any(under(path, w) for w in writable) and not os.statvfs(path).f_flag & os.ST_RDONLY:
             raise OSError(f"{path} is still writable in the sandbox")
-    os.makedirs(view["home"], exist_ok=True)
     os.chdir(view["cwd"])
 
 

@@ -1,5 +1,10 @@
 """What a sandboxed run sees of the file system: the workspace, the interpreter's
-paths, and the home folders it must not."""
+paths, and the home folders it must not.
+
+Every writable place is a fresh tmpfs with a size cap (a run cannot pin host memory), and every
+unix socket left visible (in the workspace or a system folder) is covered by /dev/null: a path
+socket is reachable across network namespaces, so a candidate could otherwise talk to a daemon.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,20 @@ import contextlib
 import functools
 import json
 import os
+import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 TESTING_DIR = str(Path(__file__).resolve().parent)  # our plugin and warm server live here
+TEMP_SIZE = 1024**3  # bytes of each temp dir's tmpfs (where tests write their files)
+OTHER_SIZE = 128 * 1024**2  # bytes of every other tmpfs (home folders, /run, /dev/shm)
+# Readable system folders where daemons leave their sockets (/run and /tmp are hidden anyway).
+SOCKET_DIRS = ("/var", "/srv", "/etc", "/opt", "/mnt", "/media")
+SOCKET_SCAN_LIMIT = 200_000  # entries; a bigger tree is scanned only this far
+# Big folders no daemon puts its socket in (installed packages, git's object store, bytecode).
+SOCKETLESS = {"site-packages", "dist-packages", "node_modules", "objects", "__pycache__"}
 
 
 @dataclass(frozen=True)
@@ -22,6 +35,16 @@ class View:
     writable: tuple[str, ...]  # bound read-write at the same path
     inside: dict  # host dir -> path inside the sandbox, bound read-write
     cwd: str
+    covered: tuple[str, ...] = ()  # unix sockets covered by /dev/null (bound last)
+
+    def tmpfs(self) -> list[tuple[str, int]]:
+        """(path, size cap in bytes) of every fresh tmpfs, outer before inner."""
+        return [(path, tmpfs_size(path)) for path in self.hidden]
+
+
+def tmpfs_size(path: str) -> int:
+    temp = {"/tmp", "/var/tmp", os.path.realpath(tempfile.gettempdir())}
+    return TEMP_SIZE if path in temp else OTHER_SIZE
 
 
 def home_dirs() -> list[str]:
@@ -34,10 +57,11 @@ def home_dirs() -> list[str]:
     return sorted(h for h in homes if h and h != "/")
 
 
-def hidden_dirs() -> list[str]:
+def hidden_dirs(home: str | None = None) -> list[str]:
+    """Fresh tmpfs: the temp dirs, /run, the home folders and the run's HOME (made if missing)."""
     dirs = ["/tmp", "/var/tmp", "/run", "/home", "/root", "/dev/shm", tempfile.gettempdir()]
-    dirs += home_dirs()
-    return sorted({os.path.realpath(d) for d in dirs if os.path.isdir(d) and d != "/"})
+    dirs = [d for d in dirs + home_dirs() if os.path.isdir(d)]
+    return sorted({os.path.realpath(d) for d in dirs} - {"/"} | ({home} if home else set()))
 
 
 @functools.lru_cache(maxsize=16)
@@ -57,7 +81,7 @@ def python_paths(python: str, pythonpath: str) -> tuple[str, ...]:
 
 
 def view(root: str, python: str, env: dict, writable=(), inside=None) -> View:
-    hidden = hidden_dirs()
+    hidden = hidden_dirs(env.get("HOME"))
     wanted = [root, TESTING_DIR, *python_paths(python, env.get("PYTHONPATH", ""))]
     wanted += [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     keep = []
@@ -70,7 +94,48 @@ def view(root: str, python: str, env: dict, writable=(), inside=None) -> View:
         writable=tuple(os.path.realpath(w) for w in writable),
         inside=dict(inside or {}),
         cwd=os.path.realpath(root),
+        covered=tuple(visible_sockets(os.path.realpath(root), hidden)),
     )
+
+
+def per_run(box: View | None, shared: str, own: str) -> dict:
+    """What a warm run mounts afresh in its own mount namespace (warm_mounts.mount_fresh): every
+    tmpfs of the view, and what the view binds under them bound back; of the exchange folder all
+    runs share (`shared`), only the run's own (`own`). box: the view its server was started in."""
+    assert box is not None, "a sandboxed warm server is started with its view"
+    targets = [*box.keep, *box.writable, *(t for t in box.inside.values() if t != shared), own]
+    under_tmpfs = [t for t in targets if any(_under(t, h) for h in box.hidden)]
+    top = {t for t in under_tmpfs if not any(t != o and _under(t, o) for o in under_tmpfs)}
+    return {"tmpfs": box.tmpfs(), "binds": sorted(top)}
+
+
+def visible_sockets(root: str, hidden: list[str]) -> list[str]:
+    """Unix sockets in the workspace and the system folders that the view leaves visible."""
+    found = [p for top in SOCKET_DIRS for p in _sockets_under(top)]
+    found = [p for p in found if not any(_under(p, h) for h in hidden)]
+    return sorted({*found, *_sockets_under(root)})  # the workspace is bound back: all of it
+
+
+def _sockets_under(top: str) -> list[str]:
+    found, stack, seen = [], [top], 0
+    while stack and seen < SOCKET_SCAN_LIMIT:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        seen += len(entries)
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                if entry.is_symlink():
+                    continue
+                if entry.is_dir():
+                    if entry.name not in SOCKETLESS:
+                        stack.append(entry.path)
+                elif not entry.is_file() and stat.S_ISSOCK(
+                    entry.stat(follow_symlinks=False).st_mode
+                ):
+                    found.append(entry.path)
+    return found
 
 
 def _under(path: str, parent: str) -> bool:

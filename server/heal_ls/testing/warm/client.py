@@ -26,6 +26,7 @@ from heal_ls.testing import sandbox as sandboxing
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.invocation import COVERAGE_FILE
 from heal_ls.testing.sandbox import Sandbox, SandboxPolicy, make_sandbox
+from heal_ls.testing.sandbox_view import View, per_run
 from heal_ls.testing.warm import process as warm_process
 from heal_ls.testing.warm.cold import WarmTimeout, _limits, _output_path, run_cold
 from heal_ls.testing.warm.fingerprint import fingerprint
@@ -52,6 +53,7 @@ class WarmRunner:
         self.policy = policy
         self.boxed: dict[SandboxPolicy, WarmRunner] = {}  # sandboxed twins, one per policy
         self.io_dir: str | None = None  # host side of IO_INSIDE (sandboxed runners)
+        self.view: View | None = None  # what the sandboxed server sees (runs remount its tmpfs)
         self.server: warm_process.ServerProcess | None = None
         self.key: tuple | None = None
         self.learned: dict[str, None] = {}  # ordered set, carried across restarts
@@ -130,9 +132,8 @@ class WarmRunner:
                 env, host, inner = boxed
                 server = await self._server_for(inv, env)
                 output, inside = os.path.join(host, "out"), f"{inner}/out"
-                limits: dict[str, Any] | None = dict(
-                    _limits(timeout), pid_namespace=True, scratch="/tmp"
-                )
+                fresh = per_run(self.view, IO_INSIDE, inner)
+                limits: dict | None = dict(_limits(timeout), pid_namespace=True, fresh=fresh)
             else:
                 env, limits = (box.env, _limits(timeout)) if box else (inv.env, None)
                 server = await self._server_for(inv, inv.env)
@@ -198,6 +199,7 @@ class WarmRunner:
         box = make_sandbox(
             [self.python], env, self.policy, root=self.root, inside={self.io_dir: IO_INSIDE}
         )
+        self.view = box.view
         return warm_process.ServerProcess(*args, prefix=box.prefix)
 
     def _options(self) -> dict:

@@ -125,6 +125,7 @@ SERVER_FILES = [
     "warm_rules.py",
     "warm_rewritten.py",
     "warm_sandbox.py",
+    "warm_mounts.py",
 ]
 
 
