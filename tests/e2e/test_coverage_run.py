@@ -102,3 +102,22 @@ async def test_exclude_drops_exactly_the_named_ids_not_their_prefix_siblings(tmp
         "test_calc.py::test_double_zero",
         "test_calc.py::test_twice[2]",
     ]
+
+
+def test_a_discovery_stopped_by_its_time_limit_says_so(tmp_path, monkeypatch):
+    """What the traced run did not reach is unknown, and the heal says so (issue 22: a
+    26,854-test suite around one function)."""
+    from heal_ls.testing import coverage_run as discovery
+
+    root = _project(tmp_path)
+    (root / "tests" / "test_slow.py").write_text(
+        "import time\nfrom pkg.rules import match\n\n"
+        "def test_slow():\n    time.sleep(60)\n    assert match(['push'])\n"
+    )
+    monkeypatch.setattr(discovery, "_limit", lambda options: 10.0)
+    found = asyncio.run(coverage_run(str(root), suspect_paths=[str(root / "pkg" / "rules.py")]))
+    assert found.limit == 10.0
+    passed = [t.nodeid for t in found.passing()]
+    assert (
+        "tests/test_rules.py::test_push" in passed and "tests/test_slow.py::test_slow" not in passed
+    )

@@ -24,6 +24,7 @@ class Guards:
     already_failing: list[str] = field(default_factory=list)  # ran the suspect, did not pass
     seconds: float = 0.0  # what discovery cost (0.0 when cached)
     error: str | None = None  # discovery could not run; the guards are then only the last run's
+    limit: float = 0.0  # discovery stopped at this time limit (s): tests it did not reach
     # the guards of every function the fix may change (qualname -> node ids), target included
     of: dict[str, list[str]] = field(default_factory=dict)
 
@@ -131,7 +132,7 @@ async def find_guards(
     )
     each = {s.qualname: _guards_of(s, run, found.tests, failing) for s in (*also, suspect)}
     guards = each[suspect.qualname]
-    guards.seconds, guards.error = found.seconds, found.error
+    guards.seconds, guards.error, guards.limit = found.seconds, found.error, found.limit
     for other in each.values():
         guards.durations.update(other.durations)
     guards.of = {qualname: g.tests for qualname, g in each.items()}

@@ -160,6 +160,11 @@ def guard_line(ctx: HealContext) -> str:
         line += (
             f"; {len(ctx.guards.of.get(other.qualname, []))} run {other.qualname.split('.')[-1]}()"
         )
+    if ctx.guards.limit:
+        line += (
+            f"; guard discovery stopped at its {ctx.guards.limit:g} s limit: the tests it did not"
+            " reach are not guards"
+        )
     if ctx.guards.already_failing:
         line += f"; {len(ctx.guards.already_failing)} already failing (not held against a fix)"
     chosen, _ = guards_of(ctx, None)

@@ -36,6 +36,7 @@ class CoverageRun:
     cached: bool = False
     error: str | None = None  # the run could not run at all; `tests` is then empty
     ran: list[str] = field(default_factory=list)  # test files and ids run (the rest: the map's)
+    limit: float = 0.0  # the run hit this time limit (s): tests it did not reach are unknown
 
     def passing(self) -> list[TestOutcome]:
         return [t for t in self.tests if t.outcome == "passed"]
@@ -74,7 +75,8 @@ async def coverage_run(
     if options.overlay:
         started = time.monotonic()
         run = await _traced(root, files, exclude, options)
-        return CoverageRun(run.tests, files, _since(started), False, run.error, files)
+        cut = _limit(options) if run.timed_out else 0.0
+        return CoverageRun(run.tests, files, _since(started), False, run.error, files, cut)
     return await _from_map(root, files, exclude, options)
 
 
@@ -93,11 +95,12 @@ async def _from_map(
     if run.error and any("::" in n for n in todo):  # a stale id pytest no longer finds
         todo = sorted({n.split("::")[0] for n in todo})
         run = await _traced(root, todo, exclude, options)
+    cut = _limit(options) if run.timed_out else 0.0
     if run.error:
-        return CoverageRun(run.tests, files, _since(started), False, run.error, todo)
+        return CoverageRun(run.tests, files, _since(started), False, run.error, todo, cut)
     fresh = [t.nodeid for t in run.tests]
     recalled = _recalled(root, files, [*exclude, *fresh], options)
-    return CoverageRun([*run.tests, *recalled], files, _since(started), False, None, todo)
+    return CoverageRun([*run.tests, *recalled], files, _since(started), False, None, todo, cut)
 
 
 def _recalled(
@@ -118,11 +121,15 @@ async def _traced(
 
     excluded = (a for nodeid in exclude for a in (EXCLUDE_OPTION, nodeid))
     traced = replace(
-        options,
-        pytest_args=(*options.pytest_args, *excluded),
-        run_timeout=max(60.0, options.test_timeout * 10),
+        options, pytest_args=(*options.pytest_args, *excluded), run_timeout=_limit(options)
     )
     return await run_pytest(root, nodeids=nodeids, trace=True, **traced.pytest_kwargs())
+
+
+def _limit(options: RunOptions) -> float:
+    """The traced run's time limit: what it did not reach by then stays unknown (the map
+    keeps what it did, so the next run goes on from there)."""
+    return max(60.0, options.test_timeout * 10)
 
 
 def _since(started: float) -> float:
