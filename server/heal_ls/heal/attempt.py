@@ -34,6 +34,7 @@ from heal_ls.models import (
     Suspect,
 )
 from heal_ls.pysource.parse import normalised
+from heal_ls.testing.confirm import CONFIRMED
 from heal_ls.testing.sandbox import NOT_ISOLATED, SandboxPolicy
 from heal_ls.testing.sandbox import level as sandbox_level
 
@@ -159,21 +160,24 @@ def proof_line(
     ctx: HealContext, chosen: GuardSelection, unguarded: list[str], planned: Planned | None = None
 ) -> str:
     """What proved the fix: `verified by 1 failing test now passing and 12 guards that run f()
-    (12 of 40 guards ran (28 cut by the 30 s budget run after the apply))`."""
+    (12 of 40 guards ran (28 cut by the 30 s budget run after the apply)); confirmed by a
+    plugin-free run`."""
     targets = len(ctx.failures)
     what = "failing test" if any(f.test for f in ctx.failures) else "crashing script"
     now = "now passing" if what == "failing test" else "now running cleanly"
     head = f"{targets} {what}{'s' if targets != 1 else ''} {now}"
+    confirmed = f"; {CONFIRMED}" if what == "failing test" else ""  # heal/verify.py
     if unguarded:
         names = ", ".join(f"{q.split('.')[-1]}()" for q in unguarded)
-        return f"weak: only {head}; no passing test runs {names} to guard against regressions"
+        weak = f"weak: only {head}; no passing test runs {names} to guard against regressions"
+        return weak + confirmed
     target = ctx.suspect.qualname
     changed = ctx.guards.changed(planned.touched if planned else [target], target)
     functions = ", ".join(f"{q.split('.')[-1]}()" for q in changed)
     count = len(chosen.run)
     run = "that runs" if count == 1 else "that run"
     guards = f"{count} guard{'s' if count != 1 else ''} {run} {functions}"
-    return f"verified by {head} and {guards} ({chosen.ran_text()})"
+    return f"verified by {head} and {guards} ({chosen.ran_text()}){confirmed}"
 
 
 async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: bool) -> str | None:

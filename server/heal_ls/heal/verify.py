@@ -2,7 +2,10 @@
 
 The candidate is never written to disk: the runner's import hook serves it for that one file, so
 the user's files and unsaved buffers stay untouched while candidates are tried. Its target tests
-must pass on repeated runs, each a process of its own (a pass by chance is no pass).
+must pass on repeated runs, each a process of its own (a pass by chance is no pass), and the last
+run is the plugin-free confirmation (testing/confirm.py): the targets and guards in a fresh
+interpreter without heal-ls's reporter, its outcome read by heal-ls from pytest's exit status and
+JUnit XML, so a verdict never rests on objects the candidate's code could reach alone.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from heal_ls.models import Failure, RunResult
+from heal_ls.testing.confirm import confirm_run
 
 # A candidate passes only when its target tests pass every time: at least MIN_RUNS runs (a fix
 # right 60% of the time gets through 3 runs 22% of the time, 6 runs 5%), up to MAX_RUNS when the
@@ -154,15 +158,33 @@ async def verify_module_text(
     if not outcome.passed or not failing:
         return outcome
     again = dict(python=python, pytest_args=pytest_args, test_timeout=test_timeout, warm=warm)
-    return await _repeated(outcome, root, failing, files, sandbox, original_seconds, again)
+    runs = await _repeated(outcome, root, failing, files, sandbox, original_seconds, again)
+    if isinstance(runs, VerifyOutcome):
+        return runs
+    return await _confirmed(outcome, runs, root, nodeids, files, sandbox, again)
 
 
-async def _repeated(outcome, root, failing, files, sandbox, original_seconds, again):
-    """`outcome` (a pass) if the failing tests pass again on every repeat (MIN_RUNS in all,
-    up to MAX_RUNS while their times vary); else why not."""
+async def _confirmed(outcome, runs: int, root, nodeids, files, sandbox, again) -> VerifyOutcome:
+    """`outcome` (a pass in `runs` runs) if the plugin-free confirmation of `nodeids` (targets
+    and guards) agrees; else why not."""
+    del again["warm"]  # a fresh interpreter, never a warm fork
+    confirmed = await confirm_run(root, nodeids, files, sandbox=sandbox, **again)
+    if not confirmed.passed:
+        why = f"passed {runs} of {runs + 1} runs, then {confirmed.summary}"
+        return VerifyOutcome(False, f"not confirmed: {why}", outcome.run)
+    outcome.summary += f" ({runs + 1} of {runs + 1} runs; {confirmed.summary})"
+    return outcome
+
+
+async def _repeated(
+    outcome, root, failing, files, sandbox, original_seconds, again
+) -> int | VerifyOutcome:
+    """How many runs passed, if the failing tests pass again on every repeat (MIN_RUNS in all
+    with the plugin-free confirmation that follows; up to MAX_RUNS while their times vary);
+    else why not."""
     seconds = [_seconds(outcome.run, failing)]
-    for done in range(1, MAX_RUNS):
-        if done >= MIN_RUNS and not _varies(seconds):
+    for done in range(1, MAX_RUNS - 1):
+        if done >= MIN_RUNS - 1 and not _varies(seconds):
             break
         rerun = await run_sandboxed_tests(root, failing, files, sandbox=sandbox, **again)
         seconds.append(_seconds(rerun, failing))
@@ -171,8 +193,7 @@ async def _repeated(outcome, root, failing, files, sandbox, original_seconds, ag
         if not repeat.passed:
             why = f"passed {done} of {done + 1} runs, then: {repeat.summary}"
             return VerifyOutcome(False, f"not repeatable: {why}", rerun, repeat.timed_out)
-    outcome.summary += f" ({len(seconds)} of {len(seconds)} runs)"
-    return outcome
+    return len(seconds)
 
 
 def _seconds(run: RunResult | None, nodeids: list[str]) -> float:

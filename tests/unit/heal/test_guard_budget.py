@@ -74,10 +74,13 @@ def test_a_verdict_whose_guards_were_cut_says_so_and_keeps_the_cut_ones_for_afte
     assert result.guards_cut == [FAR[0], FAR[2]]
     assert result.proof == (
         "verified by 1 failing test now passing and 3 guards that run total() "
-        "(3 of 5 guards ran (2 cut by the 6 s budget run after the apply))"
+        "(3 of 5 guards ran (2 cut by the 6 s budget run after the apply)); "
+        "confirmed by a plugin-free run"
     )
     whole = finish(context(0), "verified", new_source=MODULE.replace(" - 1", ""))
-    assert whole.proof.endswith("and 5 guards that run total() (5 of 5 guards ran)")
+    assert whole.proof.endswith(
+        "and 5 guards that run total() (5 of 5 guards ran); confirmed by a plugin-free run"
+    )
     assert whole.guards_cut == []
 
 

@@ -1,5 +1,6 @@
 """A candidate is verified only when its target tests pass run after run: a fix right some of
-the time fails the repeats; runs whose times vary get more of them."""
+the time fails the repeats; runs whose times vary get more of them; the last run is the
+plugin-free confirmation of the targets and guards (testing/confirm.py), and it must agree."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 from heal_ls.heal import verify
 from heal_ls.models import Failure, RunResult
 from heal_ls.models import TestOutcome as Outcome
+from heal_ls.testing.confirm import CONFIRMED, Confirmation
 
 TEST = "tests/test_m.py::test_total"
 GUARD = "tests/test_m.py::test_sum"
@@ -27,16 +29,24 @@ def run_of(passed: bool, seconds: float = 0.01, ids=(TEST,)) -> RunResult:
 
 @pytest.fixture
 def runs(monkeypatch):
-    """The results the next verification runs give, in order; records what each ran."""
+    """The results the next verification runs give, in order; records what each ran (the
+    confirmation's ids as ("confirm", ids)). The confirmation agrees unless told otherwise."""
     planned: list[RunResult] = []
-    ran: list[list[str]] = []
+    ran: list = []
+    confirmations = [Confirmation(True, CONFIRMED)]
 
     async def fake(root, nodeids, overlay, **kwargs):
         ran.append(list(nodeids))
         return planned.pop(0)
 
+    async def confirm(root, nodeids, overlay, **kwargs):
+        assert "warm" not in kwargs  # a fresh interpreter
+        ran.append(("confirm", list(nodeids)))
+        return confirmations[0]
+
     monkeypatch.setattr(verify, "run_sandboxed_tests", fake)
-    return planned, ran
+    monkeypatch.setattr(verify, "confirm_run", confirm)
+    return planned, ran, confirmations
 
 
 async def check(guards=(GUARD,)):
@@ -48,23 +58,38 @@ async def check(guards=(GUARD,)):
 
 
 async def test_a_fix_that_passes_every_run_is_verified_after_three(runs):
-    planned, ran = runs
-    planned += [run_of(True, ids=(TEST, GUARD)), run_of(True), run_of(True)]
+    planned, ran, _ = runs
+    planned += [run_of(True, ids=(TEST, GUARD)), run_of(True)]
     outcome = await check()
-    assert outcome.passed and "(3 of 3 runs)" in outcome.summary
-    assert ran == [[TEST, GUARD], [TEST], [TEST]]  # guards once, the targets again
+    assert outcome.passed
+    assert outcome.summary.endswith(f"(3 of 3 runs; {CONFIRMED})")
+    # guards once with the targets, the targets again, then both without heal-ls's plugin
+    assert ran == [[TEST, GUARD], [TEST], ("confirm", [TEST, GUARD])]
 
 
 async def test_a_fix_right_only_sometimes_is_not_verified(runs):
-    planned, _ = runs
-    planned += [run_of(True, ids=(TEST, GUARD)), run_of(True), run_of(False)]
+    planned, ran, _ = runs
+    planned += [run_of(True, ids=(TEST, GUARD)), run_of(False)]
     outcome = await check()
     assert not outcome.passed
-    assert outcome.summary.startswith("not repeatable: passed 2 of 3 runs, then: ")
+    assert outcome.summary.startswith("not repeatable: passed 1 of 2 runs, then: ")
+    assert len(ran) == 2  # no confirmation of a fix that already failed
+
+
+async def test_a_fix_the_confirmation_disagrees_with_is_not_verified(runs):
+    planned, _, confirmations = runs
+    planned += [run_of(True, ids=(TEST, GUARD)), run_of(True)]
+    confirmations[0] = Confirmation(False, "the plugin-free confirmation run disagrees: x")
+    outcome = await check()
+    assert not outcome.passed
+    assert outcome.summary == (
+        "not confirmed: passed 2 of 3 runs, then the plugin-free confirmation run disagrees: x"
+    )
 
 
 async def test_runs_whose_times_vary_get_more_repeats(runs):
-    planned, ran = runs
-    planned += [run_of(True, 0.01, (TEST, GUARD)), run_of(True, 0.5), *[run_of(True)] * 4]
+    planned, ran, _ = runs
+    planned += [run_of(True, 0.01, (TEST, GUARD)), run_of(True, 0.5), *[run_of(True)] * 3]
     outcome = await check()
     assert outcome.passed and len(ran) == verify.MAX_RUNS
+    assert ran[-1] == ("confirm", [TEST, GUARD])

@@ -40,6 +40,7 @@ Warm server (one JSON object per line on its stdin/stdout):
 from __future__ import annotations
 
 PLUGIN_NAME = "heal_pytest_plugin"  # loaded with `-p heal_pytest_plugin`
+SERVE_PLUGIN = "heal_serve"  # the plugin-free confirmation run's only plugin: serves the overlay
 OVERLAY_BOOT = "heal_overlay.py"  # `python heal_overlay.py SCRIPT [ARGS...]`
 WARM_SERVER = "warm_server.py"  # `python warm_server.py ROOT OPTIONS_JSON`
 

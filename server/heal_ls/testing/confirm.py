@@ -1,0 +1,133 @@
+"""The plugin-free confirmation run: a verdict that code in the candidate was not written against.
+
+Python cannot isolate objects within one process: code under test (a candidate's function body,
+or its import-time code: default arguments, decorators, class bodies) can reach anything in the
+test process, through the garbage collector or `sys.modules` by computed names, including
+heal-ls's reporter and pytest itself. So a verified candidate's tests (targets and guards) run
+once more, in a fresh sandboxed interpreter without heal-ls's plugin (`-p heal_serve` only serves
+the candidate's text: there is no reporter to reach), and heal-ls's own process reads the outcome
+from pytest's exit status and pytest's own JUnit XML (testing/junit.py).
+
+A candidate may still rewrite pytest in that process (replace `Function.runtest`, or the `obj`
+of the tests after it). So the run ends with a sentinel: a test of heal-ls's, named afresh for
+each run, that must fail and runs last. The run confirms the fix only when every asked test
+passed for real (not skipped, xfailed or missing), nothing else ran, the sentinel failed and the
+exit status is pytest's 1 for exactly that. A candidate that makes every test pass makes the
+sentinel pass too. One written against this very check (sparing the sentinel by name) is left to
+the other layers: such code uses reflection and computed names, which the allow-list of what a
+fix may add (heal/novelty.py) and the rails (heal/safety.py, heal/tampering.py) hold for review.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.invocation import PLUGIN_NAME, PytestInvocation, build_pytest_invocation
+from heal_ls.testing.junit import Case, case_key, read_cases
+from heal_ls.testing.process import run_process
+from heal_ls.testing.sandbox import NotIsolated, as_policy, sandboxed
+
+CONFIRMED = "confirmed by a plugin-free run"
+TESTS_FAILED = 1  # pytest's exit status when tests ran and some failed (here: the sentinel)
+SENTINEL_TEXT = "def {name}():\n    raise AssertionError({tag!r})\n"
+
+
+@dataclass
+class Confirmation:
+    passed: bool
+    summary: str  # CONFIRMED, or why not, in words that can go back to the model
+
+
+async def confirm_run(
+    root: str,
+    nodeids: Sequence[str],
+    overlay: dict[str, str],
+    *,
+    python: str | None,
+    pytest_args: Sequence[str],
+    test_timeout: float,
+    sandbox=True,
+) -> Confirmation:
+    """Run `nodeids` with `overlay` served, no heal-ls plugin, and the sentinel last."""
+    asked = list(dict.fromkeys(nodeids))
+    inv = build_pytest_invocation(
+        root, nodeids=asked, python=python, pytest_args=pytest_args, overlay=overlay,
+        trace=False, serial=True, own_cache=True,
+    )  # fmt: skip
+    try:
+        sentinel = _plugin_free(inv)
+        timeout = max(30.0, test_timeout * (len(asked) + 2))
+        try:
+            with sandboxed(
+                inv.command, inv.env, timeout, as_policy(sandbox), root=inv.root,
+                writable=[inv.workdir],
+            ) as (cmd, env, preexec):  # fmt: skip
+                done = await run_process(
+                    cmd, env=env, cwd=inv.cwd, timeout=timeout, preexec_fn=preexec
+                )
+        except (NotIsolated, OSError) as exc:
+            return Confirmation(False, f"the plugin-free confirmation run could not run: {exc}")
+        if done.timed_out:
+            return Confirmation(False, "the plugin-free confirmation run timed out")
+        try:
+            cases = read_cases(os.path.join(inv.workdir, "junit.xml"))
+        except (OSError, ValueError) as exc:
+            why = f"pytest wrote no readable JUnit XML ({exc}); exit status {done.returncode}"
+            return Confirmation(False, why)
+        return judge(cases, done.returncode, asked, sentinel)
+    finally:
+        inv.cleanup()
+
+
+def _plugin_free(inv: PytestInvocation) -> str:
+    """Turn a plugin run's invocation into the confirmation's; returns the sentinel's name."""
+    tag = secrets.token_hex(6)
+    name = f"test_heal_sentinel_{tag}"
+    path = os.path.join(inv.workdir, f"{name}.py")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(SENTINEL_TEXT.format(name=name, tag=tag))
+    os.unlink(inv.env.pop(wire.SEAL))  # nothing here is sealed: the report is not read
+    for var in (wire.REPORT, wire.TRACE, wire.TEST_TIMEOUT, wire.HITS_CACHE):
+        inv.env.pop(var, None)
+    at = inv.argv.index(PLUGIN_NAME)
+    inv.argv[at] = wire.SERVE_PLUGIN
+    junit = os.path.join(inv.workdir, "junit.xml")
+    # after the user's addopts, so these win; -p no:randomly keeps the sentinel last
+    inv.argv += ["-p", "no:randomly", f"--junitxml={junit}", "--junitprefix=", path]
+    inv.argv += ["-o", "junit_logging=no", "-o", "junit_log_passing_tests=false"]
+    return name
+
+
+def judge(cases: list[Case], returncode: int, asked: list[str], sentinel: str) -> Confirmation:
+    """Every asked test passed for real, nothing else ran, the sentinel ran last and failed."""
+    want = {case_key(nodeid): nodeid for nodeid in asked}
+    seen = set()
+    for case in (case for case in cases if case.name != sentinel):
+        nodeid = want.get((case.classname, case.name))
+        if nodeid is None:
+            what = f"{case.classname}::{case.name}".strip(":") or "a collection error"
+            return _no(f"it ran {what}, which was not asked for ({case.outcome})")
+        if case.outcome != "passed":
+            return _no(f"{nodeid} {case.outcome}: {case.message}".strip().rstrip(":"))
+        seen.add(nodeid)
+    missing = [nodeid for nodeid in asked if nodeid not in seen]
+    if missing:
+        return _no(f"{missing[0]} was not reported ({len(seen)} of {len(asked)} tests ran)")
+    if not cases or cases[-1].name != sentinel or len(cases) != len(asked) + 1:
+        return _no("heal-ls's sentinel test did not run last")
+    if cases[-1].outcome != "failed":
+        return _no(
+            f"heal-ls's sentinel test, which must fail, {cases[-1].outcome}: something in the run "
+            "decides outcomes instead of the tests"
+        )
+    if returncode != TESTS_FAILED:
+        return _no(f"pytest's exit status was {returncode}, not {TESTS_FAILED}")
+    return Confirmation(True, CONFIRMED)
+
+
+def _no(why: str) -> Confirmation:
+    return Confirmation(False, f"the plugin-free confirmation run disagrees: {why}")
