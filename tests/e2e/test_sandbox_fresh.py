@@ -136,19 +136,8 @@ TELLS = {
 }
 
 
-PID_TELLS = {"small_pid", "small_child_pid", "parent_is_init"}
-
-
 @pytest.mark.parametrize("warm", [True, False], ids=["warm", "cold"])
-@pytest.mark.parametrize(
-    "tell",
-    [
-        pytest.param(
-            t, marks=pytest.mark.xfail(t in PID_TELLS, reason="PIDs: not yet", strict=True)
-        )
-        for t in sorted(TELLS)
-    ],
-)
+@pytest.mark.parametrize("tell", sorted(TELLS))
 async def test_the_sandbox_does_not_give_itself_away(project, tell, warm, sandbox_level):
     """The candidate is right only where it recognises the sandbox: it must not, so it fails."""
     home = os.path.expanduser("~")

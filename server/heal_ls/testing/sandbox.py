@@ -7,11 +7,13 @@ Levels, best first (HEAL_LS_SANDBOX=bwrap|unshare|none forces one, for tests and
 - none: no isolation; a run is refused unless the user opted in (heal.allowUnisolated /
   --allow-unisolated), and every result then says NOT_ISOLATED.
 Inside the bwrap and unshare levels: the whole filesystem is read-only; the system temp dirs,
-/run, /home, /root and the user's home are fresh empty tmpfs (HOME points at one), with the
-workspace and the interpreter's paths bound back read-only; only the run's own report folder is
-writable, and every other write lands in tmpfs, discarded when the run ends. No network (a private
-loopback only), a private PID namespace (every process dies with the run), rlimits on memory,
-CPU, file size and process count, and an allow-listed environment (sandbox_env).
+/run, /home, /root, /dev/shm and the user's home are fresh empty tmpfs, each with a size cap
+(HOME keeps the user's path: a tmpfs is mounted there), with the workspace and the interpreter's
+paths bound back read-only and unix sockets covered (sandbox_view); only the run's own report
+folder is writable, and every other write lands in tmpfs, discarded when the run ends (a warm
+run mounts its own afresh: warm_mounts). No network (a private loopback only), a private PID
+namespace (every process dies with the run) whose PIDs start at a random number, not 1, rlimits
+on memory, CPU, file size and process count, and an allow-listed environment (sandbox_env).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ LEVELS = ("bwrap", "unshare", "none")
 NOT_ISOLATED = "verification not isolated on this system"
 HOME_FALLBACK = "/tmp/home"  # HOME inside when the user's is unusable (unset, /, in the workspace)
 MOUNT_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_mount.py")
+PIDS_ONLY = "--pids-only"  # sandbox_mount.py's argv[1] under bwrap: the view is built already
 
 
 class NotIsolated(Exception):
@@ -159,7 +162,7 @@ def _bwrap(box: View) -> list[str]:
         "--unshare-ipc",
     ]
     cmd += ["--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
-    return [*cmd, "--chdir", box.cwd, "--"]
+    return [*cmd, "--chdir", box.cwd, "--", *_launcher(), PIDS_ONLY]
 
 
 def _unshare(box: View) -> list[str]:
@@ -172,8 +175,12 @@ def _unshare(box: View) -> list[str]:
     binds += [(host, inner, True) for host, inner in box.inside.items()]
     binds += [("/dev/null", path, False) for path in box.covered]
     spec = {"hidden": box.tmpfs(), "binds": binds, "cwd": box.cwd}
-    mounter = [sys.executable or "python3", "-I", "-S", MOUNT_SCRIPT, json.dumps(spec)]
-    return [exe, *ns, "--", *mounter]
+    return [exe, *ns, "--", *_launcher(), json.dumps(spec)]
+
+
+def _launcher() -> list[str]:
+    """sandbox_mount.py, run by heal-ls's own interpreter outside the user's site and PYTHON*."""
+    return [sys.executable or "python3", "-I", "-S", MOUNT_SCRIPT]
 
 
 def make_sandbox(
@@ -195,7 +202,7 @@ def make_sandbox(
         scratch = tempfile.mkdtemp(prefix="heal-ls-home-")
         clean.update(HOME=scratch, TMPDIR=scratch, XDG_CACHE_HOME=os.path.join(scratch, ".cache"))
         return Sandbox(cmd=list(cmd), env=clean, home=scratch, level=kind, scratch=scratch)
-    box = view(root, cmd[0], clean, writable, inside)
+    box = view(root, cmd[0], clean, writable, inside, launcher=kind == "bwrap")
     prefix = _prefix(kind, box)
     return Sandbox([*prefix, *cmd], clean, clean["HOME"], kind, prefix=prefix, view=box)
 

@@ -26,13 +26,16 @@ import sys
 import warnings  # noqa: F401 - os.execvpe imports it to search PATH, after the mounts
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "agent"))
-from warm_mounts import make_target, mount  # type: ignore[import-not-found]  # noqa: E402
+import warm_mounts  # type: ignore[import-not-found]  # noqa: E402
+
+make_target, mount = warm_mounts.make_target, warm_mounts.mount
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND = 32, 4096
 # Flags a mount made outside this user namespace keeps locked: a remount must repeat them.
 LOCKED = ((os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC))
 FAILED = 125  # unshare(1)'s own exit status for "could not set up"
+PIDS_ONLY = "--pids-only"  # argv[1] under bwrap
 OCTAL = re.compile(rb"\\([0-7]{3})")  # mountinfo writes a space in a path as \040
 
 
@@ -91,15 +94,27 @@ def environment() -> dict[bytes, bytes]:
 
 
 def main(argv: list[str]) -> None:
+    """argv: VIEW_JSON CMD... (the unshare level), or PIDS_ONLY CMD... (bwrap built the view)."""
     try:
-        build(json.loads(argv[1]))
+        if argv[1] == PIDS_ONLY:
+            _own_pid_namespace()
+        else:
+            build(json.loads(argv[1]))
     except Exception as exc:  # noqa: BLE001 - any failure here means no sandbox: say so, stop
         sys.stderr.write(f"heal-ls sandbox: cannot build the view: {exc}\n")
         sys.exit(FAILED)
+    warm_mounts.plausible_pids()  # this process stays as the namespace's init: the command is not pid 1
     for name in ("SIGPIPE", "SIGXFSZ"):  # Python ignores them; the command gets the defaults
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
     os.execvpe(argv[2], argv[2:], environment())
+
+
+def _own_pid_namespace() -> None:
+    """Under bwrap, whose own init is pid 1 and the command pid 2: new namespaces whose first
+    process this becomes (where the kernel refuses them, the command runs as it is)."""
+    if warm_mounts.new_namespaces(warm_mounts.CLONE_NEWPID | warm_mounts.CLONE_NEWNS):
+        warm_mounts.fork_and_wait()
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import json
 import os
 import stat
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,9 +81,11 @@ def python_paths(python: str, pythonpath: str) -> tuple[str, ...]:
     return tuple(p for p in paths if p and os.path.exists(p))
 
 
-def view(root: str, python: str, env: dict, writable=(), inside=None) -> View:
+def view(root: str, python: str, env: dict, writable=(), inside=None, launcher=False) -> View:
+    """launcher: heal-ls's own interpreter runs inside too (sandbox_mount.py under bwrap)."""
     hidden = hidden_dirs(env.get("HOME"))
     wanted = [root, TESTING_DIR, *python_paths(python, env.get("PYTHONPATH", ""))]
+    wanted += python_paths(sys.executable, "") if launcher else []
     wanted += [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     keep = []
     for path in sorted({os.path.realpath(p) for p in wanted if p and os.path.exists(p)}):

@@ -12,11 +12,16 @@ Stdlib only.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
+import signal
 
-MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 4096, 16384, 1 << 18
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 8, 4096, 16384, 1 << 18
+CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
 CAPABILITY_VERSION_3 = 0x20080522
+PR_SET_PDEATHSIG = 1
+PID_FLOOR = 1000  # a run's PIDs start above this (a desktop's or CI job's are in the thousands)
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mount.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_ulong, ctypes.c_char_p]
@@ -53,6 +58,56 @@ def mount_fresh(spec: dict) -> None:
         make_target(fd, path)
         mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)  # flags kept: read-only
         os.close(fd)
+
+
+def new_namespaces(flags: int) -> bool:
+    """This process in a new user namespace (its own uid kept) and the `flags` ones; the new PID
+    namespace holds the children forked from now on. False where the kernel refuses."""
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(CLONE_NEWUSER | flags) != 0:
+        return False
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1")):
+        _write(f"/proc/self/{name}", text)
+    _write("/proc/self/gid_map", f"{gid} {gid} 1")
+    return True
+
+
+def fork_and_wait() -> None:
+    """Fork: the child returns (and dies with this process); this process waits for it and
+    exits with its status (128 + N for signal N)."""
+    pid = os.fork()
+    if pid == 0:
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        return
+    code = 70
+    try:
+        _, status = os.waitpid(pid, 0)
+        code = 128 + os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+    finally:
+        os._exit(code)
+
+
+def plausible_pids() -> None:
+    """Called in a new PID namespace's first process, which stays as its init: the run gets a
+    /proc of its own (best effort) and PIDs counted on from a random number above PID_FLOOR,
+    under a parent that is not init; the processes it starts follow on. A run must not tell
+    it is sandboxed by being pid 1 or 2. Only the run returns."""
+    with contextlib.suppress(OSError):
+        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    with contextlib.suppress(OSError, ValueError):
+        with open("/proc/sys/kernel/pid_max") as handle:
+            top = min(int(handle.read()), 1 << 15) - PID_FLOOR
+        _write(
+            "/proc/sys/kernel/ns_last_pid",
+            str(PID_FLOOR + int.from_bytes(os.urandom(4), "big") % top),
+        )
+    fork_and_wait()  # init waits for the run's parent
+    fork_and_wait()  # which waits for the run
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as handle:
+        handle.write(text)
 
 
 def drop_capabilities() -> None:

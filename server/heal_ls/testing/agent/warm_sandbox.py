@@ -10,15 +10,10 @@ The forked child is single-threaded, which unshare(CLONE_NEWUSER) requires. Stdl
 
 from __future__ import annotations
 
-import os
 import sys
 
 import warm_mounts
 
-CLONE_NEWNS = 0x00020000
-CLONE_NEWUSER = 0x10000000
-CLONE_NEWPID = 0x20000000
-PR_SET_PDEATHSIG = 1
 LIMITS: tuple[tuple[str, str], ...] = (("RLIMIT_AS", "memory"), ("RLIMIT_CPU", "cpu_seconds"))
 LIMITS += (("RLIMIT_FSIZE", "file_size"), ("RLIMIT_NPROC", "processes"))
 
@@ -35,11 +30,13 @@ def apply(spec: dict | None, env: dict) -> None:
     for name, key in LIMITS:
         _limit(name, spec.get(key))
     fresh = spec.get("fresh")
-    if spec.get("pid_namespace") and _new_namespaces(mounts=bool(fresh)):
+    flags = warm_mounts.CLONE_NEWPID | (warm_mounts.CLONE_NEWNS if fresh else 0)
+    if spec.get("pid_namespace") and _new_namespaces(flags):
         if fresh:
             warm_mounts.mount_fresh(fresh)
-        _fork_first_process()
+        warm_mounts.fork_and_wait()  # the namespace's first process: every process dies with it
         if fresh:
+            warm_mounts.plausible_pids()
             warm_mounts.drop_capabilities()
     elif fresh:
         raise OSError("heal-ls warm runner: no namespaces of its own for this run")
@@ -61,49 +58,8 @@ def _limit(name: str, value) -> None:
         pass
 
 
-def _libc():
-    import ctypes
-
-    return ctypes.CDLL(None, use_errno=True)
-
-
-def _new_namespaces(mounts: bool) -> bool:
-    if not sys.platform.startswith("linux"):
-        return False
+def _new_namespaces(flags: int) -> bool:
     try:
-        libc = _libc()
-        uid, gid = os.getuid(), os.getgid()
-        if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | (CLONE_NEWNS if mounts else 0)) != 0:
-            return False
-        _write("/proc/self/setgroups", "deny")
-        _write("/proc/self/uid_map", f"{uid} {uid} 1")
-        _write("/proc/self/gid_map", f"{gid} {gid} 1")
-        return True
+        return sys.platform.startswith("linux") and warm_mounts.new_namespaces(flags)
     except (OSError, AttributeError):
         return False
-
-
-def _fork_first_process() -> None:
-    """Fork the namespace's first process (it returns and runs pytest); when it ends the kernel
-    kills everything else in the namespace. This process waits and exits alike."""
-    pid = os.fork()
-    if pid == 0:
-        try:
-            import signal
-
-            _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the waiter killed: so are we
-        except (OSError, AttributeError):
-            pass
-        return
-    code = 70
-    try:
-        _, status = os.waitpid(pid, 0)
-        # -N for signal N, else the exit code (os has a helper for this only from 3.9)
-        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-    finally:
-        os._exit(code if code >= 0 else 128 - code)
-
-
-def _write(path: str, text: str) -> None:
-    with open(path, "w") as file:
-        file.write(text)
