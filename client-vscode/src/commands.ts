@@ -6,6 +6,7 @@ import {
   DEBUG_TEST,
   FAILURES,
   HEAL_FAILING_TEST,
+  LOAD_REPORT,
   RERUN_FAILED,
   RUN_SCRIPT,
   RUN_TESTS,
@@ -32,6 +33,7 @@ export function registerCommands(context: vscode.ExtensionContext, server: HealS
     'heal-ls.rerunFailed': () => serverCommand(server, RERUN_FAILED, []),
     'heal-ls.runScript': (uri?: vscode.Uri) => runScript(server, uri),
     'heal-ls.debugTest': (arg: TestArg) => debugTest(server, arg),
+    'heal-ls.loadReport': (uri?: vscode.Uri) => loadReport(server, uri),
     'heal-ls.setApiKey': (arg?: { provider?: string; key?: string }) => setApiKey(context, arg),
     'heal-ls.showLogs': () => server.output.show(),
     'heal-ls.restart': () => server.restart('Heal: Restart Server'),
@@ -120,6 +122,23 @@ function reportHeal(target: string, result: unknown): void {
   } else if (status && status !== 'cancelled') {
     void vscode.window.showWarningMessage(`Heal: ${target}: ${status}${message ? ` (${message})` : ''}`);
   }
+}
+
+/** "Load CI Test Report": a JUnit XML file's failures become diagnostics; nothing runs. */
+async function loadReport(server: HealServer, uri?: vscode.Uri): Promise<unknown> {
+  const picked =
+    uri ??
+    (
+      await vscode.window.showOpenDialog({
+        title: 'Heal: load a JUnit XML test report (e.g. from CI)',
+        filters: { 'JUnit XML': ['xml'] },
+        canSelectMany: false,
+      })
+    )?.[0];
+  if (!picked) {
+    return undefined;
+  }
+  return serverCommand(server, LOAD_REPORT, [{ report: picked.toString() }]);
 }
 
 function runScript(server: HealServer, uri?: vscode.Uri): Promise<unknown> | undefined {

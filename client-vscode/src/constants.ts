@@ -8,5 +8,6 @@ export const RUN_TESTS = 'heal.runTests';
 export const RERUN_FAILED = 'heal.rerunFailed';
 export const RUN_SCRIPT = 'heal.runScript';
 export const DEBUG_TEST = 'heal.debugTest';
+export const LOAD_REPORT = 'heal.loadReport';
 export const STATUS = 'heal/status';
 export const FAILURES = 'heal/failures';

@@ -65,6 +65,18 @@ async def diagnose(
     return run, locate_all(run.failures, root, evidence)
 
 
+def diagnose_report(root: str, report: str, python: str | None = None) -> Diagnosis:
+    """Locate the failures of a CI run's JUnit XML report (testing/junit.py) without running
+    anything: the report's passing tests and what the impact map knows are the contrast.
+    Raises junit.ReportError when the file is not such a report."""
+    from heal_ls.testing.ci_report import read_report
+
+    root = os.path.abspath(root)
+    run = read_report(report, root)
+    evidence = with_known(run, root, python) if needs_contrast(run) else run
+    return run, locate_all(run.failures, root, evidence)
+
+
 async def _focused(
     root: str, options: RunOptions, focus: Focus, whole_files: bool, on_row: OnRow
 ) -> tuple[RunResult, RunResult]:

@@ -97,7 +97,7 @@ def test_settings_contributed_with_defaults():
         "heal.autoVerifyOnSave": True,
         "heal.runOnStartup": False,
         "heal.followPytestRuns": True,
-        "heal.flakyRuns": 2,
+        "heal.flakyRuns": 14,
         "heal.maxTokensPerHeal": 0,
         "heal.prices": {},
         "heal.previewAboveCallers": 10,

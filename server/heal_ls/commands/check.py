@@ -21,8 +21,9 @@ import sys
 
 from heal_ls.commands.check_report import human_lines, summary_line, to_json
 from heal_ls.commands.live import Live, wanted
-from heal_ls.diagnose import diagnose
+from heal_ls.diagnose import diagnose, diagnose_report
 from heal_ls.locate import is_test_file
+from heal_ls.testing.ci_report import ReportError
 from heal_ls.testing.invocation import interpreter
 from heal_ls.testing.lastfailed import read_lastfailed
 from heal_ls.testing.options import RunOptions
@@ -38,6 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--script", metavar="FILE", help="run `python FILE` instead of pytest")
     what.add_argument(
         "--last-failed", action="store_true", help="run the tests pytest's last run failed"
+    )
+    what.add_argument(
+        "--from",
+        dest="from_report",
+        metavar="REPORT",
+        help="read the failures of a JUnit XML report (e.g. from CI) instead of running tests",
     )
     parser.add_argument(
         "--flaky-runs",
@@ -90,15 +97,22 @@ def run(args: argparse.Namespace) -> int:
             note = "no failed tests in pytest's last run: running all tests, as pytest --lf does"
             print(f"heal-ls check: {note}", file=sys.stderr)
     with Live(wanted(args.json), stop_after=args.test_timeout) as live:
-        result, located = asyncio.run(
-            diagnose(
-                root,
-                RunOptions(args.python, args.pytest_args, args.test_timeout, args.run_timeout),
-                tests=tests,
-                script=script,
-                on_row=live.on_row,
+        if args.from_report:
+            try:
+                result, located = diagnose_report(root, args.from_report, args.python)
+            except ReportError as exc:
+                print(f"heal-ls check: {exc}", file=sys.stderr)
+                return 2
+        else:
+            result, located = asyncio.run(
+                diagnose(
+                    root,
+                    RunOptions(args.python, args.pytest_args, args.test_timeout, args.run_timeout),
+                    tests=tests,
+                    script=script,
+                    on_row=live.on_row,
+                )
             )
-        )
         flaky = asyncio.run(recheck_all(root, located, args, live)) if args.flaky_runs else None
     if result.error:
         print(f"heal-ls check: {result.error}", file=sys.stderr)

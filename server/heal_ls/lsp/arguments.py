@@ -31,6 +31,16 @@ class RunTestsArgs:
 
 
 @attrs.frozen
+class LoadReportArgs:
+    """heal.loadReport: a JUnit XML report (`report`: a path or a file uri, e.g. from CI) and
+    the workspace folder it belongs to (`folder`: a uri; default: the folder holding the
+    report, else the first)."""
+
+    report: str | None = _text("a report path or a file uri", strict=True)
+    folder: str | None = _text("a folder uri")
+
+
+@attrs.frozen
 class RunScriptArgs:
     """heal.runScript: `script` (a workspace-relative path or a file uri, wins) or `uri`."""
 

@@ -1,4 +1,4 @@
-"""workspace/executeCommand: heal.runTests, heal.rerunFailed, heal.runScript.
+"""workspace/executeCommand: heal.runTests, heal.rerunFailed, heal.runScript, heal.loadReport.
 
 Arguments are typed and converted where the handler receives them (lsp/arguments.py); the
 checks against the workspace are here. Bad arguments get an InvalidParams error response that
@@ -10,13 +10,15 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from heal_ls.lsp.arguments import RunScriptArgs, RunTestsArgs, convert
+from heal_ls.lsp.arguments import LoadReportArgs, RunScriptArgs, RunTestsArgs, convert
 from heal_ls.lsp.documents import inside, uri_to_path
 from heal_ls.lsp.folders import folder_of_test
 from heal_ls.lsp.log import guarded
-from heal_ls.lsp.protocol import RERUN_FAILED, RUN_SCRIPT, RUN_TESTS
+from heal_ls.lsp.protocol import LOAD_REPORT, RERUN_FAILED, RUN_SCRIPT, RUN_TESTS
+from heal_ls.testing.ci_report import ReportError
 
 if TYPE_CHECKING:
     from heal_ls.lsp.folder import Folder
@@ -136,3 +138,19 @@ def register(server) -> None:
         if not os.path.isfile(path):
             raise JsonRpcInvalidParams(f"{RUN_SCRIPT}: no such script {path}")
         return run_summary(await ls.folder_for(path).runs.script(path))
+
+    @server.command(LOAD_REPORT)
+    @guarded
+    async def load_report(ls, *args):
+        given = convert(args, LoadReportArgs, LOAD_REPORT)
+        value = given.report or ""
+        path = uri_to_path(value) if value.startswith("file:") else value
+        if not path or not os.path.isabs(path):
+            raise JsonRpcInvalidParams(f"{LOAD_REPORT}: report must be an absolute path or uri")
+        folder = ls.folder_for(uri_to_path(given.folder) or "") if given.folder else None
+        folder = folder or ls.folder_for(path) or ls.folders[0]
+        try:
+            return run_summary(await folder.runs.report(path))
+        except ReportError as exc:
+            ls.show(f"heal: {exc}", types.MessageType.Error)
+            raise JsonRpcInvalidParams(f"{LOAD_REPORT}: {exc}") from None

@@ -4,7 +4,7 @@ and the payloads of its custom messages.
 - commands (workspace/executeCommand), their arguments typed in lsp/arguments.py:
   heal.healFunction {failure} or {uri, qualname}, heal.healFailingTest {test?},
   heal.runTests {test} or {uri} or nothing, heal.rerunFailed, heal.runScript {script} or {uri},
-  heal.debugTest {test?}
+  heal.debugTest {test?}, heal.loadReport {report, folder?}
 - notification `heal/status` (StatusPayload)
 - request `heal/failures` -> {failures: [{id, test, message, exc_type, suspect, healable, reason}]}
 """
@@ -21,9 +21,10 @@ RUN_TESTS = "heal.runTests"
 RERUN_FAILED = "heal.rerunFailed"
 RUN_SCRIPT = "heal.runScript"
 DEBUG_TEST = "heal.debugTest"
-COMMANDS = (HEAL_FUNCTION, HEAL_FAILING_TEST, RUN_TESTS, RERUN_FAILED, RUN_SCRIPT, DEBUG_TEST)
+LOAD_REPORT = "heal.loadReport"
 HEALS = (HEAL_FUNCTION, HEAL_FAILING_TEST)  # cancellable heals
-RUNS = (RUN_TESTS, RERUN_FAILED, RUN_SCRIPT)  # cancellable runs
+RUNS = (RUN_TESTS, RERUN_FAILED, RUN_SCRIPT, LOAD_REPORT)  # cancellable runs
+COMMANDS = (*HEALS, *RUNS, DEBUG_TEST)
 
 STATUS = "heal/status"
 FAILURES = "heal/failures"

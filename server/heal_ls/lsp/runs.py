@@ -12,7 +12,7 @@ import sys
 
 from lsprotocol import types
 
-from heal_ls.diagnose import diagnose
+from heal_ls.diagnose import diagnose, diagnose_report
 from heal_ls.locate import Located
 from heal_ls.lsp import diagnostics, status
 from heal_ls.lsp.documents import unsaved_overlay
@@ -113,6 +113,15 @@ class Runs:
             return await diagnose(self.ls.root, options, script=script)
 
         return await self._run(start, [], title, script=script)
+
+    async def report(self, path: str) -> RunResult | None:
+        """A CI run's JUnit XML report in place of a run: nothing runs (testing/junit.py)."""
+
+        async def start(buffers):
+            python = self.ls.settings.python
+            return await asyncio.to_thread(diagnose_report, self.ls.root, path, python)
+
+        return await self._run(start, None, f"heal: loading {path}")
 
     async def _run(self, start, scope, title, script=None) -> RunResult | None:
         async with self.lock:
