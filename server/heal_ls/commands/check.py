@@ -97,22 +97,11 @@ def run(args: argparse.Namespace) -> int:
             note = "no failed tests in pytest's last run: running all tests, as pytest --lf does"
             print(f"heal-ls check: {note}", file=sys.stderr)
     with Live(wanted(args.json), stop_after=args.test_timeout) as live:
-        if args.from_report:
-            try:
-                result, located = diagnose_report(root, args.from_report, args.python)
-            except ReportError as exc:
-                print(f"heal-ls check: {exc}", file=sys.stderr)
-                return 2
-        else:
-            result, located = asyncio.run(
-                diagnose(
-                    root,
-                    RunOptions(args.python, args.pytest_args, args.test_timeout, args.run_timeout),
-                    tests=tests,
-                    script=script,
-                    on_row=live.on_row,
-                )
-            )
+        try:
+            result, located = _diagnosed(root, tests, script, args, live)
+        except ReportError as exc:
+            print(f"heal-ls check: {exc}", file=sys.stderr)
+            return 2
         flaky = asyncio.run(recheck_all(root, located, args, live)) if args.flaky_runs else None
     if result.error:
         print(f"heal-ls check: {result.error}", file=sys.stderr)
@@ -132,6 +121,15 @@ def run(args: argparse.Namespace) -> int:
         for note in not_applied(root):
             print(f"heal-ls check: note: {note}", file=sys.stderr)
     return 1
+
+
+def _diagnosed(root: str, tests, script, args: argparse.Namespace, live: Live):
+    """The run (or the JUnit report of --from) and its located failures."""
+    if args.from_report:
+        return diagnose_report(root, args.from_report, args.python)
+    options = RunOptions(args.python, args.pytest_args, args.test_timeout, args.run_timeout)
+    run = diagnose(root, options, tests=tests, script=script, on_row=live.on_row)
+    return asyncio.run(run)
 
 
 async def recheck_all(root: str, located, args, live) -> dict:

@@ -139,18 +139,20 @@ def register(server) -> None:
             raise JsonRpcInvalidParams(f"{RUN_SCRIPT}: no such script {path}")
         return run_summary(await ls.folder_for(path).runs.script(path))
 
-    @server.command(LOAD_REPORT)
-    @guarded
-    async def load_report(ls, *args):
-        given = convert(args, LoadReportArgs, LOAD_REPORT)
-        value = given.report or ""
-        path = uri_to_path(value) if value.startswith("file:") else value
-        if not path or not os.path.isabs(path):
-            raise JsonRpcInvalidParams(f"{LOAD_REPORT}: report must be an absolute path or uri")
-        folder = ls.folder_for(uri_to_path(given.folder) or "") if given.folder else None
-        folder = folder or ls.folder_for(path) or ls.folders[0]
-        try:
-            return run_summary(await folder.runs.report(path))
-        except ReportError as exc:
-            ls.show(f"heal: {exc}", types.MessageType.Error)
-            raise JsonRpcInvalidParams(f"{LOAD_REPORT}: {exc}") from None
+    server.command(LOAD_REPORT)(guarded(load_report))
+
+
+async def load_report(ls, *args):
+    """heal.loadReport: a CI run's JUnit XML failures, located in the folder they belong to."""
+    given = convert(args, LoadReportArgs, LOAD_REPORT)
+    value = given.report or ""
+    path = uri_to_path(value) if value.startswith("file:") else value
+    if not path or not os.path.isabs(path):
+        raise JsonRpcInvalidParams(f"{LOAD_REPORT}: report must be an absolute path or uri")
+    folder = ls.folder_for(uri_to_path(given.folder) or "") if given.folder else None
+    folder = folder or ls.folder_for(path) or ls.folders[0]
+    try:
+        return run_summary(await folder.runs.report(path))
+    except ReportError as exc:
+        ls.show(f"heal: {exc}", types.MessageType.Error)
+        raise JsonRpcInvalidParams(f"{LOAD_REPORT}: {exc}") from None
