@@ -36,8 +36,8 @@ def test_cases_in_order_with_their_outcomes(tmp_path):
     path = tmp_path / "junit.xml"
     path.write_text(XML)
     assert read_cases(str(path)) == [
-        Case("tests.test_m", "test_ok", "passed"),
-        Case("tests.test_m.TestA", "test_x[1-2]", "failed", "assert 1 == 2"),
+        Case("tests.test_m", "test_ok", "passed", seconds=0.001),
+        Case("tests.test_m.TestA", "test_x[1-2]", "failed", "assert 1 == 2", "details", 0.001),
         Case("tests.test_m", "test_skip", "skipped", "no"),
         Case("tests.test_m", "test_err", "error", "boom"),
     ]
