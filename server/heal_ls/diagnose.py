@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from heal_ls.locate import Located, locate
 from heal_ls.locate.contrast import needs_contrast, with_known, with_passing
+from heal_ls.locate.prefetch import Prefetch
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.focus import Focus
 from heal_ls.testing.options import RunOptions
@@ -54,10 +55,9 @@ async def diagnose(
             overlay=options.overlay,
         )
         return run, locate_all(run.failures, root, run)
+    run, evidence = await _tests(root, options, tests, whole_files, on_row)
     if not tests:
-        run = await _pytest(root, options, None, on_row)
         return run, locate_all(run.failures, root, run)  # a full run holds every passing test
-    run, evidence = await _focused(root, options, Focus(tuple(tests)), whole_files, on_row)
     if needs_contrast(evidence) and passing_from is not None and passing_from is not run:
         evidence = with_passing(evidence, passing_from.tests)
     if needs_contrast(evidence):
@@ -75,6 +75,22 @@ def diagnose_report(root: str, report: str, python: str | None = None) -> Diagno
     run = read_report(report, root)
     evidence = with_known(run, root, python) if needs_contrast(run) else run
     return run, locate_all(run.failures, root, evidence)
+
+
+async def _tests(
+    root: str, options: RunOptions, tests: Sequence[str] | None, whole_files: bool, on_row: OnRow
+) -> tuple[RunResult, RunResult]:
+    """(the report, the evidence): the whole suite, or the requested tests (_focused); the
+    files the run names are read for locating meanwhile (locate/prefetch.py)."""
+    ahead = Prefetch(root, options.python)
+    on_row = on_row if options.overlay else ahead.wrap(on_row)  # an overlay is not on disk
+    try:
+        if not tests:
+            run = await _pytest(root, options, None, on_row)
+            return run, run
+        return await _focused(root, options, Focus(tuple(tests)), whole_files, on_row)
+    finally:
+        ahead.stop()
 
 
 async def _focused(

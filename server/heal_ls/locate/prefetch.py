@@ -1,0 +1,104 @@
+"""What a run's failures will be located and recorded with, read while the run goes on.
+
+heal-ls waits while pytest runs (most of `check`'s time), and right after it the impact map
+fingerprints the files of every function the tests ran (impact/fingerprints.py) and the ranking
+indexes those the failing tests ran (locate/index.py). Each report row names them as its test
+ends, so a worker thread reads them then, and that work is done when the run ends. Both caches
+are keyed by the file's state (signature, content hash): a file changed in between is read again,
+never trusted stale. A file the map already holds as it is now is not fingerprinted again.
+
+    ahead = Prefetch(root, python)
+    run = await run_pytest(..., on_row=ahead.wrap(on_row))
+    ahead.stop()      # before locating: the index cache is the caller's thread's again
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable
+
+from heal_ls.impact.fingerprints import file_functions, signature
+from heal_ls.impact.schema import map_path
+from heal_ls.locate.index import index_file
+
+log = logging.getLogger(__name__)
+OnRow = Callable[[dict], None]
+_DONE = ("", False)
+
+
+class Prefetch:
+    def __init__(self, root: str, python: str | None) -> None:
+        self.root = os.path.join(os.path.abspath(root), "")
+        self.python = python
+        self.seen: set[tuple[str, bool]] = set()
+        self.todo: queue.SimpleQueue[tuple[str, bool]] = queue.SimpleQueue()
+        self.worker: threading.Thread | None = None
+
+    def wrap(self, on_row: OnRow | None) -> OnRow:
+        """A row handler that passes each row on to `on_row` and queues the files it names."""
+
+        def handle(row: dict) -> None:
+            self.take(row)
+            if on_row is not None:
+                on_row(row)
+
+        return handle
+
+    def take(self, row: dict) -> None:
+        failure = row.get("failure") or {}
+        failing = row.get("outcome") in ("failed", "error") or bool(failure)
+        keys = [*(row.get("covered") or ()), *(failure.get("import_covered") or ())]
+        paths = [key.rpartition(":")[0] for key in keys]
+        paths += [frame.get("path", "") for frame in failure.get("frames") or ()]
+        for path in [row.get("path") or "", *paths]:
+            if path.startswith(self.root) and (path, failing) not in self.seen:
+                self.seen.add((path, failing))
+                self._start()
+                self.todo.put((path, failing))
+
+    def stop(self) -> None:
+        """Stop reading ahead (what is queued is dropped); returns once the worker is idle."""
+        if self.worker is not None:
+            while not self.todo.empty():
+                self.todo.get_nowait()
+            self.todo.put(_DONE)
+            self.worker.join()
+            self.worker = None
+
+    def _start(self) -> None:
+        if self.worker is None:
+            self.worker = threading.Thread(target=self._work, name="heal-prefetch", daemon=True)
+            self.worker.start()
+
+    def _work(self) -> None:
+        known = _known_files(self.root, self.python)
+        while (job := self.todo.get()) != _DONE:
+            path, failing = job
+            try:
+                rel = os.path.relpath(path, self.root)
+                if known.get(rel) != signature(path):
+                    file_functions(path)
+                if failing:
+                    index_file(path)
+            except Exception:  # noqa: BLE001 - reading ahead is advice: the caller reads again
+                log.debug("prefetch of %s failed", path, exc_info=True)
+
+
+def _known_files(root: str, python: str | None) -> dict[str, tuple[int, int]]:
+    """The files the project's map holds, with the signature it read them at ({}: no map)."""
+    try:
+        path = map_path(root, python)
+        if not path.is_file():
+            return {}
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0)
+        try:
+            rows = db.execute("SELECT path, mtime_ns, size FROM files").fetchall()
+        finally:
+            db.close()
+    except (sqlite3.Error, OSError):
+        return {}
+    return {rel: (mtime, size) for rel, mtime, size in rows}

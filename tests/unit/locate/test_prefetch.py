@@ -1,0 +1,63 @@
+"""Reading ahead while the tests run (locate/prefetch.py): the files a report row names are
+fingerprinted for the map, and indexed for ranking when the row is a failure."""
+
+from __future__ import annotations
+
+import time
+
+from heal_ls.impact import ImpactMap
+from heal_ls.locate import prefetch
+from heal_ls.models import RunResult
+from heal_ls.models import TestOutcome as Outcome
+
+
+def finish(ahead: prefetch.Prefetch) -> None:
+    """Let the worker take everything queued, then stop it (stop alone drops what is queued)."""
+    while not ahead.todo.empty():
+        time.sleep(0.01)
+    ahead.stop()
+
+
+def test_rows_make_the_worker_read_their_files_once(tmp_path, monkeypatch):
+    read: list[tuple[str, str]] = []
+    monkeypatch.setattr(prefetch, "file_functions", lambda path: read.append(("print", path)))
+    monkeypatch.setattr(prefetch, "index_file", lambda path: read.append(("index", path)))
+    mod, other, test = (str(tmp_path / name) for name in ("mod.py", "other.py", "test_m.py"))
+    for path in (mod, other, test):
+        open(path, "w").close()
+    ahead = prefetch.Prefetch(str(tmp_path), None)
+    seen: list[dict] = []
+    handle = ahead.wrap(seen.append)
+    passing = {"kind": "test", "outcome": "passed", "path": test, "covered": [f"{mod}:1"]}
+    failure = {"frames": [{"path": other}, {"path": "/usr/lib/python3/json.py"}]}
+    failing = {**passing, "outcome": "failed", "failure": failure, "covered": [f"{mod}:1"]}
+    for row in (passing, passing, failing):
+        handle(row)
+    finish(ahead)
+    assert seen == [passing, passing, failing]  # the caller's handler sees every row
+    assert sorted(read) == sorted(
+        [("print", test), ("print", mod)]  # the passing row: fingerprints only
+        + [("print", test), ("index", test), ("print", mod), ("index", mod)]
+        + [("print", other), ("index", other)]  # not the standard library's file
+    )
+
+
+def test_a_file_the_map_holds_as_it_is_is_not_fingerprinted_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("HEAL_LS_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "mod.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "test_m.py").write_text("def test_f():\n    pass\n")
+    covered = [f"{tmp_path / 'mod.py'}:1"]
+    run = RunResult(
+        root=str(tmp_path), tests=[Outcome("test_m.py::test_f", "passed", covered=covered)]
+    )
+    with ImpactMap.open(str(tmp_path)) as impact:
+        assert impact.record(run, started=2e9) == 1
+    read: list[str] = []
+    monkeypatch.setattr(prefetch, "file_functions", read.append)
+    monkeypatch.setattr(prefetch, "index_file", lambda path: None)
+    ahead = prefetch.Prefetch(str(tmp_path), None)
+    ahead.take({"outcome": "passed", "path": str(tmp_path / "test_m.py"), "covered": covered})
+    (tmp_path / "new.py").write_text("x = 1\n")
+    ahead.take({"outcome": "passed", "covered": [f"{tmp_path / 'new.py'}:1"]})
+    finish(ahead)
+    assert read == [str(tmp_path / "new.py")]
