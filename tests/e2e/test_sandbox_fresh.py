@@ -176,15 +176,39 @@ async def test_unix_sockets_outside_the_scratch_are_unreachable(
     project, sockets, warm, sandbox_level
 ):
     paths, listeners = sockets
-    source = "import socket\n\n\ndef answer():\n    reached = 0\n"
-    source += f"    for path in {paths!r}:\n        try:\n"
-    source += "            socket.socket(socket.AF_UNIX).connect(path)\n            reached += 1\n"
-    source += "        except OSError:\n            pass\n    return 42 if reached else 41\n"
-    (run,) = await candidate_runs(project, [source], warm)
+    (run,) = await candidate_runs(project, [connects(paths)], warm)
     assert outcome(run) == "failed", run
     for listener in listeners:
         with pytest.raises(BlockingIOError):
             listener.accept()
+
+
+def connects(paths: list[str]) -> str:
+    """A candidate right only when it reaches one of the unix sockets at paths."""
+    source = "import socket\n\n\ndef answer():\n    reached = 0\n"
+    source += f"    for path in {paths!r}:\n        try:\n"
+    source += "            socket.socket(socket.AF_UNIX).connect(path)\n            reached += 1\n"
+    source += "        except OSError:\n            pass\n    return 42 if reached else 41\n"
+    return source
+
+
+async def test_a_socket_made_after_the_warm_server_started_is_unreachable(project, sandbox_level):
+    warm = WarmRunner(sys.executable, str(project))
+    path, listener = str(project / "later.sock"), socket.socket(socket.AF_UNIX)
+    calc = str(project / "calc.py")
+    try:
+        await run_pytest(project, overlay={calc: MODULE}, sandbox=True, warm=warm)  # it starts
+        listener.bind(path)
+        listener.listen()
+        listener.setblocking(False)
+        run = await run_pytest(project, overlay={calc: connects([path])}, sandbox=True, warm=warm)
+        assert [twin.cold_runs for twin in warm.boxed.values()] == [0]
+        assert outcome(run) == "failed", run
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+    finally:
+        warm.close()
+        listener.close()
 
 
 @pytest.mark.parametrize("warm", [True, False], ids=["warm", "cold"])
@@ -197,3 +221,34 @@ async def test_a_run_cannot_fill_host_memory(project, warm, sandbox_level):
     source += "    return 41\n"
     (run,) = await candidate_runs(project, [source], warm)
     assert outcome(run) == "passed", run
+
+
+REACH_SERVER = """\
+import os
+
+
+def answer():
+    for pid in sorted(filter(str.isdigit, os.listdir("/proc")), key=int):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                argv = handle.read().split(b"\\0")
+        except OSError:
+            continue
+        if len(argv) > 1 and argv[1].endswith(b"warm_server.py"):  # the first: the server itself
+            if pid == "1":
+                return 41  # only this run's own processes are in its /proc
+            try:
+                open(f"/proc/{pid}/mem", "r+b").close()  # it could write the server's memory
+                return 42
+            except OSError:
+                return 41
+    return 41
+"""
+
+
+async def test_a_run_cannot_reach_the_warm_servers_memory(project, sandbox_level):
+    """What one run writes there, every later run would inherit. Where the run's own /proc cannot
+    be mounted (bwrap run by root) the server is listed, but the run's user namespace is nested
+    below the server's, so the kernel refuses it the server's memory."""
+    (run,) = await candidate_runs(project, [REACH_SERVER], True)
+    assert outcome(run) == "failed", run

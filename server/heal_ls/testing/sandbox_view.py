@@ -109,7 +109,8 @@ def per_run(box: View | None, shared: str, own: str) -> dict:
     targets = [*box.keep, *box.writable, *(t for t in box.inside.values() if t != shared), own]
     under_tmpfs = [t for t in targets if any(_under(t, h) for h in box.hidden)]
     top = {t for t in under_tmpfs if not any(t != o and _under(t, o) for o in under_tmpfs)}
-    return {"tmpfs": box.tmpfs(), "binds": sorted(top)}
+    covers = sorted(set(_sockets_under(box.cwd)) - set(box.covered))  # made since the start
+    return {"tmpfs": box.tmpfs(), "binds": sorted(top), "covers": covers}
 
 
 def visible_sockets(root: str, hidden: list[str]) -> list[str]:

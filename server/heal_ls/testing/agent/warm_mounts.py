@@ -48,7 +48,8 @@ def make_target(source_fd: int, target: str) -> None:
 
 
 def mount_fresh(spec: dict) -> None:
-    """spec: {"tmpfs": [[path, bytes], ...] outer first, "binds": [path, ...]}. Raises OSError."""
+    """spec: {"tmpfs": [[path, bytes], ...] outer first, "binds": [path, ...], "covers": [socket
+    path, ...]}. Raises OSError."""
     mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing of ours reaches the server
     binds = [(os.open(path, os.O_PATH), path) for path in spec["binds"]]
     for path, size in spec["tmpfs"]:
@@ -58,6 +59,8 @@ def mount_fresh(spec: dict) -> None:
         make_target(fd, path)
         mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)  # flags kept: read-only
         os.close(fd)
+    for path in spec.get("covers", []):  # unix sockets made in the workspace since the start
+        mount("/dev/null", path, None, MS_BIND)
 
 
 def new_namespaces(flags: int) -> bool:
