@@ -20,6 +20,7 @@ Three settings, each `--rounds` pairs; the ratio is taken pair by pair and its m
 heal-ls's own package is byte-compiled once first (an installed heal-ls is).
 
     python benchmarks/check_speed.py [--bug networkx-5668c02f] [--rounds 5] [--first]
+                                     [--heal-ls-src OLD_TREE/server]
 """
 
 from __future__ import annotations
@@ -114,11 +115,13 @@ def main() -> None:
     parser.add_argument("--bug", default="networkx-5668c02f")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--first", action="store_true", help="also time the first run")
+    parser.add_argument("--heal-ls-src", metavar="DIR", help="heal_ls from DIR (an older tree)")
     args = parser.parse_args()
     bug = load_bugs(only=[args.bug])[0]
     project = load_projects()[bug.project]
     python = venv(project)
-    compileall.compile_dir(Path(heal_ls.__file__).parent, quiet=1)
+    source = Path(args.heal_ls_src) if args.heal_ls_src else Path(heal_ls.__file__).parent.parent
+    compileall.compile_dir(source / "heal_ls", quiet=1)
     scratch = Path(tempfile.mkdtemp(prefix="heal-check-speed-"))
     root = tree(bug, scratch / "tree")
     plain_cmd, heal_cmd = commands(bug, python, project.pytest_args, root)
@@ -126,6 +129,8 @@ def main() -> None:
         k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
     }
     base["PYTHONPATH"] = str(root / project.pythonpath)
+    if args.heal_ls_src:  # the project's own path still comes first for its tests
+        base["PYTHONPATH"] += os.pathsep + str(source)
     cold = {**base, "PYTHONDONTWRITEBYTECODE": "1"}
     print(f"{bug.id}: {bug.failing_tests[0]}; {python}")
 
