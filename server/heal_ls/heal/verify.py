@@ -4,7 +4,7 @@ The candidate is never written to disk: the runner's import hook serves it for t
 the user's files and unsaved buffers stay untouched while candidates are tried. Its target tests
 must pass on repeated runs, each a process of its own (a pass by chance is no pass), and the last
 run is the plugin-free confirmation (testing/confirm.py): the targets and guards in a fresh
-interpreter without heal-ls's reporter, its outcome read by heal-ls from pytest's exit status and
+process (a warm fork no candidate ran in, or a cold interpreter) without heal-ls's reporter, its outcome read by heal-ls from pytest's exit status and
 JUnit XML, so a verdict never rests on objects the candidate's code could reach alone.
 """
 
@@ -167,7 +167,6 @@ async def verify_module_text(
 async def _confirmed(outcome, runs: int, root, nodeids, files, sandbox, again) -> VerifyOutcome:
     """`outcome` (a pass in `runs` runs) if the plugin-free confirmation of `nodeids` (targets
     and guards) agrees; else why not."""
-    del again["warm"]  # a fresh interpreter, never a warm fork
     confirmed = await confirm_run(root, nodeids, files, sandbox=sandbox, **again)
     if not confirmed.passed:
         why = f"passed {runs} of {runs + 1} runs, then {confirmed.summary}"

@@ -4,26 +4,30 @@ Python cannot isolate objects within one process: code under test (a candidate's
 or its import-time code: default arguments, decorators, class bodies) can reach anything in the
 test process, through the garbage collector or `sys.modules` by computed names, including
 heal-ls's reporter and pytest itself. So a verified candidate's tests (targets and guards) run
-once more, in a fresh sandboxed interpreter without heal-ls's plugin (`-p heal_serve` only serves
-the candidate's text: there is no reporter to reach), and heal-ls's own process reads the outcome
+once more, sandboxed, in a fresh process (a fork of the warm runner's template, which no candidate
+ever ran in, or a cold interpreter) without heal-ls's plugin (`-p heal_serve` only serves the
+candidate's text: there is no reporter to reach), and heal-ls's own process reads the outcome
 from pytest's exit status and pytest's own JUnit XML (testing/junit.py).
 
 A candidate may still rewrite pytest in that process (replace `Function.runtest`, or the `obj`
-of the tests after it). So the run ends with a sentinel: a test of heal-ls's, named afresh for
-each run, that must fail and runs last. The run confirms the fix only when every asked test
+of the tests after it). So the run ends with a sentinel: a test of heal-ls's that must fail,
+served at the end of the first asked test's own file under a name like that test's with a fresh
+suffix, and run last. The run confirms the fix only when every asked test
 passed for real (not skipped, xfailed or missing), nothing else ran, the sentinel failed and the
 exit status is pytest's 1 for exactly that. A candidate that makes every test pass makes the
-sentinel pass too. One written against this very check (sparing the sentinel by name) is left to
+sentinel pass too. One written against this very check (sparing unknown test names) is left to
 the other layers: such code uses reflection and computed names, which the allow-list of what a
 fix may add (heal/novelty.py) and the rails (heal/safety.py, heal/tampering.py) hold for review.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.invocation import PLUGIN_NAME, PytestInvocation, build_pytest_invocation
@@ -51,55 +55,76 @@ async def confirm_run(
     pytest_args: Sequence[str],
     test_timeout: float,
     sandbox=True,
+    warm: Any = None,
 ) -> Confirmation:
-    """Run `nodeids` with `overlay` served, no heal-ls plugin, and the sentinel last."""
+    """Run `nodeids` with `overlay` served, no heal-ls plugin, and the sentinel last (on the warm
+    runner when given: a fresh fork of a process no candidate ran in, in the sandbox)."""
     asked = list(dict.fromkeys(nodeids))
+    sentinel, files = _with_sentinel(root, asked[0], overlay)
     inv = build_pytest_invocation(
-        root, nodeids=asked, python=python, pytest_args=pytest_args, overlay=overlay,
+        root, nodeids=[*asked, sentinel], python=python, pytest_args=pytest_args, overlay=files,
         trace=False, serial=True, own_cache=True,
     )  # fmt: skip
     try:
-        sentinel = _plugin_free(inv)
+        _plugin_free(inv)
         timeout = max(30.0, test_timeout * (len(asked) + 2))
         try:
-            with sandboxed(
-                inv.command, inv.env, timeout, as_policy(sandbox), root=inv.root,
-                writable=[inv.workdir],
-            ) as (cmd, env, preexec):  # fmt: skip
-                done = await run_process(
-                    cmd, env=env, cwd=inv.cwd, timeout=timeout, preexec_fn=preexec
-                )
+            returncode = await _run(inv, timeout, as_policy(sandbox), warm)
         except (NotIsolated, OSError) as exc:
             return Confirmation(False, f"the plugin-free confirmation run could not run: {exc}")
-        if done.timed_out:
+        except (asyncio.TimeoutError, TimeoutError):
             return Confirmation(False, "the plugin-free confirmation run timed out")
         try:
-            cases = read_cases(os.path.join(inv.workdir, "junit.xml"))
+            cases = read_cases(inv.report_path)
         except (OSError, ValueError) as exc:
-            why = f"pytest wrote no readable JUnit XML ({exc}); exit status {done.returncode}"
+            why = f"pytest wrote no readable JUnit XML ({exc}); exit status {returncode}"
             return Confirmation(False, why)
-        return judge(cases, done.returncode, asked, sentinel)
+        return judge(cases, returncode, asked, sentinel.rpartition("::")[2])
     finally:
         inv.cleanup()
 
 
-def _plugin_free(inv: PytestInvocation) -> str:
-    """Turn a plugin run's invocation into the confirmation's; returns the sentinel's name."""
-    tag = secrets.token_hex(6)
-    name = f"test_heal_sentinel_{tag}"
-    path = os.path.join(inv.workdir, f"{name}.py")
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(SENTINEL_TEXT.format(name=name, tag=tag))
-    os.unlink(inv.env.pop(wire.SEAL))  # nothing here is sealed: the report is not read
-    for var in (wire.REPORT, wire.TRACE, wire.TEST_TIMEOUT, wire.HITS_CACHE):
+async def _run(inv: PytestInvocation, timeout: float, policy, warm) -> int:
+    """pytest's exit status, as the process that spawned or forked it saw it."""
+    if warm is not None:
+        return (await warm.run(inv, timeout, sandbox=policy or False))[0]
+    with sandboxed(
+        inv.command, inv.env, timeout, policy, root=inv.root, writable=[inv.workdir]
+    ) as (cmd, env, preexec):
+        done = await run_process(cmd, env=env, cwd=inv.cwd, timeout=timeout, preexec_fn=preexec)
+    if done.timed_out:
+        raise TimeoutError
+    return done.returncode
+
+
+def _with_sentinel(root: str, first: str, overlay: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """(the sentinel's test id, the overlay serving it): a test that must fail, named after the
+    first asked test with a fresh suffix and added at the end of that test's own file (served,
+    never written), so neither its path nor its name sets it apart from the tests it follows."""
+    path, _, rest = first.partition("::")
+    tag = secrets.token_hex(4)
+    name = f"test_{rest.split('::')[-1].split('[')[0].removeprefix('test_')}_{tag}"
+    full = os.path.join(root, path)
+    files = dict(overlay)
+    text = files.get(full)
+    if text is None:
+        with open(full, encoding="utf-8") as handle:
+            text = handle.read()
+    files[full] = text.rstrip("\n") + "\n\n\n" + SENTINEL_TEXT.format(name=name, tag=tag)
+    return f"{path}::{name}", files
+
+
+def _plugin_free(inv: PytestInvocation) -> None:
+    """Turn a plugin run's invocation into the confirmation's: `-p heal_serve` in place of
+    heal-ls's plugin, pytest's JUnit XML written where the report would be (heal_serve points
+    it there, so the warm runner's exchange folder carries it back as it carries a report)."""
+    os.unlink(inv.env.pop(wire.SEAL))  # nothing here is sealed: no reporter exists
+    for var in (wire.TRACE, wire.TEST_TIMEOUT, wire.HITS_CACHE):
         inv.env.pop(var, None)
-    at = inv.argv.index(PLUGIN_NAME)
-    inv.argv[at] = wire.SERVE_PLUGIN
-    junit = os.path.join(inv.workdir, "junit.xml")
+    inv.argv[inv.argv.index(PLUGIN_NAME)] = wire.SERVE_PLUGIN
     # after the user's addopts, so these win; -p no:randomly keeps the sentinel last
-    inv.argv += ["-p", "no:randomly", f"--junitxml={junit}", "--junitprefix=", path]
-    inv.argv += ["-o", "junit_logging=no", "-o", "junit_log_passing_tests=false"]
-    return name
+    inv.argv += ["-p", "no:randomly", "-o", "junit_logging=no"]
+    inv.argv += ["-o", "junit_log_passing_tests=false"]
 
 
 def judge(cases: list[Case], returncode: int, asked: list[str], sentinel: str) -> Confirmation:

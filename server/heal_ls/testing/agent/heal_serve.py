@@ -4,7 +4,8 @@ Loaded with `-p heal_serve` in place of heal_pytest_plugin (testing/confirm.py).
 overlay (the candidate's text for its file) before any conftest imports workspace code, and keeps
 the tests in pytest's own process; it records nothing and writes no report, so there is no
 reporter object for code under test to reach. What the run says is read by heal-ls's own process
-from pytest's exit status and pytest's own JUnit XML.
+from pytest's exit status and pytest's own JUnit XML, which this plugin points at the report's
+path (HEAL_LS_REPORT).
 """
 
 import os
@@ -22,7 +23,12 @@ def pytest_load_initial_conftests(early_config, parser, args):
         early_config._heal_overlay = heal_overlay.install(heal_overlay.load_overlay_file(path))
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
+    # before pytest's junitxml plugin reads them: its XML goes where heal-ls reads the report
+    # (the warm runner's exchange folder carries that file back out of the sandbox)
+    config.option.xmlpath = os.environ.get(wire.REPORT) or None
+    config.option.junitprefix = None
     heal_xdist.run_in_process(config)
 
 
