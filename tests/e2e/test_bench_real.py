@@ -52,6 +52,17 @@ def test_bench_real_checks_ranks_heals_and_writes_the_table(tmp_path, capsys):
     assert "old" not in page.splitlines()
 
 
+def test_check_only_ranks_without_healing(tmp_path, capsys):
+    corpus, cache = build_corpus(tmp_path)
+    args = ["bench", "--real", "--check-only", "--corpus", str(corpus), "--cache", str(cache)]
+    assert main([*args, "--only", "tiny-good"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    (good,) = [line for line in out if line.startswith("| tiny-good |")]
+    cells = [cell.strip() for cell in good.strip("|").split("|")]
+    assert cells[1:6] == ["yes", "1", "yes", "yes", "yes"]
+    assert cells[11:] == ["-", "0"]  # no fix ran
+
+
 def test_unknown_bugs_and_a_missing_corpus_are_one_line_errors(tmp_path, capsys):
     corpus, cache = build_corpus(tmp_path)
     args = ["bench", "--real", "--corpus", str(corpus), "--cache", str(cache)]

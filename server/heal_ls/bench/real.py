@@ -82,6 +82,8 @@ def _bench_into(row: dict, bug: Bug, project: Project, scratch: Path, settings, 
     checked = _run([*heal_ls("check"), "--json", *common, str(root)], root, env)
     row["check_seconds"] = round(time.monotonic() - started, 2)
     _record_check(row, bug, checked)
+    if settings.get("check_only"):
+        return
     regression = regression_files(bug, root)
     row["regression_tests"] = len(before := run_tests(python, project, root, regression))
     started = time.monotonic()

@@ -3,7 +3,8 @@
 `--verify` only rebuilds every bug from PyPI (sdist, venv) and proves it reproduces: its failing
 tests fail on the buggy tree and pass once the fixing commit's source part is applied. Without it
 each bug is benched (bench/real.py) and the table printed; `--results FILE` also writes it there
-as Markdown, with the command and the commit it ran on.
+as Markdown, with the command and the commit it ran on. `--check-only` stops each bug after
+`check` (the rank and speed columns in minutes, no fix and no regression set).
 """
 
 from __future__ import annotations
@@ -37,6 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--real", action="store_true", help="run the real-bug corpus")
     parser.add_argument(
         "--verify", action="store_true", help="real: only check that every bug reproduces"
+    )
+    parser.add_argument(
+        "--check-only",
+        action="store_true",
+        help="real: only `check` each bug (rank columns, a few minutes): no fix, no regression set",
     )
     parser.add_argument("--corpus", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--cache", metavar="DIR", help=argparse.SUPPRESS)
@@ -77,6 +83,7 @@ def _bench(bugs: list[corpus.Bug], projects: dict, cache: Path, args) -> int:
         "test_timeout": max(args.test_timeout, 10.0),  # a loaded machine is not a hang
         "budget_count": args.budget_count,
         "budget_seconds": args.budget_seconds,
+        "check_only": getattr(args, "check_only", False),
     }
     rows = []
     with tempfile.TemporaryDirectory(prefix="heal-real-") as scratch:
