@@ -3,7 +3,12 @@
 index.py   where each def starts and ends (stdlib ast, cached by content hash)
 paths.py   workspace, test and foreign files
 calls.py   names called on a failing test line, resolved to workspace functions
+flow.py    values a line reads traced back to the calls that made them; the test's earlier acts
+testline.py  the failing test line read for suspects
+evidence.py  small readings of a failure (signature errors, raise helpers, refused arguments)
+cached.py  callees a cache kept from running in the failing test
 spectrum.py  Ochiai ranking over passing/failing runs
+ranker.py  every piece of evidence scored into suspects
 rank.py    `locate`: failure -> ranked suspects with reasons
 """
 

@@ -8,6 +8,7 @@ import os
 import re
 import sys
 
+from heal_ls.locate.calls import statement_parts
 from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.models import Failure, Frame, RunResult
 from heal_ls.pysource.paths import relative_path
@@ -103,3 +104,68 @@ def always_raises(index: ModuleIndex | None, node: FunctionNode) -> bool:
     last = found[0].body[-1]
     returns = any(isinstance(n, ast.Return) for n in ast.walk(found[0]))
     return isinstance(last, ast.Raise) and last.exc is not None and not returns
+
+
+def rejected_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> str | None:
+    """The parameter a `raise E(f"... {n} ...")` at `line` reports as invalid (`self`/`cls`
+    aside), else None: the def checked what it was given and refused it, so the value came
+    wrong from its caller."""
+    found = _def_of(index, node)
+    if found is None:
+        return None
+    params = _parameters(found)
+    for raised in ast.walk(found):
+        if isinstance(raised, ast.Raise) and raised.lineno <= line <= (raised.end_lineno or line):
+            if not isinstance(raised.exc, ast.Call):
+                return None
+            reads = [n.id for a in raised.exc.args for n in ast.walk(a) if isinstance(n, ast.Name)]
+            return next((name for name in reads if name in params), None)
+    return None
+
+
+def reads_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> bool:
+    """Does the statement at `line` read a parameter of its def (`self`/`cls` aside)? Then the
+    value it failed on may have come wrong from the caller."""
+    found = _def_of(index, node)
+    if found is None or index is None or index.tree is None:
+        return False
+    params = _parameters(found)
+    parts = statement_parts(index.tree.body, line)
+    return any(isinstance(n, ast.Name) and n.id in params for p in parts for n in ast.walk(p))
+
+
+def _def_of(
+    index: ModuleIndex | None, node: FunctionNode
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    if index is None or index.tree is None:
+        return None
+    for found in ast.walk(index.tree):
+        if (
+            isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and found.lineno == node.def_line
+        ):
+            return found
+    return None
+
+
+def _parameters(found: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    arguments = found.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    return {a.arg for a in every} - {"self", "cls"}
+
+
+def unparsable_note(unparsable: dict[str, SyntaxError], root: str, reason: str) -> str | None:
+    """Why modules were skipped: code in a newer Python's syntax (PEP 695 on 3.13) does not
+    parse under the Python heal-ls runs on, whatever the project's interpreter. None when
+    `reason` already names the module."""
+    named = [(relative_path(p, root), e) for p, e in unparsable.items()]
+    unnamed = [(path, err) for path, err in named if path not in reason]
+    if not unnamed:
+        return None
+    path, err = unnamed[0]
+    return (
+        f"heal-ls runs on Python {OWN_PYTHON}, which cannot parse {path}"
+        f" (line {err.lineno}: {err.msg}); if the project uses a newer Python's syntax, run"
+        " heal-ls itself on that Python"
+    )

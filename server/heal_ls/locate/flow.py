@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from heal_ls.locate.calls import call_names, statement_parts
+from heal_ls.locate.calls import RETURNED, call_names, statement_parts
 
 MAX_HOPS = 3  # follow `a = f(); b = g(a); assert b` a few steps, no further
 
@@ -43,13 +43,49 @@ def names_feeding_line(tree: ast.Module, line: int) -> list[str]:
 def calls_before_line(tree: ast.Module, line: int) -> list[list[str]]:
     """The names each earlier statement of the test calls, nearest statement first: when the
     failing line checks what no call of ours returned (`out, err = capfd.readouterr()`), the
-    call just before it (`confirm(...)`) made the effect it checks."""
+    call just before it (`confirm(...)`) made the effect it checks. Calling a local bound to a
+    call's result (`mf = memoize(f)`, then `mf(2, 3)`) calls what that function returned."""
     function = _enclosing_function(tree.body, line)
     if function is None:
         return []
+    made: dict[str, str] = {}
+    for _lineno, targets, value in sorted(_assignments(function, line), key=lambda a: a[0]):
+        maker = value.func if isinstance(value, ast.Call) else None
+        for target in targets:
+            made.pop(target, None)
+            if isinstance(maker, ast.Name):
+                made[target] = f"{maker.id}{RETURNED}"
     statements = [s for s in _own_statements(function) if (s.end_lineno or s.lineno) < line]
     statements.sort(key=lambda s: -s.lineno)
-    return [names for s in statements if (names := call_names([s]))]
+    found = []
+    for statement in statements:
+        names = call_names([statement])
+        names += [made[n] for n in names if n in made]
+        if names:
+            found.append(names)
+    return found
+
+
+def calls_given(tree: ast.Module, line: int) -> list[list[str]]:
+    """The names each earlier statement calls that hands a call an object `line` reads
+    (`wrapper = cached(cache, lock=lock)(f)` before `assert lock.count == 2`), nearest first."""
+    function = _enclosing_function(tree.body, line)
+    if function is None:
+        return []
+    wanted = {n for n in _reads(statement_parts(tree.body, line)) if "." not in n} - {"self", "cls"}
+    found = []
+    for statement in sorted(_own_statements(function), key=lambda s: -s.lineno):
+        if (statement.end_lineno or statement.lineno) >= line:
+            continue
+        given = [
+            arg
+            for call in ast.walk(statement)
+            if isinstance(call, ast.Call)
+            for arg in [*call.args, *(k.value for k in call.keywords)]
+        ]
+        if any(isinstance(a, ast.Name) and a.id in wanted for a in given):
+            found.append(call_names([statement]))
+    return found
 
 
 def _own_statements(function: Any) -> list[ast.stmt]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from heal_ls.locate.evidence import unparsable_note
 from heal_ls.locate.missing import missing_dependency, missing_name
 from heal_ls.locate.ranker import _Ranker
 from heal_ls.models import Failure, RunResult, Suspect
@@ -51,6 +52,6 @@ def locate(
     suspects = sorted(ranker.suspects.values(), key=lambda s: -s.score)
     if not suspects:
         reason = reason or "no function of the workspace is involved"
-        note = missing_dependency(failure, root) or ranker.unparsable_note(reason)
+        note = missing_dependency(failure, root) or unparsable_note(ranker.unparsable, root, reason)
         return Located([], False, f"{reason}: {note}" if note else reason)
     return Located(suspects, True, None)

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import os
 
+from heal_ls.locate.cached import skipped_callees
 from heal_ls.locate.calls import imported_functions, matches, names_on_line
 from heal_ls.locate.evidence import (
-    OWN_PYTHON,
     _module_level_reason,
     _raised_reason,
     _test_location,
     always_raises,
     contrasted,
     protocol_error_method,
+    reads_argument,
+    rejected_argument,
     signature_error_callee,
 )
 from heal_ls.locate.flow import names_feeding_line
@@ -25,7 +27,7 @@ from heal_ls.locate.spectrum import (
     ochiai_scores,
     split_key,
 )
-from heal_ls.locate.testline import acted_before, line_suspects, resolve
+from heal_ls.locate.testline import ACCESSORS, acted_before, line_suspects, resolve
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.paths import is_test_file, relative_path
 from heal_ls.pysource.source import SourceError, read_source
@@ -65,21 +67,6 @@ class _Ranker:
             self.unparsable[path] = err
             return None
 
-    def unparsable_note(self, reason: str) -> str | None:
-        """Why modules were skipped: code in a newer Python's syntax (PEP 695 on 3.13) does not
-        parse under the Python heal-ls runs on, whatever the project's interpreter. None when
-        `reason` already names the module."""
-        named = [(relative_path(p, self.root), e) for p, e in self.unparsable.items()]
-        unnamed = [(path, err) for path, err in named if path not in reason]
-        if not unnamed:
-            return None
-        path, err = unnamed[0]
-        return (
-            f"heal-ls runs on Python {OWN_PYTHON}, which cannot parse {path}"
-            f" (line {err.lineno}: {err.msg}); if the project uses a newer Python's syntax, run"
-            " heal-ls itself on that Python"
-        )
-
     def add(self, path: str, node: FunctionNode, reason: str, score: float, line=None):
         key = self.key(path, node)
         known = self.suspects.get(key)
@@ -98,27 +85,42 @@ class _Ranker:
         node = self.function_of(innermost)
         if node is None or innermost.function == "<module>":
             return _module_level_reason(innermost, self.root, self.index(innermost.path))
-        self.raise_site(code, _raised_reason(failure, innermost), 1.0, "on the failing call path")
+        reason = _raised_reason(failure, innermost)
+        self.raise_site(code, reason, 1.0, "on the failing call path", refusals=True)
         covered = self.covered_functions(failure)
         scores = ochiai_scores(failure, run)
         index = self.index(innermost.path)
-        if covered and index is not None and index.tree is not None:
-            # `size = self.getsizeof(v)` then `if size > limit` raised: the callee made the value
-            feeding = resolve(names_feeding_line(index.tree, innermost.line), covered)
-            where = f"{relative_path(innermost.path, self.root)}:{innermost.line}"
-            for rank, (path, node) in enumerate(feeding):
-                reason = f"computes a value used where it was raised ({where})"
-                self.add(path, node, reason, 0.85 - 0.001 * rank)
-        self.add_covered(failure, scores)
+        # `size = self.getsizeof(v)` then `if size > limit` raised: the callee made the value;
+        # and when the raising line read an argument, what its caller computed to pass it
+        for hop, frame in enumerate(reversed(code[-2:])):
+            if hop and not reads_argument(index, node, innermost.line):
+                break
+            self.feeding_values(frame, covered, 0.85 - 0.01 * hop)
+        self.add_covered(failure, scores, run)
         return None
 
-    def add_covered(self, failure: Failure, scores: dict[str, float]):
+    def feeding_values(self, frame: Frame, covered, score: float):
+        index = self.index(frame.path)
+        if not covered or index is None or index.tree is None:
+            return
+        feeding = resolve(names_feeding_line(index.tree, frame.line), covered)
+        where = f"{relative_path(frame.path, self.root)}:{frame.line}"
+        for rank, (path, node) in enumerate(feeding):
+            reason = f"computes a value used where it was raised ({where})"
+            self.add(path, node, reason, score - 0.001 * rank)
+
+    def add_covered(self, failure: Failure, scores: dict[str, float], run: RunResult | None):
         """Every function the failing test ran, by Ochiai (a nested def before its encloser),
-        then those that ran only while the modules were imported."""
-        for path, node in self.covered_functions(failure):
+        then the callees a cache kept from running, then those that ran only while the modules
+        were imported."""
+        covered = self.covered_functions(failure)
+        for path, node in covered:
             score = scores.get(f"{path}:{node.start_line}", 0.0)
             reason = f"ran during the failing test (Ochiai {score:.2f})"
             self.add(path, node, reason, 0.5 * score + 0.0001 * node.qualname.count("<locals>"))
+        for path, node, caller in skipped_callees(failure, run, covered, self.index):
+            reason = f"called by {caller}; ran in a passing test only (a cached result?)"
+            self.add(path, node, reason, 0.002)
         for path, node in self.covered_functions(failure, failure.import_covered):
             reason = "ran when its module was imported (it made module-level data)"
             self.add(path, node, reason, 0.001)
@@ -196,13 +198,22 @@ class _Ranker:
             reason = "raised the exception the failing check is about"
             self.raise_site(frames, reason, 0.97, "on the path that raised the checked exception")
 
-    def raise_site(self, frames: list[Frame], reason: str, score: float, callers: str):
+    def raise_site(self, frames, reason: str, score: float, callers: str, refusals=False):
         """The innermost frame raised, its callers led there; but a def that always raises (a
-        raise helper) only did what its caller chose: the caller comes first."""
+        raise helper) only did what its caller chose, and one that raised to refuse its argument
+        (`refusals`: a crash, not a checked exception) was handed the wrong value: the caller
+        comes first."""
         innermost = frames[-1]
         node = self.function_of(innermost)
-        if node is not None and len(frames) > 1 and always_raises(self.index(innermost.path), node):
+        index = self.index(innermost.path)
+        helper = node is not None and always_raises(index, node)
+        refused = None
+        if node is not None and refusals and not helper:
+            refused = rejected_argument(index, node, innermost.line)
+        if node is not None and len(frames) > 1 and (helper or refused):
             caller = f"called {node.name}, which always raises: the raise was chosen here"
+            if refused:
+                caller = f"passed {node.name} the {refused!r} it refused, raising"
             self.call_path(frames[-2:-1], score, caller)
             self.add(innermost.path, node, reason, score - 0.01, innermost.line)
             self.call_path(frames[:-2], 0.9, callers)
@@ -220,11 +231,10 @@ class _Ranker:
         scores = ochiai_scores(failure, run)
         on_line, feeding = self.test_line_suspects(test_path, test_line, covered)
         where = f"{relative_path(test_path, self.root)}:{test_line}" if test_path else "the test"
-        acted = [] if on_line or feeding else self.acted_before(test_path, test_line, covered)
+        acted, why = self.acted_before(test_path, test_line, covered, not on_line and not feeding)
         for path, node in acted:
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
-            reason = f"called just before the failing check {where}, which reads its effect"
-            self.add(path, node, reason, 0.75 + 0.1 * bonus)
+            self.add(path, node, why.format(where=where), 0.75 + 0.1 * bonus)
         # Functions only failing tests ran, when passing tests ran the calls the failing line
         # checks: the bug is deeper than the called function (`parse_filter` -> `_match_clause`).
         # (Not for an act before the line: the check ties no value to it.)
@@ -253,7 +263,7 @@ class _Ranker:
             # failing line, is likelier wrong.
             base = 0.5 if node.name == "__init__" else 0.6
             self.add(path, node, reason, base + 0.1 * bonus - 0.001 * rank)
-        self.add_covered(failure, scores)
+        self.add_covered(failure, scores, run)
         if not covered and not on_line and not feeding:  # (acted needs covered)
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"
@@ -280,12 +290,8 @@ class _Ranker:
             return [], []
         return line_suspects(index.tree, test_path, test_line, covered, self.root)
 
-    def acted_before(self, test_path, test_line, covered):
-        index = self.index(test_path) if test_path else None
+    def acted_before(self, test_path, test_line, covered, wanted: bool):
+        index = self.index(test_path) if test_path and wanted else None
         if index is None or index.tree is None or not test_line:
-            return []
+            return [], ""
         return acted_before(index.tree, test_line, covered)
-
-
-# Dunders that only read an object's state: less likely to hold the bug than what changed it.
-ACCESSORS = {"__len__", "__contains__", "__getitem__", "__iter__", "__eq__", "__bool__"}

@@ -6,11 +6,14 @@ from __future__ import annotations
 import ast
 
 from heal_ls.locate.calls import imported_functions, matches, names_on_line, wrappers_of
-from heal_ls.locate.flow import calls_before_line, names_feeding_line
+from heal_ls.locate.flow import calls_before_line, calls_given, names_feeding_line
 from heal_ls.locate.index import FunctionNode
 from heal_ls.pysource.paths import is_test_file
 
 Pool = list[tuple[str, FunctionNode]]
+
+# Dunders that only read an object's state: less likely to hold the bug than what changed it.
+ACCESSORS = {"__len__", "__contains__", "__getitem__", "__iter__", "__eq__", "__bool__"}
 
 
 def line_suspects(tree: ast.Module, test_path: str, test_line: int, covered: Pool, root: str):
@@ -27,14 +30,22 @@ def line_suspects(tree: ast.Module, test_path: str, test_line: int, covered: Poo
     return resolve(on_line, pool), resolve(feeding, pool)
 
 
-def acted_before(tree: ast.Module, test_line: int, covered: Pool) -> Pool:
-    """The functions the test ran that its nearest earlier statement calling any of them
-    called: the act whose effect a check of captured output or of a recorder reads."""
-    for names in calls_before_line(tree, test_line):
-        found = resolve(names, covered)
-        if found:
-            return found
-    return []
+HANDED = "was handed the object the failing check {where} reads"
+ACTED = "called just before the failing check {where}, which reads its effect"
+
+
+def acted_before(tree: ast.Module, test_line: int, covered: Pool) -> tuple[Pool, str]:
+    """(the functions, why) of the act whose effect a check of captured output or of a recorder
+    reads: the calls the checked object was handed to (`cached(cache, lock=lock)` before
+    `assert lock.count == 2`), else those of the nearest earlier statement calling ours (a dunder
+    that only reads, like `len(cache)`, aside)."""
+    acts = ((HANDED, calls_given(tree, test_line)), (ACTED, calls_before_line(tree, test_line)))
+    for why, statements in acts:
+        for names in statements:
+            found = [(p, n) for p, n in resolve(names, covered) if n.name not in ACCESSORS]
+            if found:
+                return found, why
+    return [], ""
 
 
 def resolve(names: list[str], pool: Pool) -> Pool:

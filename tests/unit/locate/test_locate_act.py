@@ -18,6 +18,13 @@ def _stream(err):
 
 def shout(text, err=False):
     _stream(err).write(text.upper())
+
+
+def loud(prefix):
+    def say(text):
+        shout(prefix + text)
+
+    return say
 """
 
 TEST = """\
@@ -64,6 +71,16 @@ def failure_in(ws, name: str, line: int, covered: list[str]) -> Failure:
     )
 
 
+def located_in(ws, name: str, source: str):
+    """Locate the failure of test_<name>, whose last line is the failing check, having run
+    every function of talk.py."""
+    text = dedent(source)
+    (ws / "tests" / f"test_{name}.py").write_text(text)
+    covered = [key(ws, f"def {f}") for f in ("_stream", "shout", "say", "loud")]
+    failure = failure_in(ws, name, len(text.splitlines()), covered)
+    return locate(failure, str(ws), RunResult(root=str(ws), failures=[failure]))
+
+
 def test_a_check_of_captured_output_blames_the_call_just_before_it(ws):
     # shout ran in a passing test too, _stream(err=True) only here: by Ochiai alone the helper
     # wins; but the line checks what `shout(...)` printed, the act right before it.
@@ -78,23 +95,155 @@ def test_a_check_of_captured_output_blames_the_call_just_before_it(ws):
     assert top.reason.startswith("called just before the failing check tests/test_talk.py:12")
 
 
-def test_the_act_is_the_nearest_earlier_statement_that_calls_our_code(ws):
-    (ws / "tests" / "test_two.py").write_text(
-        dedent(
-            """\
-            from talk import shout, _stream
+def test_the_act_is_the_nearest_earlier_statement_calling_our_code(ws):
+    located = located_in(
+        ws,
+        "two",
+        """\
+            from talk import loud, _stream
 
 
             def test_two(capsys):
                 _stream(False)
-                shout("a")
+                speak = loud("> ")
+                speak("a")  # runs what loud returned
                 captured = capsys.readouterr()
                 assert captured.out == "b"
-            """
-        )
+            """,
     )
-    covered = [key(ws, "def _stream"), key(ws, "def shout")]
-    failure = failure_in(ws, "two", 8, covered)
-    located = locate(failure, str(ws), RunResult(root=str(ws), failures=[failure]))
-    assert [s.qualname for s in located.suspects][:1] == ["shout"]
-    assert "called just before" not in located.suspects[1].reason
+    assert [s.qualname for s in located.suspects][:2] == ["loud.<locals>.say", "loud"]
+    assert "called just before" not in located.suspects[2].reason
+
+
+def crash(ws, exc_type: str, calls: list[tuple[str, str, str, str]]) -> Failure:
+    """A crash raised in the test at line 5, through `calls` (path, text, line needle, def)."""
+    frames = [Frame(str(ws / "tests" / "test_talk.py"), 5, "test_to_stdout")]
+    frames += [Frame(path, line_of(text, needle), name) for path, text, needle, name in calls]
+    nodeid = "tests/test_talk.py::test_to_stdout"
+    return Failure(id=nodeid, exc_type=exc_type, message="bad value", frames=frames)
+
+
+CHECKS = """\
+def node_of(graph, n):
+    if n not in graph:
+        raise KeyError(f"the node {n} is not in the graph")
+    return graph[n]
+
+
+def first_node(graph):
+    return node_of(graph, -1)
+"""
+
+
+@pytest.mark.parametrize(
+    "raising, top",
+    [
+        ('raise KeyError(f"the node {n} is not in the graph")', "first_node"),
+        ('raise KeyError("no such node")', "node_of"),
+    ],
+)
+def test_a_def_that_refuses_its_argument_passes_the_blame_to_the_caller(ws, raising, top):
+    """`node_of(graph, n)` raised naming the `n` it was given: its caller passed the wrong
+    value. A raise that names no argument is its own def's decision."""
+    text = CHECKS.replace('raise KeyError(f"the node {n} is not in the graph")', raising)
+    (ws / "checks.py").write_text(text)
+    checks = str(ws / "checks.py")
+    failure = crash(ws, "KeyError", [(checks, text, "return node_of", "first_node")])
+    failure.frames.append(Frame(checks, line_of(text, "raise KeyError"), "node_of"))
+    located = locate(failure, str(ws))
+    assert [s.qualname for s in located.suspects] == [top, *({"first_node", "node_of"} - {top})]
+    if top == "first_node":
+        assert located.suspects[0].reason == "passed node_of the 'n' it refused, raising"
+
+
+MEMO = """\
+class Patterns:
+    def __init__(self):
+        self._made = {}
+
+    def _build(self, strict):
+        return "^x$" if strict else "x"
+
+    def __call__(self, strict):
+        if strict not in self._made:
+            self._made[strict] = self._build(strict)
+        return self._made[strict]
+
+
+def unrelated():
+    return 1
+"""
+
+
+def test_a_callee_a_cache_kept_from_running_is_still_a_suspect(ws):
+    """An earlier passing test ran `_build`; the failing one read its cached value back, so
+    `_build` is listed (after what ran), `unrelated` (never called) is not."""
+    (ws / "memo.py").write_text(MEMO)
+    memo = ws / "memo.py"
+    at = {name: f"{memo}:{line_of(MEMO, name)}" for name in ("__init__", "_build", "__call__")}
+    failure = failure_in(ws, "two", 8, [at["__init__"], at["__call__"]])
+    earlier = Outcome("tests/test_two.py::test_one", "passed", covered=[*at.values()])
+    run = RunResult(root=str(ws), failures=[failure], tests=[earlier])
+    names = [s.qualname for s in locate(failure, str(ws), run).suspects]
+    assert names[-1] == "Patterns._build" and "unrelated" not in names
+    assert "Patterns._build" not in [s.qualname for s in locate(failure, str(ws)).suspects]
+
+
+NUMBERS = """\
+LIMIT = "x"
+
+
+def to_number(text):
+    return float(text)
+
+
+def bucket(value):
+    return int(value) // 10
+
+
+def read(text):
+    value = to_number(text)
+    return bucket(value)
+
+
+def main(text):
+    return read(text)
+"""
+
+
+@pytest.mark.parametrize("raising, hops", [("int(value)", True), ("int(LIMIT)", False)])
+def test_a_crash_on_an_argument_leads_to_what_the_caller_computed_to_pass_it(ws, raising, hops):
+    """`bucket(value)` crashed on its argument: `to_number`, which computed it in the caller,
+    comes right after the call path's first two frames; a crash on anything else does not."""
+    text = NUMBERS.replace("int(value)", raising)
+    (ws / "numbers.py").write_text(text)
+    path = str(ws / "numbers.py")
+    calls = [("return read(", "main"), ("return bucket(", "read"), ("return int(", "bucket")]
+    failure = crash(ws, "ValueError", [(path, text, needle, name) for needle, name in calls])
+    failure.covered = [f"{path}:{line_of(text, f'def {n}')}" for n in ("main", "read", "bucket")]
+    failure.covered.append(f"{path}:{line_of(text, 'def to_number')}")
+    names = [s.qualname for s in locate(failure, str(ws)).suspects]
+    assert (names.index("to_number") == 2) is hops
+
+
+def test_a_checked_object_leads_to_the_call_it_was_handed_to(ws):
+    """`assert log == [...]` reads a list the test handed to `shout`: that call comes before
+    the nearer `speak(...)` act."""
+    located = located_in(
+        ws,
+        "three",
+        """\
+            from talk import loud, shout
+
+
+            def test_three():
+                log = []
+                shout("x", err=log)
+                speak = loud("> ")
+                speak("a")
+                assert log == ["X"]
+            """,
+    )
+    top = located.suspects[0]
+    assert top.qualname == "shout"
+    assert top.reason == "was handed the object the failing check tests/test_three.py:9 reads"

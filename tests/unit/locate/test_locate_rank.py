@@ -475,7 +475,7 @@ def test_a_raise_helper_passes_the_blame_to_the_caller_that_chose_to_raise(ws):
     (ws / "shop" / "checks.py").write_text(
         "def fail(message):\n    raise ValueError(message)\n\n\n"
         "def check(count):\n    if count < 5:\n        fail('too few')\n    return count\n\n\n"
-        "def strict(count):\n    if count < 0:\n        raise ValueError(count)\n    return count\n"
+        "def strict(count):\n    if count < 0:\n        raise ValueError('negative')\n    return count\n"
     )
     checks = str(ws / "shop" / "checks.py")
     outer = test_frame(ws, "inv = Inventory()", "test_state")

@@ -1,0 +1,47 @@
+"""Callees a cache kept from running: `self._memo.get(key) or self._build(key)` runs `_build`
+only the first time. In a run of a whole file an earlier passing test may have made the value
+the failing test then read back, so the function that made it never ran in the failing test.
+Such a callee is still a suspect, after every function that did run."""
+
+from __future__ import annotations
+
+import ast
+
+from heal_ls.locate.calls import call_names, matches
+from heal_ls.locate.index import FunctionNode, ModuleIndex
+from heal_ls.models import Failure, RunResult
+
+
+def skipped_callees(
+    failure: Failure, run: RunResult | None, covered: list[tuple[str, FunctionNode]], index_of
+) -> list[tuple[str, FunctionNode, str]]:
+    """(path, def, caller name) for each def of the same module that a function the failing test
+    ran calls by name, that did not run in the failing test but did in a passing one."""
+    if run is None:
+        return []
+    ran = set(failure.covered)
+    passed = {key for t in run.tests if t.outcome == "passed" for key in t.covered} - ran
+    if not passed:
+        return []
+    found = []
+    for path, caller in covered:
+        index: ModuleIndex | None = index_of(path)
+        names = _called_in(index, caller) if index is not None else []
+        for node in index.functions if index is not None and names else []:
+            key = f"{path}:{node.start_line}"
+            if key in passed and any(matches(name, node) for name in names):
+                found.append((path, node, caller.qualname))
+    return found
+
+
+def _called_in(index: ModuleIndex, node: FunctionNode) -> list[str]:
+    if index.tree is None:
+        return []
+    for found in ast.walk(index.tree):
+        if (
+            isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and found.lineno == node.def_line
+        ):
+            body: list[ast.AST] = [*found.body]
+            return call_names(body)
+    return []
