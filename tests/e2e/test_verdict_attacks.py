@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -138,8 +139,9 @@ def test_with_the_rails_off_an_attack_is_still_not_verified(ws, attack, level):
     printed, told = heal(ws, ATTACKS[attack], rails=False, level=level, json_rows=False)
     assert "0/1 verified" in printed, printed
     assert (ws / "calc.py").read_text() == MODULE  # nothing was written
-    said = f"[1/1] not confirmed: passed 2 of 3 runs, then {DISAGREES}{SAYS[attack]}"
-    assert said in told, told[-3000:]
+    # passed 2 of 3 runs (up to 5 of 6 when the runs' times vary), then the confirmation said no
+    assert re.search(r"\[1/1\] not confirmed: passed (\d) of \d runs, then ", told), told[-3000:]
+    assert f", then {DISAGREES}{SAYS[attack]}" in told, told[-3000:]
 
 
 @pytest.mark.parametrize("level", LEVELS)
