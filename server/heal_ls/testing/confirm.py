@@ -60,7 +60,7 @@ async def confirm_run(
     """Run `nodeids` with `overlay` served, no heal-ls plugin, and the sentinel last (on the warm
     runner when given: a fresh fork of a process no candidate ran in, in the sandbox)."""
     asked = list(dict.fromkeys(nodeids))
-    sentinel, files = _with_sentinel(root, asked[0], overlay)
+    sentinel, files = _with_sentinel(root, _last_file_test(asked), overlay)
     inv = build_pytest_invocation(
         root, nodeids=[*asked, sentinel], python=python, pytest_args=pytest_args, overlay=files,
         trace=False, serial=True, own_cache=True,
@@ -97,9 +97,16 @@ async def _run(inv: PytestInvocation, timeout: float, policy, warm) -> int:
     return done.returncode
 
 
+def _last_file_test(asked: list[str]) -> str:
+    """An asked test of the file that runs last: many asked tests run as their files, in the
+    order they first appear (testing/invocation.py), so the sentinel goes at that file's end."""
+    last_file = list(dict.fromkeys(nodeid.split("::", 1)[0] for nodeid in asked))[-1]
+    return next(n for n in reversed(asked) if n.split("::", 1)[0] == last_file)
+
+
 def _with_sentinel(root: str, first: str, overlay: dict[str, str]) -> tuple[str, dict[str, str]]:
     """(the sentinel's test id, the overlay serving it): a test that must fail, named after the
-    first asked test with a fresh suffix and added at the end of that test's own file (served,
+    asked test `first` with a fresh suffix and added at the end of that test's own file (served,
     never written), so neither its path nor its name sets it apart from the tests it follows."""
     path, _, rest = first.partition("::")
     tag = secrets.token_hex(4)

@@ -12,6 +12,7 @@ import os
 
 import heal_overlay
 import heal_protocol as wire
+import heal_select
 import heal_xdist
 import pytest
 
@@ -30,6 +31,11 @@ def pytest_configure(config):
     config.option.xmlpath = os.environ.get(wire.REPORT) or None
     config.option.junitprefix = None
     heal_xdist.run_in_process(config)
+
+
+def pytest_collection_modifyitems(config, items):
+    # many asked tests come as their files (testing/invocation.py): keep exactly the asked ids
+    heal_select.deselect(config, items, set())
 
 
 def pytest_unconfigure(config):
