@@ -50,6 +50,8 @@ def with_body(body: str, imports: str = "") -> str:
         ("    return text.__class__.__mro__", "", "`.__mro__`"),
         ("    return slug.__globals__", "", "`.__globals__`"),
         ("    return open('/proc/self/status').read()", "", "`open`"),
+        # the sandbox's tell-tale of a read-only own file
+        ("    return text if os.access(__file__, os.W_OK) else ''", "", "`os.access`"),
         ("    return vars(text)", "", "`vars`"),
         ("    return date.today().isoformat()", "", "`.today`"),
         (
