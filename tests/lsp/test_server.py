@@ -13,6 +13,7 @@ COMMANDS = {
     "heal.rerunFailed",
     "heal.runScript",
     "heal.debugTest",
+    "heal.loadReport",
 }
 
 
