@@ -41,7 +41,8 @@ async def test_a_hang_is_healed_with_short_timeouts_for_the_hanging_candidates(t
     assert all(a.outcome == "timeout" for a in result.attempts if "did not finish" in a.failure)
     assert any("candidates get 1 s per test" in message for message in events)
     (won,) = [a.failure for a in result.attempts if a.outcome == "verified"]
-    assert won == "1 failing test(s) now pass; 2 guard(s) pass (3 of 3 runs)"
+    runs = r"\((\d) of \1 runs; confirmed by a plugin-free run\)"  # more runs when times vary
+    assert re.fullmatch(r"1 failing test\(s\) now pass; 2 guard\(s\) pass " + runs, won), won
 
 
 async def test_a_candidate_that_loops_forever_costs_the_originals_time_not_the_timeout(tmp_path):

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.sandbox_env import scrub
-from heal_ls.testing.sandbox_view import View, _under, view
+from heal_ls.testing.sandbox_view import View, _under, probe_view, view
 
 MEMORY_LIMIT = 2 * 1024**3  # bytes of address space per process
 CPU_MARGIN = 5  # CPU seconds allowed beyond the wall-clock timeout
@@ -124,7 +124,7 @@ def level() -> str:
     forced = os.environ.get(LEVEL_ENV, "").strip().lower()
     if forced in LEVELS:
         return forced
-    probe = View(hidden=("/tmp",), keep=(), writable=(), inside={}, cwd="/")
+    probe = probe_view()
     true = os.path.realpath(shutil.which("true") or "/bin/true")  # PATH may go through /tmp
     for name in ("bwrap", "unshare"):
         try:

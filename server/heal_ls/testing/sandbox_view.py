@@ -101,6 +101,15 @@ def view(root: str, python: str, env: dict, writable=(), inside=None, launcher=F
     )
 
 
+def probe_view() -> View:
+    """The view the level probe runs `true` in: /tmp hidden (where tools may be found through
+    it, as on NixOS), with heal-ls's own launcher and interpreter kept (a checkout under /tmp)."""
+    own = [TESTING_DIR, *python_paths(sys.executable, "")]
+    kept = {os.path.realpath(p) for p in own if p and os.path.exists(p)}
+    keep = tuple(sorted(p for p in kept if _under(p, "/tmp")))
+    return View(hidden=("/tmp",), keep=keep, writable=(), inside={}, cwd="/")
+
+
 def per_run(box: View | None, shared: str, own: str) -> dict:
     """What a warm run mounts afresh in its own mount namespace (warm_mounts.mount_fresh): every
     tmpfs of the view, and what the view binds under them bound back; of the exchange folder all
