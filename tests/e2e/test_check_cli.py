@@ -272,3 +272,40 @@ def test_secrets_a_test_prints_never_reach_the_terminal(tmp_path):
         assert done.returncode == 1 and "test_leak" in shown and "***" in shown
         for secret in (token, token[::-1], db, base64.b64encode(db.encode()).decode()[:-4]):
             assert secret not in shown
+
+
+def test_a_noisy_project_adds_nothing_after_the_summary(project):
+    """Warnings and prints from the project's pytest plugins (deprecation warnings at import, at
+    configure, at exit, like old pytest-asyncio's) stay in the runs: check prints its report and
+    ends with its one-line summary."""
+    noise = ("IMPORT-WARN", "CONFIG-WARN", "CONFIGURE-PRINT", "UNCONFIGURE-PRINT", "EXIT-PRINT")
+    write(
+        project,
+        {
+            "tests/test_bad.py": "def test_bad():\n    assert False\n",
+            "conftest.py": """\
+                import atexit, sys, warnings
+                import pytest
+
+                warnings.warn("IMPORT-WARN", DeprecationWarning)
+                atexit.register(lambda: sys.stderr.write("EXIT-PRINT\\n"))
+
+                def pytest_configure(config):
+                    config.issue_config_time_warning(
+                        pytest.PytestDeprecationWarning("CONFIG-WARN"), stacklevel=2
+                    )
+                    print("CONFIGURE-PRINT", file=sys.stderr)
+
+                def pytest_unconfigure(config):
+                    print("UNCONFIGURE-PRINT", file=sys.stderr)
+                    warnings.warn("UNCONFIGURE-WARN", DeprecationWarning)
+                """,
+        },
+    )
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONWARNINGS": "default"}
+    command = [sys.executable, "-m", "heal_ls", "check", str(project)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+    shown = done.stdout + done.stderr
+    assert done.returncode == 1 and "tests/test_bad.py::test_bad failed" in done.stdout
+    assert done.stderr.strip().splitlines()[-1].startswith("1 failed, 1 passed in ")
+    assert [word for word in noise if word in shown] == []
