@@ -24,24 +24,25 @@ def skipped_callees(
     if not passed:
         return []
     found = []
+    ran_elsewhere_in: dict[str, list[FunctionNode]] = {}
     for path, caller in covered:
         index: ModuleIndex | None = index_of(path)
-        names = _called_in(index, caller) if index is not None else []
-        for node in index.functions if index is not None and names else []:
-            key = f"{path}:{node.start_line}"
-            if key in passed and any(matches(name, node) for name in names):
+        if index is None:
+            continue
+        # Only defs a passing test ran can qualify: most modules have none, so their callers'
+        # bodies are never read.
+        if path not in ran_elsewhere_in:
+            functions = index.functions
+            ran_elsewhere_in[path] = [f for f in functions if f"{path}:{f.start_line}" in passed]
+        ran_elsewhere = ran_elsewhere_in[path]
+        names = _called_in(index, caller) if ran_elsewhere else []
+        for node in ran_elsewhere if names else []:
+            if any(matches(name, node) for name in names):
                 found.append((path, node, caller.qualname))
     return found
 
 
 def _called_in(index: ModuleIndex, node: FunctionNode) -> list[str]:
-    if index.tree is None:
-        return []
-    for found in ast.walk(index.tree):
-        if (
-            isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and found.lineno == node.def_line
-        ):
-            body: list[ast.AST] = [*found.body]
-            return call_names(body)
-    return []
+    found = index.def_node(node.def_line)
+    body: list[ast.AST] = [*found.body] if found is not None else []
+    return call_names(body) if body else []

@@ -92,17 +92,11 @@ def _module_level_reason(frame: Frame, root: str, index: ModuleIndex | None) -> 
 def always_raises(index: ModuleIndex | None, node: FunctionNode) -> bool:
     """Does the def end in an unconditional `raise E(...)` with no `return` before it (a raise
     helper like `raise_syntax_error(message)`)? Then its caller chose to raise, and what."""
-    if index is None or index.tree is None:
+    found = _def_of(index, node)
+    if found is None or not found.body:
         return False
-    found = [
-        n
-        for n in ast.walk(index.tree)
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.lineno == node.def_line
-    ]
-    if not found or not found[0].body:
-        return False
-    last = found[0].body[-1]
-    returns = any(isinstance(n, ast.Return) for n in ast.walk(found[0]))
+    last = found.body[-1]
+    returns = any(isinstance(n, ast.Return) for n in ast.walk(found))
     return isinstance(last, ast.Raise) and last.exc is not None and not returns
 
 
@@ -137,15 +131,7 @@ def reads_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> 
 def _def_of(
     index: ModuleIndex | None, node: FunctionNode
 ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    if index is None or index.tree is None:
-        return None
-    for found in ast.walk(index.tree):
-        if (
-            isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and found.lineno == node.def_line
-        ):
-            return found
-    return None
+    return index.def_node(node.def_line) if index is not None else None
 
 
 def _parameters(found: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:

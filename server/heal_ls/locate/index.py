@@ -13,7 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from heal_ls.pysource.parse import first_line, qualified_nodes
+from heal_ls.pysource.parse import Def, first_line, qualified_nodes
 from heal_ls.pysource.source import SourceError, byte_col_to_char, read_source, split_lines
 
 _CACHE_SIZE = 256
@@ -51,6 +51,11 @@ class ModuleIndex:
     functions: list[FunctionNode]
     classes: list[ClassNode] = field(default_factory=list)
     tree: ast.Module | None = field(default=None, repr=False, compare=False)
+    # The parsed def by its `def` keyword's line: the ranking reads many defs' bodies.
+    defs_by_line: dict[int, Def] = field(default_factory=dict, repr=False, compare=False)
+
+    def def_node(self, def_line: int) -> Def | None:
+        return self.defs_by_line.get(def_line)
 
     def function_at(self, line: int) -> FunctionNode | None:
         """The innermost def whose range (decorators included) contains `line`."""
@@ -139,6 +144,7 @@ def _build(text: str) -> ModuleIndex | SyntaxError:
             index.classes.append(ClassNode(qualname, first_line(node), node.lineno, end))
         else:
             index.functions.append(_function_node(node, qualname, first_line(node), lines))
+            index.defs_by_line.setdefault(node.lineno, node)
     index.functions.sort(key=lambda f: (f.start_line, f.def_line))
     return index
 
