@@ -5,7 +5,8 @@ run as `pytest <their files>` would, once (testing/focus.py): the requested test
 and the files' other passing tests are contrast for ranking. A run still holding no passing test
 around its failures borrows one: the passing tests of an earlier full run when the caller has
 one (the editor), plus those the impact map knows ran the suspects (locate/contrast.py). Nothing
-else runs before the report. A failure that cannot be located (a bug of ours) is logged and
+else runs before the report. The impact map also says which of the functions the failing tests ran
+changed since the last green run (locate/history.py). A failure that cannot be located (a bug of ours) is logged and
 reported without a heal target; it never hides the other failures.
 """
 
@@ -17,6 +18,7 @@ from collections.abc import Callable, Sequence
 
 from heal_ls.locate import Located, locate
 from heal_ls.locate.contrast import needs_contrast, with_known, with_passing
+from heal_ls.locate.history import with_history
 from heal_ls.locate.prefetch import Prefetch
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.focus import Focus
@@ -56,6 +58,8 @@ async def diagnose(
         )
         return run, locate_all(run.failures, root, run)
     run, evidence = await _tests(root, options, tests, whole_files, on_row)
+    run.changed_since_green = with_history(run, root, options.python).changed_since_green
+    evidence.changed_since_green = run.changed_since_green
     if not tests:
         return run, locate_all(run.failures, root, run)  # a full run holds every passing test
     if needs_contrast(evidence) and passing_from is not None and passing_from is not run:
@@ -72,7 +76,7 @@ def diagnose_report(root: str, report: str, python: str | None = None) -> Diagno
     from heal_ls.testing.ci_report import read_report
 
     root = os.path.abspath(root)
-    run = read_report(report, root)
+    run = with_history(read_report(report, root), root, python)
     evidence = with_known(run, root, python) if needs_contrast(run) else run
     return run, locate_all(run.failures, root, evidence)
 

@@ -135,6 +135,9 @@ class RunResult:
     # The report stream ended with a session line whose counts match the lines before it, and
     # the process exited with that same status: nothing died or wrote to the report mid-way.
     complete: bool = False
+    # Functions the failing tests ran whose code changed since the project's last green run
+    # ("abs_path:first_line" keys, impact/green.py): ranking evidence, filled by diagnose.
+    changed_since_green: list[str] = field(default_factory=list)
 
 
 @dataclass

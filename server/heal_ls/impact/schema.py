@@ -7,7 +7,8 @@ project are two maps. WAL mode and a busy timeout let the server and a CLI write
 Tables: `files` (each file the map depends on, with the signature it was read at), `functions`
 (path relative to the root + qualname, fingerprint, current first line), `tests` (node id, last
 outcome and duration, the fingerprint of its test file, traced or not, stale or not) and `runs`
-(which test ran which function: the rows).
+(which test ran which function: the rows); `green_files` and `green`: the source files and
+their functions' fingerprints as they were at the last green run (green.py).
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ CREATE INDEX IF NOT EXISTS tests_file ON tests(file);
 CREATE TABLE IF NOT EXISTS runs(
     function INTEGER NOT NULL, test INTEGER NOT NULL, PRIMARY KEY(function, test)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS runs_test ON runs(test);
+CREATE TABLE IF NOT EXISTS green_files(path TEXT PRIMARY KEY, whole TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS green(
+    path TEXT NOT NULL, qualname TEXT NOT NULL, fingerprint TEXT NOT NULL,
+    PRIMARY KEY(path, qualname)) WITHOUT ROWID;
 """
 BUSY_SECONDS = 30.0  # a writer waits this long for another's transaction
 
@@ -77,7 +82,7 @@ def connect(path: Path, root: str, python: str) -> sqlite3.Connection:
                 db.execute(statement)
         row = db.execute("SELECT value FROM meta WHERE key='version'").fetchone()
         if row is not None and row[0] != VERSION:
-            for table in ("runs", "tests", "functions", "files"):
+            for table in ("runs", "tests", "functions", "files", "green", "green_files"):
                 db.execute(f"DELETE FROM {table}")
         meta = {"version": VERSION, "root": os.path.abspath(root), "python": python}
         db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())

@@ -11,6 +11,7 @@ be out of date (it ran a function that changed since) is stale until it runs aga
         impact.record(run)
         impact.tests_running(Function("pkg/mod.py", "Cls.method"))  # fresh passing tests
         impact.stats()  # rows, functions, tests, bytes on disk
+        impact.changed_since_green(keys)  # functions edited since the last all-pass run
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from heal_ls.impact.green import changed_since_green, is_green, remember_green
 from heal_ls.impact.invalidate import Synced, sync
 from heal_ls.impact.record import TIMEOUT, Recorder
 from heal_ls.impact.schema import connect, interpreter_path, map_path
@@ -109,7 +111,14 @@ class ImpactMap:
         count = recorder.record(run, traced)
         if complete and not run.timed_out and not run.error:
             recorder.complete(complete)
+        if traced and is_green(self.db, run, bool(complete)):
+            remember_green(self.db, self.root)
         return count
+
+    def changed_since_green(self, keys: Iterable[str]) -> list[str]:
+        """Those functions ("abs_path:first_line") whose code changed since the last green
+        run (green.py); [] when the map saw none."""
+        return changed_since_green(self.db, self.root, keys)
 
     def tests_running(self, function: Function) -> list[MappedTest]:
         """Fresh tests that ran `function` and passed, fastest first."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from heal_ls.locate.evidence import unparsable_note
+from heal_ls.locate.history import changed_bonus
 from heal_ls.locate.missing import missing_dependency, missing_name
 from heal_ls.locate.ranker import _Ranker
 from heal_ls.models import Failure, RunResult, Suspect
@@ -48,6 +49,7 @@ def locate(
         ranker.call_path(code, 0.95)
         ranker.caught_raiser(failure)
         reason = ranker.from_test(failure, frames, run)
+    changed_bonus(ranker.suspects.values(), run)
     ranker.enclosing_defs()
     suspects = sorted(ranker.suspects.values(), key=lambda s: -s.score)
     if not suspects:
