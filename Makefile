@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test test-fast lint demo check-example bench clean
+.PHONY: setup test test-fast lint demo check-example bench package clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -35,6 +35,10 @@ demo: setup
 
 bench: setup
 	$(BIN)/heal-ls bench
+
+# The wheel and the .vsix, into dist/ (DIST=... elsewhere): see scripts/package.sh.
+package: setup
+	scripts/package.sh
 
 clean:
 	rm -rf $(VENV) .cache

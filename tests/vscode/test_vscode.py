@@ -20,6 +20,7 @@ from vscode_harness import (
     EXT_DIR,
     HERE,
     background,
+    code_server_ui,
     fixed_remove,
     free_port,
     heal_settings,
@@ -172,36 +173,7 @@ def test_lightbulb_heals_through_the_ui(vscode_tools, fake_model, tmp_path):
     package = vscode_tools.vsce_package(vsix)
     assert package.returncode == 0, package.stdout + package.stderr
     ws = workspace_copy(tmp_path / "inventory", heal_settings())
-    data = tmp_path / "cs-data"
-    code_server = [
-        str(vscode_tools.node),
-        str(vscode_tools.code_server_dir / "out" / "node" / "entry.js"),
-        "--user-data-dir",
-        str(data / "user"),
-        "--extensions-dir",
-        str(data / "ext"),
-    ]
     env = vscode_tools.env(**model_env(fake_model))
-    install = vscode_tools.run(code_server + ["--install-extension", str(vsix)], env, timeout=120)
-    assert install.returncode == 0, install.stdout + install.stderr
-    port = free_port()
-    argv = code_server + [
-        "--auth",
-        "none",
-        "--bind-addr",
-        f"127.0.0.1:{port}",
-        "--disable-telemetry",
-        "--disable-update-check",
-        "--disable-workspace-trust",
-        str(ws),
-    ]
-    shots = CACHE / "screenshots"
-    shots.mkdir(parents=True, exist_ok=True)
-    with background(argv, env=env, log=tmp_path / "code-server.log") as server:
-        wait_for_http(f"http://127.0.0.1:{port}/healthz", server)
-        driver_env = vscode_tools.env(PORT=str(port), WS=str(ws), SHOTS=str(shots))
-        run = vscode_tools.run_node(HERE / "ui_quickfix.js", driver_env, timeout=300)
-    sys.stdout.write(run.stdout + run.stderr)
-    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
+    code_server_ui(vscode_tools, vsix, ws, tmp_path / "cs-data", env)
     assert "== 0" in (ws / "shop" / "inventory.py").read_text()
-    assert (shots / "vscode-heal-quickfix.png").stat().st_size > 10_000
+    assert (CACHE / "screenshots" / "vscode-heal-quickfix.png").stat().st_size > 10_000

@@ -1,10 +1,11 @@
 // Drives code-server's real UI in headless Chromium like a user: palette "Heal: Run Tests",
 // the squiggle on Inventory.remove, Ctrl+. -> "AI heal ..." -> the fixed code in the editor -> save.
-// Env: PORT, WS, SHOTS (screenshot folder). Exit 0 on success.
+// Env: PORT, WS, SHOTS (screenshot folder); UNTIL=diagnostic stops at the squiggle and prints the
+// Problems panel ("problems: ..."). Exit 0 on success.
 const { chromium } = require('playwright-core');
 const fs = require('fs');
 
-const { PORT, WS, SHOTS } = process.env;
+const { PORT, WS, SHOTS, UNTIL } = process.env;
 const FILE = `${WS}/shop/inventory.py`;
 const t0 = Date.now();
 const log = (m) => console.log(`${Date.now() - t0}ms ${m}`);
@@ -53,6 +54,13 @@ async function openFile(page) {
     const squiggle = page.locator('.monaco-editor [class*="squiggly-"]').first();
     await squiggle.waitFor({ timeout: 90000 });
     log('diagnostic squiggle shown');
+    if (UNTIL === 'diagnostic') {
+      await page.keyboard.press('Control+Shift+M');
+      const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'failed' }).first();
+      await problem.waitFor({ timeout: 20000 });
+      console.log(`problems: ${await page.locator('.markers-panel').innerText()}`.replace(/\n/g, ' | '));
+      return;
+    }
     await page.locator('.monaco-editor .view-line', { hasText: 'have = self.items[name]' }).first().click();
     await page.keyboard.press('End');
     await page.keyboard.press('Control+Period');

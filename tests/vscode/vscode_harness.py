@@ -122,3 +122,32 @@ def heal_settings() -> dict:
 
 def model_env(fake_model: dict) -> dict[str, str]:
     return {"OPENAI_BASE_URL": fake_model["url"] + "/v1", "OPENAI_API_KEY": "sk-fake-for-tests"}
+
+
+def code_server_ui(
+    tools: Tools, vsix: Path, ws: Path, profile: Path, env: dict[str, str], **driver
+):
+    """Install the .vsix into a clean code-server profile (its own user data and extensions
+    folders), open ws and run ui_quickfix.js (driver: its extra env, e.g. UNTIL) against it."""
+    code_server = [
+        str(tools.node),
+        str(tools.code_server_dir / "out" / "node" / "entry.js"),
+        "--user-data-dir",
+        str(profile / "user"),
+        "--extensions-dir",
+        str(profile / "ext"),
+    ]
+    install = tools.run(code_server + ["--install-extension", str(vsix)], env, timeout=120)
+    assert install.returncode == 0, install.stdout + install.stderr
+    port = free_port()
+    serve = ["--auth", "none", "--bind-addr", f"127.0.0.1:{port}", "--disable-telemetry"]
+    serve += ["--disable-update-check", "--disable-workspace-trust", str(ws)]
+    shots = CACHE / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    with background(code_server + serve, env=env, log=profile / "code-server.log") as server:
+        wait_for_http(f"http://127.0.0.1:{port}/healthz", server)
+        driver_env = tools.env(PORT=str(port), WS=str(ws), SHOTS=str(shots), **driver)
+        run = tools.run_node(HERE / "ui_quickfix.js", driver_env, timeout=300)
+    sys.stdout.write(run.stdout + run.stderr)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
+    return run
