@@ -1,6 +1,7 @@
 """The layout's rules (docs/architecture.md), checked on the source: no import cycle, no import
-from a lower floor to a higher one, an agent that imports nothing of heal_ls, small modules and
-functions. Every import counts, also those inside functions or under TYPE_CHECKING."""
+from a lower floor to a higher one, an agent that imports nothing of heal_ls, no module that uses
+a name private to another. Every import counts, also those inside functions or under
+TYPE_CHECKING."""
 
 from __future__ import annotations
 
@@ -28,7 +29,6 @@ FLOORS = {  # a module may import its own floor or a lower one, never a higher o
     "heal_ls.cli": 5,
     "heal_ls.__main__": 5,
 }
-MAX_MODULE_LINES, MAX_FUNCTION_LINES = 300, 50
 
 
 def module_name(path: Path) -> str:
@@ -170,28 +170,58 @@ def test_every_module_has_a_floor():
         floor(module)
 
 
-def test_no_module_over_300_lines():
-    long = {
-        str(p.relative_to(PACKAGE)): n
-        for p in PACKAGE.rglob("*.py")
-        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
-    }
-    assert long == {}
+def private_imports(path: Path, module: str) -> list[str]:
+    """`from heal_ls.x import _name` and `x._name` on an imported heal_ls module: a module's
+    `_private` names are its own (cut modules by concept, so what two share is public)."""
+    modules = server_modules()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found, module_aliases = [], {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("heal_ls"):
+            for alias in node.names:
+                if f"{node.module}.{alias.name}" in modules:
+                    module_aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                elif is_private(alias.name):
+                    found.append(f"{module} imports {node.module}.{alias.name}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("heal_ls") and alias.asname:
+                    module_aliases[alias.asname] = alias.name
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in module_aliases
+            and is_private(node.attr)
+            and module_aliases[node.value.id] != module
+        ):
+            found.append(f"{module} uses {module_aliases[node.value.id]}.{node.attr}")
+    return found
 
 
-def test_no_function_over_50_lines():
-    long = {}
-    for path in PACKAGE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-                size = (node.end_lineno or node.lineno) - first + 1
-                if size > MAX_FUNCTION_LINES:
-                    long[f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name}"] = size
-    assert long == {}
+def is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
 
 
-def test_the_checks_can_fail():
-    """The cycle finder and the floor order catch what they are meant to catch."""
+def test_no_module_imports_another_modules_private_name():
+    wrong = [line for m, p in server_modules().items() for line in private_imports(p, m)]
+    assert wrong == []
+
+
+def test_the_checks_can_fail(tmp_path):
+    """The cycle finder, the floor order and the private-name rule catch what they are meant to
+    catch."""
+    user = tmp_path / "user.py"
+    user.write_text(
+        "from heal_ls.locate.evidence import _hidden, public\n"
+        "from heal_ls.locate import evidence\n"
+        "import heal_ls.locate.rank as rank\n"
+        "evidence._inner(); rank._other(); evidence.__name__\n"
+    )
+    assert private_imports(user, "heal_ls.x") == [
+        "heal_ls.x imports heal_ls.locate.evidence._hidden",
+        "heal_ls.x uses heal_ls.locate.evidence._inner",
+        "heal_ls.x uses heal_ls.locate.rank._other",
+    ]
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert floor("heal_ls.pysource.splice") < floor("heal_ls.heal.loop") < floor("heal_ls.lsp.x")

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from heal_ls.heal.plan import plan_answer, replan
-from heal_ls.heal.plan_proof import IMPORT_BLOCK, PlanError, prove
+from heal_ls.heal.plan import IMPORT_BLOCK, PlanError, plan_answer, prove, replan
 from heal_ls.locate import index_source, suspect_for
 
 PATH = "/project/pkg/stats.py"

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import difflib
 
-from heal_ls.heal.plan import import_block_end, plan_answer
-from heal_ls.heal.plan_proof import IMPORT_BLOCK
+from heal_ls.heal.plan import IMPORT_BLOCK, import_block_end, plan_answer
 from heal_ls.locate import index_source, suspect_for
 from heal_ls.pysource.splice import function_source
 from hypothesis import HealthCheck, given, settings

@@ -10,20 +10,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from heal_ls.heal.candidate import (
-    CandidateRejected,
-    function_from_answer,
-    module_with,
-    planned_from_answer,
-)
+from heal_ls.heal.answer import AnswerError, extract_function
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.events import HealEvent
 from heal_ls.heal.guard_budget import GuardSelection, select_guards
 from heal_ls.heal.guards import Guards
 from heal_ls.heal.novelty import review_reasons
-from heal_ls.heal.plan import Planned
+from heal_ls.heal.plan import PlanError, Planned, plan_answer
 from heal_ls.heal.prompt_context import failing_test_source
-from heal_ls.heal.safety import RAILS_OFF_ENV
+from heal_ls.heal.safety import RAILS_OFF_ENV, UnsafeCandidate, check_candidate
 from heal_ls.heal.verify import VerifyOutcome, verify_module_text
 from heal_ls.models import (
     Attempt,
@@ -34,6 +29,7 @@ from heal_ls.models import (
     Suspect,
 )
 from heal_ls.pysource.parse import normalised
+from heal_ls.pysource.splice import SpliceError, splice
 from heal_ls.testing.confirm import CONFIRMED
 from heal_ls.testing.sandbox import NOT_ISOLATED, SandboxPolicy
 from heal_ls.testing.sandbox import level as sandbox_level
@@ -279,3 +275,59 @@ async def _verify(
     )
     ctx.emit(HealEvent("verify_end", outcome.summary, *step))
     return outcome
+
+
+# ---- one candidate from text to module: parse -> safety check -> splice -----------------------
+
+
+class CandidateRejected(Exception):
+    """A candidate that cannot become a module; str(err) is phrased for the model."""
+
+
+def target_names(qualname: str) -> tuple[str, str | None]:
+    """The def's own name and, for a method, its class name (None for nested functions)."""
+    parts = qualname.split(".")
+    owner = parts[-2] if len(parts) > 1 and parts[-2] != "<locals>" else None
+    return parts[-1], owner
+
+
+def function_from_answer(answer: str, suspect: Suspect, original_function: str) -> str:
+    name, owner = target_names(suspect.qualname)
+    try:  # the original tells same-named defs apart (a property's getter from its setter)
+        return extract_function(answer, name, owner, original=original_function)
+    except AnswerError as exc:
+        raise CandidateRejected(str(exc)) from None
+
+
+def planned_from_answer(answer: str, module_text: str, suspect: Suspect, offered, config):
+    """The answer as a multi-node plan (nested def, other offered functions, helpers, imports),
+    or None when it is a plain fix of the target alone."""
+    try:
+        return plan_answer(
+            answer,
+            module_text,
+            suspect,
+            offered,
+            allow_imports=config.allow_imports,
+            allow_test_edits=config.allow_test_edits,
+        )
+    except PlanError as exc:
+        raise CandidateRejected(str(exc)) from None
+
+
+def module_with(
+    module_text: str,
+    suspect: Suspect,
+    original_function: str,
+    new_function: str,
+    *,
+    allow_test_edits: bool = False,
+) -> str:
+    """Check the new function and splice it into the suspect's exact node."""
+    if normalised(new_function) == normalised(original_function):
+        raise CandidateRejected("the proposed function is identical to the original")
+    try:
+        check_candidate(original_function, new_function, suspect.path, allow_test_edits)
+        return splice(module_text, suspect, new_function)
+    except (UnsafeCandidate, SpliceError) as exc:
+        raise CandidateRejected(str(exc)) from None

@@ -8,6 +8,10 @@ is ignored, and the plan says so in `notes`.
 
     planned = plan_answer(answer, module_text, target, offered, allow_imports=True)
     planned.text, planned.edits (one per touched node, import block first), planned.notes
+
+Three steps, in this order below: reading the answer (its statements, and which def of the
+module each of its defs maps to), proving the edits (only the planned nodes and the import block
+changed, the module compiles, names are kept), and planning them.
 """
 
 from __future__ import annotations
@@ -15,10 +19,25 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from heal_ls.heal.plan_answer import _Mapper, _parse_answer
-from heal_ls.heal.plan_proof import IMPORT_BLOCK, NodeEdit, PlanError, _dedent_lines, prove
 from heal_ls.models import Suspect
+
+IMPORT_BLOCK = "<imports>"
+
+
+class PlanError(Exception):
+    """The answer cannot become a safe edit; str(err) says why, in words fit for the model."""
+
+
+@dataclass
+class NodeEdit:
+    """module_text[start:end] becomes `text`; `qualname` names the touched node."""
+
+    qualname: str
+    start: int
+    end: int
+    text: str
 
 
 @dataclass
@@ -70,6 +89,186 @@ def plan_answer(
 
 
 # ---- reading the answer (libcst) ----------------------------------------------------------
+
+
+@dataclass
+class _Def:
+    qualname: str  # as written in the answer: "name" or "Class.name"
+    source: str  # dedented to column 0, decorators included
+
+
+@dataclass
+class _Answer:
+    defs: list[_Def] = field(default_factory=list)
+    imports: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _parse_answer(answer: str) -> _Answer | None:
+    import libcst as cst
+
+    from heal_ls.heal.answer import fenced_blocks, normalise_answer
+    from heal_ls.pysource.parse import parse_block
+
+    text = normalise_answer(answer)
+    found = _Answer()
+    for block in fenced_blocks(text) or [text]:
+        try:
+            code, _ = parse_block(block)
+            module = cst.parse_module(code)
+        except (SyntaxError, cst.ParserSyntaxError, RecursionError):
+            continue
+        for stmt in module.body:
+            _read_statement(module, stmt, "", found)
+    return found if found.defs or found.imports else None
+
+
+def _read_statement(module, stmt, owner: str, found: _Answer) -> None:
+    import libcst as cst
+
+    if isinstance(stmt, cst.FunctionDef):
+        source = cst.Module(body=[stmt.with_changes(leading_lines=[])]).code
+        found.defs = [d for d in found.defs if d.qualname != owner + stmt.name.value]
+        found.defs.append(_Def(owner + stmt.name.value, source))  # a later block wins
+    elif isinstance(stmt, cst.ClassDef) and not owner:
+        for inner in stmt.body.body:
+            _read_statement(module, inner, stmt.name.value + ".", found)
+    elif not owner and _is_import(stmt):
+        taken = _imports_of(stmt.body[0])
+        found.imports.extend(taken)
+        if len(taken) < _name_count(stmt.body[0]):
+            line = module.code_for_node(stmt).strip()[:50]
+            found.notes.append(
+                f"ignored `{line}`: relative, star and `a.b as c` imports are not added"
+            )
+    elif not owner and not _is_noise(stmt):
+        line = module.code_for_node(stmt).strip().split("\n")[0][:50]
+        found.notes.append(f"ignored `{line}`: only functions and imports are taken")
+
+
+def _is_import(stmt) -> bool:
+    import libcst as cst
+
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], (cst.Import, cst.ImportFrom))
+    )
+
+
+def _is_noise(stmt) -> bool:
+    """A docstring, `...` or `pass` at module level: nothing worth telling the user about."""
+    import libcst as cst
+
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(s, cst.Pass)
+        or (isinstance(s, cst.Expr) and isinstance(s.value, (cst.SimpleString, cst.Ellipsis)))
+        for s in stmt.body
+    )
+
+
+def _name_count(node) -> int:
+    import libcst as cst
+
+    return 1 if isinstance(node.names, cst.ImportStar) else len(node.names)
+
+
+def _imports_of(node) -> list[tuple[Any, str | None, str | None]]:  # libcst gives str | None
+    """(module, name or None, alias) for each name; relative and star imports are dropped."""
+    import libcst as cst
+    from libcst.helpers import get_full_name_for_node
+
+    if isinstance(node, cst.Import):
+        return [
+            (get_full_name_for_node(a.name), None, a.evaluated_alias)
+            for a in node.names
+            if a.asname is None or "." not in (get_full_name_for_node(a.name) or "")
+        ]
+    if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+        return []
+    module = get_full_name_for_node(node.module)
+    return [(module, a.evaluated_name, a.evaluated_alias) for a in node.names]
+
+
+class _Mapper:
+    def __init__(self, module_text: str, target: Suspect, offered: list[Suspect]):
+        from heal_ls.locate import index_source
+
+        self.text = module_text
+        self.target = target
+        self.index = index_source(module_text)
+        self.qualnames = {f.qualname for f in self.index.functions}
+        same_module = [s for s in offered if s.path == target.path]
+        self.offered = {s.qualname: s for s in same_module if s.qualname != target.qualname}
+        self.replaced: list[tuple[Suspect, str]] = []
+        self.helpers: list[_Def] = []
+        self.notes: list[str] = []
+        self.top_names = _top_level_names(self.index.tree)
+
+    def map(self, item: _Def) -> None:
+        name = item.qualname.rsplit(".", 1)[-1]
+        target = self.target
+        suspect = None
+        if item.qualname == target.qualname or (
+            item.qualname == name and target.qualname.rsplit(".", 1)[-1] == name
+        ):
+            suspect = target  # a method may be written at column 0
+        elif nested := self._nested(name):
+            suspect = nested
+        elif item.qualname in self.offered:
+            suspect = self.offered[item.qualname]
+        elif len(same := [s for q, s in self.offered.items() if q.endswith("." + name)]) == 1:
+            suspect = same[0]
+        if suspect is not None:
+            self.replaced = [(s, d) for s, d in self.replaced if s.qualname != suspect.qualname]
+            self.replaced.append((suspect, item.source))
+        elif item.qualname in self.qualnames or _bare(item.qualname) in self.qualnames:
+            self.notes.append(f"ignored `{item.qualname}`: it was not offered for change")
+        elif name in self.top_names or name in self._class_names():
+            self.notes.append(f"ignored `{item.qualname}`: the module already defines `{name}`")
+        else:
+            self.helpers = [h for h in self.helpers if h.qualname != item.qualname]
+            self.helpers.append(_Def(name, item.source))
+
+    def _nested(self, name: str) -> Suspect | None:
+        from heal_ls.locate import suspect_for
+
+        prefix = self.target.qualname + ".<locals>."
+        inside = [
+            f
+            for f in self.index.functions
+            if f.qualname.startswith(prefix)
+            and f.name == name
+            and self.target.start_line <= f.start_line <= self.target.end_line
+        ]
+        if not inside:
+            return None
+        node = min(inside, key=lambda f: f.qualname.count("."))
+        return suspect_for(self.target.path, node, "nested in the target")
+
+    def _class_names(self) -> set[str]:
+        owner = self.target.qualname.rsplit(".", 1)[0] if "." in self.target.qualname else None
+        return {f.name for f in self.index.functions if owner and f.qualname == f"{owner}.{f.name}"}
+
+
+def _bare(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[-1]
+
+
+def _top_level_names(tree: ast.Module | None) -> set[str]:
+    names: set[str] = set()
+    for stmt in tree.body if tree else []:
+        for node in ast.walk(stmt) if not isinstance(stmt, _SCOPES) else [stmt]:
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.alias):
+                names.add((node.asname or node.name).split(".")[0])
+        if isinstance(stmt, _SCOPES):
+            names.add(stmt.name)
+    return names
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 # ---- mapping defs to the module (stdlib index) --------------------------------------------
@@ -241,7 +440,7 @@ def _newline_of(text: str) -> str:
     return found.group() if found else "\n"
 
 
-# ---- applying and proving ------------------------------------------------------------------
+# ---- applying ----------------------------------------------------------------------------------
 
 
 def _apply(module_text: str, edits: list[NodeEdit]) -> str:
@@ -288,3 +487,87 @@ def _starts(lines: list[str]) -> list[int]:
         starts.append(at)
         at += len(line)
     return starts
+
+
+# ---- proving the edits: only the planned nodes and the import block changed -----------------
+
+
+def _dedent_lines(source: str) -> str:
+    import textwrap
+
+    return textwrap.dedent(source.replace("\r\n", "\n").replace("\r", "\n").lstrip("\n"))
+
+
+def prove(before: str, after: str, edits: list[NodeEdit]) -> None:
+    """Every byte outside the touched nodes and the import block is identical; each touched node
+    is one def that compiles and keeps its name; the import block only gained imports."""
+    from heal_ls.pysource.splice import SpliceError
+
+    at_before = at_after = 0
+    for edit in edits:
+        if edit.start < at_before:
+            raise PlanError("two touched nodes overlap")
+        gap = edit.start - at_before
+        if after[at_after : at_after + gap] != before[at_before : edit.start]:
+            raise PlanError(
+                f"the edit changed text outside the touched nodes (near {edit.qualname})"
+            )
+        at_after += gap
+        if after[at_after : at_after + len(edit.text)] != edit.text:
+            raise PlanError(f"`{edit.qualname}` is not where it was planned")
+        at_after += len(edit.text)
+        at_before = edit.end
+        try:
+            _prove_node(before[edit.start : edit.end], edit)
+        except SpliceError as exc:
+            raise PlanError(str(exc)) from None
+    if after[at_after:] != before[at_before:]:
+        raise PlanError("the edit changed text after the last touched node")
+    if any(".<locals>." in e.qualname for e in edits):
+        # a nested def may use `nonlocal`: it compiles only inside its outer def
+        try:
+            compile(after, "<heal>", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            raise PlanError(f"the module does not compile after the edit: {exc}") from None
+
+
+def _prove_node(old: str, edit: NodeEdit) -> None:
+    from heal_ls.pysource.splice import SpliceError
+
+    if edit.qualname == IMPORT_BLOCK:
+        _prove_imports(old, edit.text)
+        return
+    code = _dedent_lines(edit.text)
+    try:
+        tree = ast.parse(code)
+        if ".<locals>." not in edit.qualname:
+            compile(tree, "<heal>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise SpliceError(f"`{edit.qualname}` does not compile: {exc}") from None
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if len(tree.body) != 1 or not defs or defs[0].name != _bare(edit.qualname):
+        raise SpliceError(f"`{edit.qualname}` is no longer one def of that name")
+
+
+def _prove_imports(old: str, new: str) -> None:
+    try:
+        before, after = ast.parse(old.lstrip("\ufeff")).body, ast.parse(new).body
+    except SyntaxError as exc:
+        raise PlanError(f"the new import block does not parse: {exc}") from None
+    kinds = (ast.Import, ast.ImportFrom)
+    if [ast.dump(s) for s in before if not isinstance(s, kinds)] != [
+        ast.dump(s) for s in after if not isinstance(s, kinds)
+    ]:
+        raise PlanError("the import block changed more than its imports")
+    if not _bindings(before) <= _bindings(after):
+        raise PlanError("the import block lost an import")
+
+
+def _bindings(stmts) -> set[tuple]:
+    found: set[tuple] = set()
+    for stmt in stmts:
+        if isinstance(stmt, ast.Import):
+            found.update(("", a.name, a.asname) for a in stmt.names)
+        elif isinstance(stmt, ast.ImportFrom):
+            found.update((f"{'.' * stmt.level}{stmt.module}", a.name, a.asname) for a in stmt.names)
+    return found

@@ -15,7 +15,12 @@ import ast
 import os
 from fnmatch import fnmatchcase
 
-from heal_ls.heal.tampering import _dotted, _imported, _judge_tampering, verification_tampering
+from heal_ls.heal.tampering import (
+    dotted_name,
+    imported_names,
+    judge_tampering,
+    verification_tampering,
+)
 from heal_ls.pysource.parse import describe_syntax_error, parse_block
 
 _BUILTINS = {
@@ -140,14 +145,14 @@ def capabilities(tree: ast.AST) -> dict[str, str]:
     found: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for full in _imported(node):
+            for full in imported_names(node):
                 found.update(_judge(full))
         elif isinstance(node, ast.Name) and not is_local(node):
             found.update(_judge(aliases.get(node.id, node.id)))
             if node.id in _BARE and node.id not in aliases:
                 found.update(_judge(_BARE[node.id]))
         elif isinstance(node, ast.Attribute):
-            dotted = _dotted(node, aliases, is_local)
+            dotted = dotted_name(node, aliases, is_local)
             if dotted:
                 found.update(_judge(dotted))
             if node.attr in _ATTRS:
@@ -164,7 +169,7 @@ def capabilities(tree: ast.AST) -> dict[str, str]:
 def import_risk(dotted: str) -> tuple[str, str] | None:
     """(label, why) when importing `dotted` (a module or module.name) would add a guarded
     capability; None when it is harmless. Used for the imports a fix adds to a module."""
-    found = _judge(dotted) | _judge_tampering(dotted)
+    found = _judge(dotted) | judge_tampering(dotted)
     return next(iter(sorted(found.items())), None)
 
 
@@ -197,7 +202,7 @@ def _import_aliases(tree: ast.AST) -> dict[str, str]:
                 local = alias.asname or alias.name.split(".")[0]
                 aliases[local] = alias.name if alias.asname else local
         elif isinstance(node, ast.ImportFrom):
-            for alias, full in zip(node.names, _imported(node)):
+            for alias, full in zip(node.names, imported_names(node)):
                 aliases[alias.asname or alias.name] = full
     return aliases
 

@@ -73,26 +73,26 @@ def verification_tampering(tree: ast.AST, aliases: dict[str, str], is_local) -> 
                 found[repr(node.value)] = "reads heal-ls's own settings"
         elif isinstance(node, ast.Name) and not is_local(node):
             name = aliases.get(node.id, node.id)
-            found.update(_judge_tampering(name))
+            found.update(judge_tampering(name))
             if node.id in _TAMPER_NAMES:
                 found[node.id] = _TAMPER_NAMES[node.id]
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for full in _imported(node):
-                found.update(_judge_tampering(full))
+            for full in imported_names(node):
+                found.update(judge_tampering(full))
         elif isinstance(node, ast.Attribute):
-            dotted = _dotted(node, aliases, is_local)
+            dotted = dotted_name(node, aliases, is_local)
             if dotted:
-                found.update(_judge_tampering(dotted))
+                found.update(judge_tampering(dotted))
         if isinstance(node, ast.Call) and _is_type_creation(node):
             found["type(name, bases, dict)"] = "creates a class (a fake object that compares equal)"
         for target in _assigned_attributes(node):
-            dotted = _dotted(target, aliases, is_local)
+            dotted = dotted_name(target, aliases, is_local)
             if dotted:
                 found[f"{dotted} = ..."] = "monkeypatches a module or class attribute"
     return found
 
 
-def _judge_tampering(dotted: str) -> dict[str, str]:
+def judge_tampering(dotted: str) -> dict[str, str]:
     found = {}
     top = dotted.split(".")[0]
     if top in _TAMPER_MODULES:
@@ -123,14 +123,14 @@ def _assigned_attributes(node: ast.AST) -> list[ast.Attribute]:
     return [t for t in targets if isinstance(t, ast.Attribute)]
 
 
-def _imported(node: ast.Import | ast.ImportFrom) -> list[str]:
+def imported_names(node: ast.Import | ast.ImportFrom) -> list[str]:
     if isinstance(node, ast.Import):
         return [alias.name for alias in node.names]
     module = node.module or ""
     return [f"{module}.{alias.name}" if module else alias.name for alias in node.names]
 
 
-def _dotted(node: ast.expr, aliases: dict[str, str], is_local) -> str | None:
+def dotted_name(node: ast.expr, aliases: dict[str, str], is_local) -> str | None:
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)

@@ -55,7 +55,7 @@ def contrasted(failure: Failure, run: RunResult | None, called) -> bool:
     return any(keys.intersection(t.covered) for t in run.tests if t.outcome == "passed")
 
 
-def _test_location(failure: Failure, frames: list[Frame]) -> tuple[str | None, int | None]:
+def location_of_test(failure: Failure, frames: list[Frame]) -> tuple[str | None, int | None]:
     if failure.test_path and failure.test_line:
         own = os.path.realpath(failure.test_path)
         if frames and all(os.path.realpath(f.path) != own for f in frames):
@@ -67,7 +67,7 @@ def _test_location(failure: Failure, frames: list[Frame]) -> tuple[str | None, i
     return failure.test_path, failure.test_line
 
 
-def _raised_reason(failure: Failure, innermost: Frame) -> str:
+def raised_reason(failure: Failure, innermost: Frame) -> str:
     if failure.timed_out:
         return "stuck here when the test timed out"
     last = failure.frames[-1] if failure.frames else innermost
@@ -76,7 +76,7 @@ def _raised_reason(failure: Failure, innermost: Frame) -> str:
     return f"raised in {last.function} ({os.path.basename(last.path)}), called from here"
 
 
-def _module_level_reason(frame: Frame, root: str, index: ModuleIndex | None) -> str:
+def module_level_reason(frame: Frame, root: str, index: ModuleIndex | None) -> str:
     where = f"{relative_path(frame.path, root)}:{frame.line}"
     owner = index.class_at(frame.line) if index else None
     if owner is not None:

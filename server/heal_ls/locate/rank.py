@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from heal_ls.locate.evidence import unparsable_note
 from heal_ls.locate.history import changed_bonus
 from heal_ls.locate.missing import missing_dependency, missing_name
-from heal_ls.locate.ranker import _Ranker
+from heal_ls.locate.ranker import Ranker
 from heal_ls.models import Failure, RunResult, Suspect
 from heal_ls.pysource.paths import is_test_file, is_workspace_file
 
@@ -37,7 +37,7 @@ def locate(
     lacking = missing_name(failure, root, overlay or {})
     if lacking is not None:  # a name the module does not have yet: no function to heal
         return Located([lacking[0]], False, lacking[1])
-    ranker = _Ranker(root, overlay or {})
+    ranker = Ranker(root, overlay or {})
     frames = [f for f in failure.frames if is_workspace_file(f.path, root)]
     code = [f for f in frames if not is_test_file(f.path, root)]
     ranker.signature_callee(failure, frames, run)

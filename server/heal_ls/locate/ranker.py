@@ -8,12 +8,12 @@ import os
 from heal_ls.locate.cached import skipped_callees
 from heal_ls.locate.calls import imported_functions, matches, names_on_line
 from heal_ls.locate.evidence import (
-    _module_level_reason,
-    _raised_reason,
-    _test_location,
     always_raises,
     contrasted,
+    location_of_test,
+    module_level_reason,
     protocol_error_method,
+    raised_reason,
     reads_argument,
     rejected_argument,
     signature_error_callee,
@@ -50,7 +50,7 @@ def suspect_for(
     )
 
 
-class _Ranker:
+class Ranker:
     def __init__(self, root: str, overlay: dict[str, str]):
         self.root = root
         self.overlay = overlay
@@ -84,8 +84,8 @@ class _Ranker:
         innermost = code[-1]
         node = self.function_of(innermost)
         if node is None or innermost.function == "<module>":
-            return _module_level_reason(innermost, self.root, self.index(innermost.path))
-        reason = _raised_reason(failure, innermost)
+            return module_level_reason(innermost, self.root, self.index(innermost.path))
+        reason = raised_reason(failure, innermost)
         self.raise_site(code, reason, 1.0, "on the failing call path", refusals=True)
         covered = self.covered_functions(failure)
         scores = ochiai_scores(failure, run)
@@ -222,11 +222,11 @@ class _Ranker:
         self.call_path(frames[:-1], 0.9, callers)
 
     def from_test(self, failure: Failure, frames: list[Frame], run: RunResult | None) -> str:
-        test_path, test_line = _test_location(failure, frames)
+        test_path, test_line = location_of_test(failure, frames)
         if test_path is None and not failure.covered:
             return "no frame of the traceback is in the workspace"
         if frames and frames[-1].function == "<module>" and not failure.covered:
-            return _module_level_reason(frames[-1], self.root, self.index(frames[-1].path))
+            return module_level_reason(frames[-1], self.root, self.index(frames[-1].path))
         covered = self.covered_functions(failure)
         scores = ochiai_scores(failure, run)
         on_line, feeding = self.test_line_suspects(test_path, test_line, covered)

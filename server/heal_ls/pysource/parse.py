@@ -113,19 +113,19 @@ def normalised(function_source: str) -> str:
         return function_source.strip()
 
 
-def _compiles(text: str, path: str) -> bool:
+def compiles(text: str, path: str) -> bool:
     try:
-        _compile(_parse(text), path)
+        compile_module(parse_module(text), path)
     except SyntaxError:
         return False
     return True
 
 
-def _parse(text: str) -> ast.Module:
+def parse_module(text: str) -> ast.Module:
     return parse_python(_strip_bom(text))
 
 
-def _compile(tree_or_text: ast.Module | str, path: str) -> None:
+def compile_module(tree_or_text: ast.Module | str, path: str) -> None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -82,11 +82,6 @@ def line_starts(text: str) -> list[int]:
     return starts
 
 
-def _line(text: str, starts: list[int], lineno: int) -> str:
+def line_at(text: str, starts: list[int], lineno: int) -> str:
     end = starts[lineno] if lineno < len(starts) else len(text)
     return text[starts[lineno - 1] : end].rstrip("\r\n")
-
-
-def _char_col(line: str, byte_col: int) -> int:
-    """ast gives UTF-8 byte columns; convert to a code point index into the line."""
-    return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))

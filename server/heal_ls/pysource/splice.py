@@ -18,16 +18,16 @@ from dataclasses import dataclass
 from heal_ls.models import Suspect
 from heal_ls.pysource.indent import leading_space, reindent
 from heal_ls.pysource.parse import (
-    _compile,
-    _compiles,
-    _parse,
+    compile_module,
+    compiles,
     describe_syntax_error,
     first_line,
     node_source,
     parse_block,
+    parse_module,
     qualified_defs,
 )
-from heal_ls.pysource.source import LINE_BREAK, _char_col, _line, line_starts
+from heal_ls.pysource.source import LINE_BREAK, byte_col_to_char, line_at, line_starts
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _ROLE = re.compile(r"^(property|\w+\.(setter|getter|deleter)|(typing\.)?overload)$")
@@ -115,12 +115,12 @@ def _find(text: str, suspect: Suspect) -> _Region:
 def _region(text: str, node) -> _Region:
     starts = line_starts(text)
     first = first_line(node)
-    line = _line(text, starts, first)
+    line = line_at(text, starts, first)
     base = leading_space(line)
-    end_line = _line(text, starts, node.end_lineno)
-    end = starts[node.end_lineno - 1] + _char_col(end_line, node.end_col_offset)
-    def_line = _line(text, starts, node.lineno)
-    def_start = starts[node.lineno - 1] + _char_col(def_line, node.col_offset)
+    end_line = line_at(text, starts, node.end_lineno)
+    end = starts[node.end_lineno - 1] + byte_col_to_char(end_line, node.end_col_offset)
+    def_line = line_at(text, starts, node.lineno)
+    def_start = starts[node.lineno - 1] + byte_col_to_char(def_line, node.col_offset)
     ending = LINE_BREAK.search(text, starts[first - 1])
     newline = ending.group() if ending else "\n"
     unit = _indent_unit(text, starts, node, base)
@@ -181,10 +181,10 @@ def _new_node_text(text: str, region: _Region, node) -> str:
 def _prove(before: str, after: str, region: _Region, new_len: int, path: str) -> None:
     """Check the spliced module: compiles, same def in place, all text outside the node kept."""
     try:
-        tree = _parse(after)
-        _compile(tree, path)
+        tree = parse_module(after)
+        compile_module(tree, path)
     except SyntaxError as err:
-        was = "even before the edit" if not _compiles(before, path) else "after the edit"
+        was = "even before the edit" if not compiles(before, path) else "after the edit"
         raise SpliceError(
             f"the module does not compile {was}: {describe_syntax_error(err)}"
         ) from err
@@ -202,7 +202,7 @@ def _prove(before: str, after: str, region: _Region, new_len: int, path: str) ->
 
 def _indent_unit(text: str, starts: list[int], node, base: str) -> str:
     """The function's own indent step, read from its first body line; tabs or 4 spaces if unknown."""
-    body_line = _line(text, starts, node.body[0].lineno)
+    body_line = line_at(text, starts, node.body[0].lineno)
     lead = leading_space(body_line).replace("\f", "")
     plain_base = base.replace("\f", "")
     if node.body[0].lineno > node.lineno and lead.startswith(plain_base) and lead != plain_base:
@@ -223,4 +223,4 @@ def _defs_by_line(tree: ast.Module) -> dict[int, ast.FunctionDef | ast.AsyncFunc
 @functools.lru_cache(maxsize=4)
 def _parse_cached(text: str) -> ast.Module:
     # The heal loop splices several candidates into the same module text: parse it once.
-    return _parse(text)
+    return parse_module(text)

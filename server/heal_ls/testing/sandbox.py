@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.sandbox_env import scrub
-from heal_ls.testing.sandbox_view import View, _under, probe_view, view
+from heal_ls.testing.sandbox_view import View, is_under, probe_view, view
 
 MEMORY_LIMIT = 2 * 1024**3  # bytes of address space per process
 CPU_MARGIN = 5  # CPU seconds allowed beyond the wall-clock timeout
@@ -224,7 +224,7 @@ def home_inside(env: dict[str, str]) -> str:
     """The run's HOME path inside the sandbox: the user's own, unless it cannot be a tmpfs."""
     home = os.path.realpath(env.get("HOME") or os.path.expanduser("~"))
     root = env.get(wire.ROOT) or os.getcwd()
-    if home == "/" or _under(home, os.path.realpath(root)) or not os.path.isabs(home):
+    if home == "/" or is_under(home, os.path.realpath(root)) or not os.path.isabs(home):
         return HOME_FALLBACK
     return home
 

@@ -89,7 +89,7 @@ def view(root: str, python: str, env: dict, writable=(), inside=None, launcher=F
     wanted += [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     keep = []
     for path in sorted({os.path.realpath(p) for p in wanted if p and os.path.exists(p)}):
-        if any(_under(path, h) for h in hidden) and path not in keep:
+        if any(is_under(path, h) for h in hidden) and path not in keep:
             keep.append(path)
     return View(
         hidden=tuple(hidden),
@@ -106,7 +106,7 @@ def probe_view() -> View:
     it, as on NixOS), with heal-ls's own launcher and interpreter kept (a checkout under /tmp)."""
     own = [TESTING_DIR, *python_paths(sys.executable, "")]
     kept = {os.path.realpath(p) for p in own if p and os.path.exists(p)}
-    keep = tuple(sorted(p for p in kept if _under(p, "/tmp")))
+    keep = tuple(sorted(p for p in kept if is_under(p, "/tmp")))
     return View(hidden=("/tmp",), keep=keep, writable=(), inside={}, cwd="/")
 
 
@@ -116,8 +116,8 @@ def per_run(box: View | None, shared: str, own: str) -> dict:
     runs share (`shared`), only the run's own (`own`). box: the view its server was started in."""
     assert box is not None, "a sandboxed warm server is started with its view"
     targets = [*box.keep, *box.writable, *(t for t in box.inside.values() if t != shared), own]
-    under_tmpfs = [t for t in targets if any(_under(t, h) for h in box.hidden)]
-    top = {t for t in under_tmpfs if not any(t != o and _under(t, o) for o in under_tmpfs)}
+    under_tmpfs = [t for t in targets if any(is_under(t, h) for h in box.hidden)]
+    top = {t for t in under_tmpfs if not any(t != o and is_under(t, o) for o in under_tmpfs)}
     covers = sorted(set(_sockets_under(box.cwd)) - set(box.covered))  # made since the start
     return {"tmpfs": box.tmpfs(), "binds": sorted(top), "covers": covers}
 
@@ -125,7 +125,7 @@ def per_run(box: View | None, shared: str, own: str) -> dict:
 def visible_sockets(root: str, hidden: list[str]) -> list[str]:
     """Unix sockets in the workspace and the system folders that the view leaves visible."""
     found = [p for top in SOCKET_DIRS for p in _sockets_under(top)]
-    found = [p for p in found if not any(_under(p, h) for h in hidden)]
+    found = [p for p in found if not any(is_under(p, h) for h in hidden)]
     return sorted({*found, *_sockets_under(root)})  # the workspace is bound back: all of it
 
 
@@ -151,5 +151,5 @@ def _sockets_under(top: str) -> list[str]:
     return found
 
 
-def _under(path: str, parent: str) -> bool:
+def is_under(path: str, parent: str) -> bool:
     return path == parent or path.startswith(parent.rstrip("/") + "/")

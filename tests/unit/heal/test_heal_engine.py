@@ -8,12 +8,14 @@ import asyncio
 
 import pytest
 from heal_ls import models
-from heal_ls.heal.attempt import HealContext, finish, try_candidate
-from heal_ls.heal.candidate import (
+from heal_ls.heal.attempt import (
     CandidateRejected,
+    HealContext,
+    finish,
     function_from_answer,
     module_with,
     target_names,
+    try_candidate,
 )
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.guards import Guards, candidate_timeout, from_last_run, original_seconds

@@ -28,7 +28,7 @@ from heal_ls.testing.invocation import COVERAGE_FILE
 from heal_ls.testing.sandbox import Sandbox, SandboxPolicy, make_sandbox
 from heal_ls.testing.sandbox_view import View, per_run
 from heal_ls.testing.warm import process as warm_process
-from heal_ls.testing.warm.cold import WarmTimeout, _limits, _output_path, run_cold
+from heal_ls.testing.warm.cold import WarmTimeout, run_cold, run_limits, warm_output_path
 from heal_ls.testing.warm.fingerprint import fingerprint
 
 if TYPE_CHECKING:
@@ -133,11 +133,11 @@ class WarmRunner:
                 server = await self._server_for(inv, env)
                 output, inside = os.path.join(host, "out"), f"{inner}/out"
                 fresh = per_run(self.view, IO_INSIDE, inner)
-                limits: dict | None = dict(_limits(timeout), pid_namespace=True, fresh=fresh)
+                limits: dict | None = dict(run_limits(timeout), pid_namespace=True, fresh=fresh)
             else:
-                env, limits = (box.env, _limits(timeout)) if box else (inv.env, None)
+                env, limits = (box.env, run_limits(timeout)) if box else (inv.env, None)
                 server = await self._server_for(inv, inv.env)
-                output = inside = _output_path()
+                output = inside = warm_output_path()
             request = dict(argv=inv.argv, env=env, cwd=inv.cwd, pycache=PYCACHE, sandbox=limits)
             result = await server.run(request, timeout, output, inside)
             self.last_cpu, self.failures = server.last_cpu, 0

@@ -35,7 +35,7 @@ class WarmTimeout(_Timeout):
         self.output = output
 
 
-def _limits(timeout: float) -> dict:
+def run_limits(timeout: float) -> dict:
     return {
         "memory": MEMORY_LIMIT,
         "cpu_seconds": int(timeout) + CPU_MARGIN,
@@ -44,7 +44,7 @@ def _limits(timeout: float) -> dict:
     }
 
 
-def _output_path() -> str:
+def warm_output_path() -> str:
     handle, path = tempfile.mkstemp(prefix="heal-warm-", suffix=".out")
     os.close(handle)
     return path
