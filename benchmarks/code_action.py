@@ -75,7 +75,8 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def measure(root: Path, module: Path, requests: int):
+async def run_server(root: Path) -> tuple[LanguageClient, dict[str, list[t.Diagnostic]]]:
+    """The server on `root` after one run of its tests, and the diagnostics it published."""
     client = LanguageClient("bench", "0")
     for method in ("window/logMessage", "window/showMessage", "heal/status", "$/progress"):
         client.feature(method)(lambda params: None)
@@ -89,6 +90,17 @@ async def measure(root: Path, module: Path, requests: int):
     )
     client.initialized(t.InitializedParams())
     await client.workspace_execute_command_async(t.ExecuteCommandParams(command="heal.runTests"))
+    return client, published
+
+
+async def stop_server(client: LanguageClient) -> None:
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+
+
+async def measure(root: Path, module: Path, requests: int):
+    client, published = await run_server(root)
     text = module.read_text(encoding="utf-8")
     uri = module.as_uri()
     client.text_document_did_open(
@@ -131,9 +143,7 @@ async def measure(root: Path, module: Path, requests: int):
         started = time.perf_counter()
         await client.protocol.send_request_async("heal/failures", {})
         baseline.append((time.perf_counter() - started) * 1000)
-    await client.shutdown_async(None)
-    client.exit(None)
-    await client.stop()
+    await stop_server(client)
     # the first few warm the server up
     return actions[10:], typing, baseline[10:], on_errors, with_heal
 

@@ -40,6 +40,12 @@ def is_green(db: sqlite3.Connection, run: RunResult, whole_files: bool) -> bool:
 def remember_green(db: sqlite3.Connection, root: str) -> int:
     """Snapshot every source file the map depends on, as it is now; returns the files kept."""
     paths = [rel for (rel,) in db.execute("SELECT DISTINCT path FROM functions")]
+    return keep_green(db, root, paths)
+
+
+def keep_green(db: sqlite3.Connection, root: str, paths: Iterable[str]) -> int:
+    """Make these source files (relative to `root`), as they are there now, the green snapshot.
+    `root` may be another tree than the map's: the bench replays an older release's code."""
     kept = []
     for rel in paths:
         full = os.path.join(root, rel)

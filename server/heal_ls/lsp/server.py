@@ -32,6 +32,7 @@ FEATURES = (
     "status",
     "lifecycle",
     "code_actions",
+    "hover",
     "commands",
     "heal_command",
     "debug",
