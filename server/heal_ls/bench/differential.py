@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
 import sys
+
+from heal_ls.testing.process import kill_group
 
 MIN_AGREEMENTS = 5
 
@@ -113,16 +113,9 @@ async def behaves_alike(
         return "?"
     finally:
         if proc.returncode is None:  # timed out or cancelled: no child left behind
-            _kill_group(proc.pid)
+            kill_group(proc.pid)
             await proc.wait()
     for line in out.decode(errors="replace").splitlines():
         if line.startswith("VERDICT "):
             return line.split(" ", 1)[1]
     return "?"
-
-
-def _kill_group(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass

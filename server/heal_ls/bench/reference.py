@@ -9,15 +9,15 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from heal_ls.pysource.parse import first_line, qualified_defs
+from heal_ls.pysource.parse import DEF_TYPES, Def, first_line, qualified_defs
 
 
-def find_function(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+def find_function(tree: ast.Module, qualname: str) -> Def | None:
     """The def node for "f", "Class.method" or "outer.<locals>.inner" (the first, if redefined)."""
     return next((node for name, node in qualified_defs(tree) if name == qualname), None)
 
 
-def _line_range(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
+def _line_range(node: Def) -> tuple[int, int]:
     return first_line(node), node.end_lineno or node.lineno
 
 
@@ -54,7 +54,7 @@ def reference_module(module_text: str, case) -> str:
     tree = ast.parse(case.reference_module_code)
     lines = case.reference_module_code.splitlines(keepends=True)
     for node in tree.body:
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if not isinstance(node, DEF_TYPES):
             continue
         first, last = _line_range(node)
         source = "".join(lines[first - 1 : last])
@@ -80,7 +80,7 @@ def same_functions(module_text: str, case) -> bool:
     code = textwrap.dedent(case.reference_module_code or case.reference_source)
     lines = code.splitlines(keepends=True)
     for node in ast.parse(code).body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if isinstance(node, DEF_TYPES):
             qualname = case.qualname if node.name == case.qualname.rsplit(".", 1)[-1] else node.name
             healed = function_text(module_text, qualname)
             first, last = _line_range(node)  # decorators included

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from heal_ls.pysource.parse import first_line
+from heal_ls.pysource.parse import DEF_TYPES, first_line
 
 EXAMPLES_BENCH = Path(__file__).resolve().parents[3] / "examples" / "bench"
 _TARGET = re.compile(r"target:\s*(?P<module>\S+?\.py)::(?P<qualname>\S+)")
@@ -59,7 +59,7 @@ def _example_case(bug: Path) -> BenchCase:
     tree = ast.parse(text)
     doc = ast.get_docstring(tree) or ""
     match = _TARGET.search(doc)
-    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    defs = [n for n in tree.body if isinstance(n, DEF_TYPES)]
     name = match["qualname"].rsplit(".", 1)[-1] if match else None
     target = [n for n in defs if n.name == name]
     if match is None or len(target) != 1:

@@ -21,6 +21,7 @@ import tempfile
 from heal_ls.bench.suites import BenchCase, SuiteError, load_suite
 from heal_ls.bench.table import summary, table_lines, totals_line
 from heal_ls.commands import bench_real
+from heal_ls.llm import PROVIDERS
 from heal_ls.testing.invocation import interpreter
 
 
@@ -43,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--provider",
         default="local",
-        choices=["auto", "anthropic", "openai", "local"],
+        choices=PROVIDERS,
         help="who proposes fixes (default: local, so runs are repeatable and free)",
     )
     parser.add_argument("--model", help="model name for anthropic/openai")

@@ -13,13 +13,16 @@ from heal_ls.commands.fix_report import failure_name, heal_progress_printer, pri
 from heal_ls.heal.attempt import PASSED
 from heal_ls.heal.blast import blast_radius
 from heal_ls.heal.config import HealConfig
-from heal_ls.heal.guard_budget import DEFAULT_SECONDS
 from heal_ls.heal.loop import heal_failure, warm_runner_for
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
+from heal_ls.llm import PROVIDERS
 from heal_ls.models import HealResult, HealStatus
 from heal_ls.testing.flaky import Flaky, triage
 from heal_ls.testing.invocation import interpreter
 from heal_ls.testing.options import RunOptions
+
+DEFAULTS = HealConfig()  # the CLI's defaults are the engine's
+
 
 # ---- the command line ----------------------------------------------------------------------
 
@@ -32,14 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--python", type=interpreter, metavar="PY", help="interpreter for test runs"
     )
-    parser.add_argument(
-        "--provider", default="auto", choices=["auto", "anthropic", "openai", "local"]
-    )
+    parser.add_argument("--provider", default=DEFAULTS.provider, choices=PROVIDERS)
     parser.add_argument("--model", help="model name (default: the provider's documented default)")
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint (Ollama, vLLM, ...)")
-    parser.add_argument("--max-attempts", type=int, default=3, metavar="N")
-    parser.add_argument("--candidates", type=int, default=1, metavar="K")
-    parser.add_argument("--test-timeout", type=float, default=10.0, metavar="S")
+    parser.add_argument("--max-attempts", type=int, default=DEFAULTS.max_attempts, metavar="N")
+    parser.add_argument("--candidates", type=int, default=DEFAULTS.candidates, metavar="K")
+    parser.add_argument("--test-timeout", type=float, default=DEFAULTS.test_timeout, metavar="S")
     _budget_arguments(parser)
     _output_arguments(parser)
 
@@ -49,30 +50,38 @@ def _budget_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout",
         type=float,
-        default=60.0,
+        default=DEFAULTS.request_timeout,
         metavar="S",
-        help="seconds per model call, retries included (default: 60)",
+        help=f"seconds per model call, retries included (default: {DEFAULTS.request_timeout:g})",
     )
     parser.add_argument(
-        "--local-budget", type=int, default=300, metavar="N", help="local candidates to try"
+        "--local-budget",
+        type=int,
+        default=DEFAULTS.local_budget_count,
+        metavar="N",
+        help="local candidates to try",
     )
     parser.add_argument(
-        "--local-seconds", type=float, default=60.0, metavar="S", help="local search time limit"
+        "--local-seconds",
+        type=float,
+        default=DEFAULTS.local_budget_seconds,
+        metavar="S",
+        help="local search time limit",
     )
     parser.add_argument(
         "--verify-seconds",
         type=float,
-        default=DEFAULT_SECONDS,
+        default=DEFAULTS.verify_seconds,
         metavar="S",
         help="measured guard time each candidate runs, nearest guards first; the rest run after"
-        f" --apply (default {DEFAULT_SECONDS:g}, 0: every guard)",
+        f" --apply (default {DEFAULTS.verify_seconds:g}, 0: every guard)",
     )
     parser.add_argument(
         "--max-nodes",
         type=int,
-        default=3,
+        default=DEFAULTS.max_nodes,
         metavar="N",
-        help="functions of the target's module a model's fix may change (default 3)",
+        help=f"functions of the target's module a model's fix may change (default {DEFAULTS.max_nodes})",
     )
     parser.add_argument(
         "--no-imports", action="store_true", help="a model's fix may not add imports"

@@ -17,13 +17,13 @@ import tokenize
 from typing import Any
 
 from heal_ls.pysource.parse import (
+    DEF_TYPES,
     describe_syntax_error,
     node_source,
     parse_block,
     parse_python,
 )
 
-FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _THINK = re.compile(r"<think>.*?(</think>|\Z)", re.DOTALL)
 _UNICODE_INDENT = re.compile(
@@ -147,7 +147,7 @@ def _first_def(source: str):
         defs = parse_block(source.replace("\r\n", "\n"))[1].body
     except SyntaxError:
         return None
-    return next((n for n in defs if isinstance(n, FUNCTION_TYPES)), None)
+    return next((n for n in defs if isinstance(n, DEF_TYPES)), None)
 
 
 def fenced_blocks(text: str) -> list[str]:
@@ -174,7 +174,7 @@ def fenced_blocks(text: str) -> list[str]:
 
 def _pick(tree: ast.Module, name: str, class_name: str | None, original: str | None):
     """The def to take: a method of `class_name` first, then a top-level def, then any def."""
-    found = [n for n in ast.walk(tree) if isinstance(n, FUNCTION_TYPES) and n.name == name]
+    found = [n for n in ast.walk(tree) if isinstance(n, DEF_TYPES) and n.name == name]
     if not found:
         return None
     if class_name:
@@ -183,7 +183,7 @@ def _pick(tree: ast.Module, name: str, class_name: str | None, original: str | N
             for c in ast.walk(tree)
             if isinstance(c, ast.ClassDef) and c.name == class_name
             for m in c.body
-            if isinstance(m, FUNCTION_TYPES) and m.name == name
+            if isinstance(m, DEF_TYPES) and m.name == name
         ]
         found = methods or found
     top = [n for n in found if n in tree.body]
@@ -206,7 +206,7 @@ def _decorators_of(original: str | None) -> list[str] | None:
 
 
 def _defined_names(tree: ast.Module) -> list[str]:
-    kinds = (*FUNCTION_TYPES, ast.ClassDef)
+    kinds = (*DEF_TYPES, ast.ClassDef)
     return [n.name for n in ast.walk(tree) if isinstance(n, kinds)]
 
 
@@ -230,7 +230,7 @@ def _unfenced_def(text: str, name: str) -> str | None:
             tree = parse_python(code)
         except SyntaxError:
             continue
-        if len(tree.body) == 1 and isinstance(tree.body[0], FUNCTION_TYPES):
+        if len(tree.body) == 1 and isinstance(tree.body[0], DEF_TYPES):
             return node_source(code, tree.body[0])
     return None
 

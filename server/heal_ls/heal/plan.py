@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from heal_ls.models import Suspect
+from heal_ls.pysource.parse import DEF_TYPES
 
 IMPORT_BLOCK = "<imports>"
 
@@ -544,7 +545,7 @@ def _prove_node(old: str, edit: NodeEdit) -> None:
             compile(tree, "<heal>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise SpliceError(f"`{edit.qualname}` does not compile: {exc}") from None
-    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    defs = [n for n in tree.body if isinstance(n, DEF_TYPES)]
     if len(tree.body) != 1 or not defs or defs[0].name != _bare(edit.qualname):
         raise SpliceError(f"`{edit.qualname}` is no longer one def of that name")
 

@@ -8,11 +8,10 @@ import os
 
 from heal_ls.locate import index_source
 from heal_ls.models import Failure
-from heal_ls.pysource.parse import qualified_defs
+from heal_ls.pysource.parse import Def, qualified_defs
 from heal_ls.pysource.source import LINE_BREAK, read_source
 
 MAX_TEST_LINES, MAX_CONTEXT_LINE = 120, 120
-Def = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def dedent(lines: list[str]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import pkgutil
 
+from heal_ls.pysource.parse import DEF_TYPES
 from heal_ls.testing import agent
 
 _TAMPER_MODULES = {
@@ -62,7 +63,7 @@ def verification_tampering(tree: ast.AST, aliases: dict[str, str], is_local) -> 
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             found["class definition"] = "defines a class (a fake object that compares equal)"
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_dunder(node.name):
+        elif isinstance(node, DEF_TYPES) and _is_dunder(node.name):
             found[f"def {node.name}"] = "defines a special method (__eq__, __bool__...)"
         elif isinstance(node, ast.Attribute) and _is_dunder(node.attr):
             found[f".{node.attr}"] = "uses a special method directly"

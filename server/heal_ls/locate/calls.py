@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from heal_ls.locate.index import FunctionNode, index_file
+from heal_ls.pysource.parse import DEF_TYPES
 
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
 
@@ -107,7 +108,7 @@ def wrappers_of(tree: ast.Module, names: list[str]) -> list[str]:
     wanted = set(names)
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in wanted:
+        if isinstance(node, DEF_TYPES) and node.name in wanted:
             for decorator in node.decorator_list:
                 target = decorator.func if isinstance(decorator, ast.Call) else decorator
                 name = _name_of(target)

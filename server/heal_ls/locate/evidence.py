@@ -11,6 +11,7 @@ import sys
 from heal_ls.locate.calls import statement_parts
 from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.models import Failure, Frame, RunResult
+from heal_ls.pysource.parse import Def
 from heal_ls.pysource.paths import relative_path
 
 # The Python heal-ls parses workspace code with (its own, whatever the project's interpreter).
@@ -128,13 +129,11 @@ def reads_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> 
     return any(isinstance(n, ast.Name) and n.id in params for p in parts for n in ast.walk(p))
 
 
-def _def_of(
-    index: ModuleIndex | None, node: FunctionNode
-) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+def _def_of(index: ModuleIndex | None, node: FunctionNode) -> Def | None:
     return index.def_node(node.def_line) if index is not None else None
 
 
-def _parameters(found: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+def _parameters(found: Def) -> set[str]:
     arguments = found.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
     every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]

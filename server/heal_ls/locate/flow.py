@@ -11,6 +11,7 @@ import ast
 from typing import Any
 
 from heal_ls.locate.calls import RETURNED, call_names, statement_parts
+from heal_ls.pysource.parse import DEF_TYPES
 
 MAX_HOPS = 3  # follow `a = f(); b = g(a); assert b` a few steps, no further
 
@@ -141,7 +142,7 @@ def _setups(body: list, function: Any) -> list[Any]:
         if isinstance(node, ast.ClassDef) and function in node.body:
             return [
                 m for m in node.body
-                if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name in SETUP_NAMES
+                if isinstance(m, DEF_TYPES) and m.name in SETUP_NAMES
             ]  # fmt: skip
     return []
 
@@ -152,7 +153,7 @@ def _enclosing_function(body: list, line: int) -> Any:
     for node in body:
         if not node.lineno <= line <= (node.end_lineno or node.lineno):
             continue
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if isinstance(node, DEF_TYPES):
             best = node
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.stmt):

@@ -10,24 +10,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-PROVIDERS = ("auto", "anthropic", "openai", "local")
+from heal_ls.heal.config import HealConfig
+from heal_ls.llm import PROVIDERS
+
+ENGINE = HealConfig()  # where a setting is an engine option, its default is the engine's
 
 
 @dataclass
 class Settings:
-    provider: str = "auto"
+    provider: str = ENGINE.provider
     model: str | None = None
     baseUrl: str | None = None  # noqa: N815 - camelCase: the client's names
-    maxAttempts: int = 3  # noqa: N815
-    candidates: int = 1
+    maxAttempts: int = ENGINE.max_attempts  # noqa: N815
+    candidates: int = ENGINE.candidates
     python: str | None = None
     pytestArgs: list[str] = field(default_factory=list)  # noqa: N815
-    testTimeout: float = 10.0  # noqa: N815
-    requestTimeout: float = 60.0  # noqa: N815
-    localBudget: int = 300  # noqa: N815
-    localSeconds: float = 60.0  # noqa: N815
-    maxNodes: int = 3  # noqa: N815
-    allowImports: bool = True  # noqa: N815
+    testTimeout: float = ENGINE.test_timeout  # noqa: N815
+    requestTimeout: float = ENGINE.request_timeout  # noqa: N815
+    localBudget: int = ENGINE.local_budget_count  # noqa: N815
+    localSeconds: float = ENGINE.local_budget_seconds  # noqa: N815
+    maxNodes: int = ENGINE.max_nodes  # noqa: N815
+    allowImports: bool = ENGINE.allow_imports  # noqa: N815
     autoVerifyOnSave: bool = True  # noqa: N815
     runOnStartup: bool = False  # noqa: N815
     followPytestRuns: bool = True  # noqa: N815
@@ -36,8 +39,8 @@ class Settings:
     prices: dict = field(default_factory=dict)  # model -> {input, output} USD per 1M tokens
     previewAboveCallers: int = 10  # noqa: N815
     testEnv: list[str] = field(default_factory=list)  # noqa: N815
-    allowUnisolated: bool = False  # noqa: N815
-    verifySeconds: float = 30.0  # noqa: N815 - guard time per candidate (0: every guard)
+    allowUnisolated: bool = ENGINE.allow_unisolated  # noqa: N815
+    verifySeconds: float = ENGINE.verify_seconds  # noqa: N815 - per candidate (0: every guard)
 
 
 def _optional_str(value: Any) -> bool:

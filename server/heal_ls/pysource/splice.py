@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from heal_ls.models import Suspect
 from heal_ls.pysource.indent import leading_space, reindent
 from heal_ls.pysource.parse import (
+    DEF_TYPES,
+    Def,
     compile_module,
     compiles,
     describe_syntax_error,
@@ -29,7 +31,6 @@ from heal_ls.pysource.parse import (
 )
 from heal_ls.pysource.source import LINE_BREAK, byte_col_to_char, line_at, line_starts
 
-_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _ROLE = re.compile(r"^(property|\w+\.(setter|getter|deleter)|(typing\.)?overload)$")
 
 
@@ -41,7 +42,7 @@ class SpliceError(Exception):
 class _Region:
     """Where a def node sits in a module: character offsets of [start, end) and its indentation."""
 
-    node: ast.FunctionDef | ast.AsyncFunctionDef
+    node: Def
     start: int  # offset of the first decorator (or `def`), BOM included
     end: int  # offset just after the last character of the body
     def_start: int  # offset of the `def` / `async` keyword
@@ -127,7 +128,7 @@ def _region(text: str, node) -> _Region:
     return _Region(node, starts[first - 1] + len(base), end, def_start, base, unit, newline)
 
 
-def _candidate_def(new_function: str, original) -> ast.FunctionDef | ast.AsyncFunctionDef:
+def _candidate_def(new_function: str, original) -> Def:
     """Parse the candidate: exactly one def, same name, same async-ness as the original."""
     code = new_function.replace("\r\n", "\n").replace("\r", "\n")
     try:
@@ -135,7 +136,7 @@ def _candidate_def(new_function: str, original) -> ast.FunctionDef | ast.AsyncFu
     except SyntaxError as err:
         raise SpliceError(f"the function does not parse: {describe_syntax_error(err)}") from err
     body = tree.body
-    if len(body) != 1 or not isinstance(body[0], _DEFS):
+    if len(body) != 1 or not isinstance(body[0], DEF_TYPES):
         raise SpliceError(
             f"send exactly one function definition of `{original.name}`, nothing else"
         )
@@ -211,9 +212,9 @@ def _indent_unit(text: str, starts: list[int], node, base: str) -> str:
 
 
 @functools.lru_cache(maxsize=4)
-def _defs_by_line(tree: ast.Module) -> dict[int, ast.FunctionDef | ast.AsyncFunctionDef]:
+def _defs_by_line(tree: ast.Module) -> dict[int, Def]:
     """Each def by its first line and by its `def` line, outermost first (one walk per tree)."""
-    found: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    found: dict[int, Def] = {}
     for _, node in qualified_defs(tree):
         found.setdefault(first_line(node), node)
         found.setdefault(node.lineno, node)

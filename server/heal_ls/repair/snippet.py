@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from heal_ls.pysource.parse import DEF_TYPES, Def
+
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r)|[^\r\n]+$")
 _PREFIX = "if True:\n"
 
@@ -40,10 +42,10 @@ class Snippet:
         self.text = self.prefix + source
         tree = ast.parse(self.text)
         body = tree.body[0].body if self.prefix else tree.body  # type: ignore[attr-defined]
-        if len(body) != 1 or not isinstance(body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if len(body) != 1 or not isinstance(body[0], DEF_TYPES):
             raise ValueError("expected exactly one function definition")
         self.tree = tree
-        self.func: ast.FunctionDef | ast.AsyncFunctionDef = body[0]
+        self.func: Def = body[0]
         self.newline = "\r\n" if "\r\n" in source else "\n"
         self._lines = _LINE.findall(self.text)
         self._starts = [0]

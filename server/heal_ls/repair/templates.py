@@ -6,11 +6,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from heal_ls.pysource.parse import Def
 from heal_ls.repair.snippet import Edit, Mutation, Snippet
 from heal_ls.repair.values import scope_names
 
 
-def own_nodes(func: ast.FunctionDef | ast.AsyncFunctionDef):
+def own_nodes(func: Def):
     """Nodes of the function, not descending into nested functions or classes."""
     todo = list(ast.iter_child_nodes(func))
     while todo:
@@ -20,7 +21,7 @@ def own_nodes(func: ast.FunctionDef | ast.AsyncFunctionDef):
             todo.extend(ast.iter_child_nodes(node))
 
 
-def params_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+def params_of(func: Def) -> list[str]:
     args = func.args.posonlyargs + func.args.args + func.args.kwonlyargs
     return [a.arg for a in args if a.arg not in ("self", "cls")]
 

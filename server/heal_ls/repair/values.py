@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from heal_ls.pysource.parse import DEF_TYPES, Def
 from heal_ls.repair import shapes
 from heal_ls.repair.snippet import Edit, Mutation, Snippet, plus
 
@@ -143,7 +144,7 @@ def tuples(snip: Snippet) -> Iterator[Mutation]:
                     yield _swap(snip, a, b, "swap-elements", 2.0)
 
 
-def scope_names(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+def scope_names(func: Def) -> list[str]:
     """Parameters and names assigned in the function (comprehension variables excluded)."""
     args = func.args
     params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
@@ -156,7 +157,7 @@ def scope_names(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     for node in ast.walk(func):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             stored.append(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node is not func:
+        elif isinstance(node, DEF_TYPES) and node is not func:
             stored.append(node.name)
     names = params + [n for n in stored if n not in local_only]
     return list(dict.fromkeys(names))

@@ -59,8 +59,13 @@ async def _pump(stream: asyncio.StreamReader, buffer: _BoundedBuffer) -> None:
 
 
 def kill_group(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
+    """SIGKILL a process group (each run and each warm server lead their own); a process that is
+    not a group leader (yet) is killed alone."""
+    try:
         os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 async def _ask_for_stacks(proc: asyncio.subprocess.Process, dump_signal: int) -> None:

@@ -11,7 +11,6 @@ import asyncio
 import itertools
 import json
 import os
-import signal
 import subprocess
 import tempfile
 import threading
@@ -19,7 +18,7 @@ from pathlib import Path
 
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.agent.heal_exchange import open_exchange
-from heal_ls.testing.process import OUTPUT_LIMIT
+from heal_ls.testing.process import OUTPUT_LIMIT, kill_group
 
 SERVER_FILE = str(Path(__file__).resolve().parent.parent / "agent" / "warm_server.py")
 START_TIMEOUT = 60.0
@@ -199,17 +198,6 @@ class ServerProcess:
             return lines[-1] if lines else "no output"
         except (OSError, ValueError):
             return "no log"
-
-
-def kill_group(pid: int) -> None:
-    """SIGKILL a process group (each run and each server lead their own)."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
 
 
 def read_output(path: str, limit: int = OUTPUT_LIMIT) -> str:
