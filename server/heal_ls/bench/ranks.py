@@ -15,7 +15,7 @@ from heal_ls.pysource.parse import first_line
 
 def rank_of_reference(case: BenchCase, limit: int = 3000) -> int | None:
     """0-based position of the first candidate equal (normalised AST) to the reference."""
-    from heal_ls.llm.local import LocalRepairer
+    from heal_ls.repair.local import LocalRepairer
 
     with open(case.target, encoding="utf-8", newline="") as handle:
         module = handle.read()

@@ -99,7 +99,7 @@ async def local_search(ctx: HealContext) -> HealResult | None:
         count, seconds = ctx.config.local_first_count, min(15.0, ctx.config.local_budget_seconds)
     else:
         return None
-    from heal_ls.llm.local import LocalRepairer
+    from heal_ls.repair.local import LocalRepairer
 
     source = LocalRepairer().labelled(
         ctx.original_function, ctx.focus_lines(), ctx.suspect.start_line

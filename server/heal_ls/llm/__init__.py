@@ -81,7 +81,7 @@ def make_proposer(
 
 def _local():
     try:
-        from heal_ls.llm.local import LocalRepairer
+        from heal_ls.repair.local import LocalRepairer
     except ImportError as exc:
         raise ConfigError(
             "no model provider configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY, "

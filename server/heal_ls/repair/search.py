@@ -17,14 +17,14 @@ import types
 import warnings
 from collections.abc import Iterable, Iterator
 
-from heal_ls.repair import conditions, guards, operators, statements, templates, values
+from heal_ls.repair import conditions, guard_clauses, operators, statements, templates, values
 from heal_ls.repair.simplify import simplified
 from heal_ls.repair.snippet import Edit, Mutation, Snippet, overlaps
 
 GENERATORS = (
     operators.GENERATORS
     + values.GENERATORS
-    + guards.GENERATORS
+    + guard_clauses.GENERATORS
     + templates.GENERATORS
     + statements.GENERATORS
     + conditions.GENERATORS

@@ -8,8 +8,8 @@ import itertools
 import textwrap
 
 import pytest
-from heal_ls.llm.local import LocalRepairer
 from heal_ls.repair import conditions, normalised
+from heal_ls.repair.local import LocalRepairer
 from heal_ls.repair.snippet import Snippet
 
 

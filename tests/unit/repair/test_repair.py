@@ -8,8 +8,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from heal_ls.llm.local import LocalRepairer
 from heal_ls.repair import normalised
+from heal_ls.repair.local import LocalRepairer
 
 
 def rank_of(buggy: str, fixed: str, focus=(), first_line=1, limit=2000) -> int | None:

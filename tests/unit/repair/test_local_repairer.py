@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 import types
 
-from heal_ls.llm.local import LocalRepairer
 from heal_ls.repair import normalised
+from heal_ls.repair.local import LocalRepairer
 
 LONG = """def pick(xs, i, j):
     a = xs[i] + 1
