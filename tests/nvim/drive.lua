@@ -1,16 +1,20 @@
 -- Headless driver: nvim --headless -u NONE -c "luafile drive.lua"
--- env: HEAL_PY (python with heal-ls), HEAL_FILE (file to open), HEAL_MODE ("action" | "command")
+-- env: HEAL_PY (python with heal-ls), HEAL_FILE (file to open), HEAL_MODE ("action" | "command"
+-- | "debug" | "follow" | "preview" | "rerun"). heal-ls is set up through client-nvim's module only.
 local function out(s) io.stdout:write(s .. "\n") end
 local function fail(msg)
   io.stdout:write("FAIL: " .. msg .. "\n")
   vim.cmd("cquit 1")
 end
 local here = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h")
+local mode = os.getenv("HEAL_MODE")
 
-vim.g.heal_ls_cmd = { os.getenv("HEAL_PY"), "-m", "heal_ls", "serve" }
-vim.g.heal_ls_settings = { provider = "local" }
+vim.opt.runtimepath:append(vim.fs.normalize(here .. "/../../client-nvim"))
 vim.cmd("filetype on")
-dofile(here .. "/heal.lua")
+require("heal_ls").setup({
+  cmd = { os.getenv("HEAL_PY"), "-m", "heal_ls", "serve" },
+  settings = { provider = "local", autoVerifyOnSave = mode ~= "rerun" },
+})
 
 if vim.fn.exists(":HealFailingTest") ~= 2 then return fail("no :HealFailingTest command") end
 local messages = {}
@@ -27,7 +31,7 @@ local function diagnostics_of(severity)
   return vim.diagnostic.get(buf, { severity = vim.diagnostic.severity[severity] })
 end
 
-if os.getenv("HEAL_MODE") == "follow" then
+if mode == "follow" then
   -- the user runs pytest in a terminal: heal-ls follows its lastfailed cache, no command needed
   vim.fn.system({ os.getenv("HEAL_PY"), "-m", "pytest", "-q" })
   if not vim.wait(60000, function() return #diagnostics_of("ERROR") > 0 end, 100) then
@@ -65,7 +69,7 @@ end
 local diag = heal_diagnostics()[1]
 out(("diagnostic: line %d: %s"):format(diag.lnum + 1, diag.message))
 
-if os.getenv("HEAL_MODE") == "debug" then
+if mode == "debug" then
   local notes = {}
   vim.notify = function(msg) table.insert(notes, msg) end
   vim.api.nvim_win_set_cursor(0, { diag.lnum + 1, diag.col })
@@ -80,7 +84,46 @@ end
 
 local function buffer_text() return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n") end
 local before = buffer_text()
-if os.getenv("HEAL_MODE") == "command" then
+
+if mode == "rerun" then
+  -- fixed by hand and saved (autoVerifyOnSave is off): the diagnostic stays until :HealRerun
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(before:gsub("<= 1", "== 0"), "\n"))
+  vim.cmd("write")
+  if #heal_diagnostics() == 0 then return fail("the diagnostic cleared without a re-run") end
+  vim.cmd("HealRerun")
+  if not vim.wait(60000, function() return #heal_diagnostics() == 0 end, 100) then
+    return fail("the diagnostic did not clear; messages: " .. vim.inspect(messages))
+  end
+  out("rerun cleared the diagnostic")
+  for _, client in ipairs(vim.lsp.get_clients()) do client:stop() end
+  vim.wait(3000, function() return #vim.lsp.get_clients() == 0 end, 50)
+  out("OK")
+  return vim.cmd("qall!")
+end
+
+if mode == "preview" then
+  -- :HealPreview shows the fix as a diff and asks; "Discard" leaves the buffer as it was
+  local asked
+  vim.ui.select = function(items, opts, on_choice)
+    local shown = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+    asked = { prompt = opts.prompt, items = table.concat(items, " | "), diff = shown }
+    on_choice("Discard")
+  end
+  vim.api.nvim_win_set_cursor(0, { diag.lnum + 1, diag.col })
+  vim.cmd("HealPreview")
+  local function discarded()
+    return vim.iter(messages):any(function(m) return m:find("discarded in the preview", 1, true) end)
+  end
+  if not vim.wait(180000, discarded, 100) then
+    return fail("no preview answered; messages: " .. vim.inspect(messages))
+  end
+  out(("preview: %s [%s]"):format(asked.prompt, asked.items))
+  io.stdout:write("DIFF-BEGIN\n" .. asked.diff .. "\nDIFF-END\n")
+  if buffer_text() ~= before then return fail("the discarded fix reached the buffer") end
+  out("windows after the preview: " .. #vim.api.nvim_list_wins())
+end
+
+if mode == "command" or mode == "preview" then
   vim.cmd("HealFailingTest")
 else
   vim.api.nvim_win_set_cursor(0, { diag.lnum + 1, diag.col })

@@ -1,4 +1,5 @@
-"""A real headless Neovim 0.11 with the documented config (heal.lua) heals an example."""
+"""A real headless Neovim 0.11, set up only through client-nvim's Lua module
+(`require("heal_ls").setup{}`), heals an example."""
 
 import os
 import subprocess
@@ -59,6 +60,28 @@ def test_heal_failing_test_command(example_copy):
     output = drive(workspace, "weather/temperature.py", "command")
     assert "diagnostic:" in output and "test_boiling_in_fahrenheit failed" in output
     assert "* 9 / 5 + 32" in buffer_of(output)
+
+
+def test_preview_shows_the_diff_then_heal_failing_test_lands_the_fix(example_copy):
+    """:HealPreview on the diagnostic's line: the fix as a diff in a window and a question;
+    "Discard" keeps the buffer. Then :HealFailingTest there heals it."""
+    workspace = example_copy("inventory")
+    output = drive(workspace, "shop/inventory.py", "preview")
+    assert "preview: heal: AI heal Inventory.remove" in output and "[Apply fix | Discard]" in output
+    diff = output.split("DIFF-BEGIN\n", 1)[1].split("\nDIFF-END", 1)[0]
+    assert "--- a/shop/inventory.py" in diff
+    assert "-        if self.items[name] <= 1:" in diff and "\n+        if self.items[name]" in diff
+    assert "         self.items[name] = have - count" in diff  # context lines
+    assert "windows after the preview: 1" in output
+    assert "diagnostics cleared" in output
+    assert "if self.items[name] <= 1:" not in buffer_of(output)
+
+
+def test_rerun_clears_a_diagnostic_fixed_by_hand(example_copy):
+    workspace = example_copy("inventory")
+    output = drive(workspace, "shop/inventory.py", "rerun")
+    assert "diagnostic: line 13: test_remove_all failed" in output
+    assert "rerun cleared the diagnostic" in output
 
 
 def test_debug_failing_test_action_reports_where_debugpy_waits(example_copy):
