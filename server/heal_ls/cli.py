@@ -20,7 +20,10 @@ from heal_ls.commands.masked import masked_output
 EXIT_PIPE_CLOSED = 141
 
 SUBCOMMANDS = {
-    "serve": ("heal_ls.lsp.server", "run the language server (stdio, or --tcp HOST:PORT)"),
+    "serve": (
+        "heal_ls.lsp.workspace.server",
+        "run the language server (stdio, or --tcp HOST:PORT)",
+    ),
     "check": (
         "heal_ls.commands.check",
         "run tests or a script and show each failure's heal target",

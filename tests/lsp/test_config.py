@@ -3,7 +3,7 @@
 import json
 from dataclasses import asdict, fields
 
-from heal_ls.lsp.config import Settings, parse_settings
+from heal_ls.lsp.workspace.config import Settings, parse_settings
 
 
 def package_defaults(repo_root) -> dict:
@@ -57,7 +57,7 @@ def test_garbage_is_an_empty_section():
 
 
 def test_local_budgets_reach_the_heal_config():
-    from heal_ls.lsp.config import heal_config
+    from heal_ls.lsp.workspace.config import heal_config
 
     settings, problems = parse_settings({"heal": {"localBudget": 25, "localSeconds": 7}})
     assert problems == []
@@ -66,7 +66,7 @@ def test_local_budgets_reach_the_heal_config():
 
 
 def test_the_verification_budget_reaches_the_heal_config_and_0_means_every_guard():
-    from heal_ls.lsp.config import heal_config
+    from heal_ls.lsp.workspace.config import heal_config
 
     assert heal_config(parse_settings({"heal": {}})[0]).verify_seconds == 30.0
     settings, problems = parse_settings({"heal": {"verifySeconds": 0}})

@@ -1,7 +1,7 @@
 """Line splitting and the minimal TextEdit a fix is sent as: before/after strings."""
 
-from heal_ls.lsp.apply import minimal_edit
-from heal_ls.lsp.documents import split_lines
+from heal_ls.lsp.heal.apply import minimal_edit
+from heal_ls.lsp.workspace.documents import split_lines
 from lsprotocol import types as t
 from pygls.workspace.position_codec import PositionCodec
 

@@ -1,6 +1,6 @@
 """WorkspaceState.apply_run: full runs replace, focused runs only touch the tests they ran."""
 
-from heal_ls.lsp.state import Known, WorkspaceState
+from heal_ls.lsp.workspace.state import Known, WorkspaceState
 from heal_ls.models import Failure, RunResult
 from heal_ls.models import TestOutcome as Outcome
 

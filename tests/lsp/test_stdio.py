@@ -11,7 +11,7 @@ from pygls.lsp.client import LanguageClient
 pytestmark = pytest.mark.lsp
 
 NOISY_SERVER = r"""
-from heal_ls.lsp import status
+from heal_ls.lsp.workspace import status
 original = status.failures_payload
 def noisy(ls):
     print("Content-Length: 300\r\n\r\n{")  # a header that would swallow the real answer

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 from heal_ls.heal.blast import Blast, call_sites, guard_count
-from heal_ls.lsp.commands import merged_summary
-from heal_ls.lsp.folders import folder_for
+from heal_ls.lsp.runs.commands import merged_summary
+from heal_ls.lsp.workspace.folders import folder_for
 from heal_ls.models import RunResult, Suspect
 from heal_ls.models import TestOutcome as Outcome
 from heal_ls.testing.lastfailed import LASTFAILED, lastfailed_path, pytest_home, read_lastfailed

@@ -6,7 +6,7 @@ as `{"uri": ...}`; keys a command does not know are ignored. Every value is a st
 null means "not given", except where a key's presence is the choice itself (`strict`): a null
 `test` for heal.runTests is a bad test id, not "run everything". A value of the wrong type is an
 InvalidParams error that says what was expected. The checks that need the workspace (a test id
-inside it, a uri in a folder) stay with the handlers (lsp/commands.py).
+inside it, a uri in a folder) stay with the handlers (lsp/runs/commands.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 shows no commits section; the LSP test (tests/lsp/test_hover.py) covers a real repository."""
 
 from heal_ls.locate.commits import function_commits
-from heal_ls.lsp.hover_text import hover_markdown
+from heal_ls.lsp.failures.hover_text import hover_markdown
 from heal_ls.models import Failure, Frame, Suspect
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from heal_ls.lsp import log
-from heal_ls.lsp.folder import Folder
-from heal_ls.lsp.server import HealLanguageServer
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.server import HealLanguageServer
 
 LSP = Path(log.__file__).resolve().parent
 SERVER_NAMES = {"ls", "server"}  # how handlers and features name the server
@@ -26,7 +26,7 @@ def _server_of(node: ast.expr) -> bool:
 
 def _assigned_server_attributes() -> dict[str, str]:
     found = {}
-    for path in sorted(LSP.glob("*.py")):
+    for path in sorted(LSP.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             targets = node.targets if isinstance(node, ast.Assign) else []
             targets += [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign) else []
@@ -39,7 +39,7 @@ def _assigned_server_attributes() -> dict[str, str]:
 def _dynamic_lookups() -> list[str]:
     """getattr/hasattr on the server: a sign of state that may or may not be there."""
     found = []
-    for path in sorted(LSP.glob("*.py")):
+    for path in sorted(LSP.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)

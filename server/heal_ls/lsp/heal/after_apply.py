@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from heal_ls.lsp.folder import Folder
-from heal_ls.lsp.state import Known
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.state import Known
 from heal_ls.models import Failure, HealResult
 
 

@@ -21,7 +21,7 @@ class Known:
     suspect: Suspect | None
     healable: bool
     reason: str | None = None
-    rechecked: bool = False  # re-run on unchanged code to rule out a flaky test (flaky.py)
+    rechecked: bool = False  # re-run on unchanged code to rule out a flaky test (lsp/heal/flaky.py)
     flaky: Flaky | None = None  # set when one of those re-runs passed
     blast: Blast | None = None  # call sites and guard tests of the suspect (heal/blast.py)
 

@@ -16,11 +16,11 @@ from heal_ls.lsp.arguments import (
     RunTestsArgs,
     to_wire,
 )
-from heal_ls.lsp.code_index import Indexes
-from heal_ls.lsp.documents import uri_to_path
+from heal_ls.lsp.failures.code_index import Indexes
 from heal_ls.lsp.log import guarded
 from heal_ls.lsp.protocol import DEBUG_TEST, HEAL_FUNCTION, RUN_SCRIPT, RUN_TESTS
-from heal_ls.lsp.state import Known
+from heal_ls.lsp.workspace.documents import uri_to_path
+from heal_ls.lsp.workspace.state import Known
 
 
 def actions_for(known: Known, diagnostics: list[types.Diagnostic], many: bool):

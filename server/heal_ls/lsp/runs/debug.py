@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 
 from heal_ls.lsp.arguments import DebugTestArgs, convert
-from heal_ls.lsp.commands import node_id
-from heal_ls.lsp.folders import folder_of_test
 from heal_ls.lsp.log import guarded, logger, spawn
 from heal_ls.lsp.protocol import DEBUG_TEST
+from heal_ls.lsp.runs.commands import node_id
+from heal_ls.lsp.workspace.folders import folder_of_test
 
 if TYPE_CHECKING:
-    from heal_ls.lsp.folder import Folder
+    from heal_ls.lsp.workspace.folder import Folder
 
 HOST = "127.0.0.1"
 LIFETIME = 600.0

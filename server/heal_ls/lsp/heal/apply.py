@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from heal_ls.lsp.documents import current_text, path_to_uri, split_lines
-from heal_ls.lsp.unverified import write_diff
+from heal_ls.lsp.heal.unverified import write_diff
+from heal_ls.lsp.workspace.documents import current_text, path_to_uri, split_lines
 from heal_ls.models import Suspect
 from heal_ls.pysource.diff import unified_diff
 
 if TYPE_CHECKING:
-    from heal_ls.lsp.folder import Folder
+    from heal_ls.lsp.workspace.folder import Folder
 
 
 class Refused(Exception):

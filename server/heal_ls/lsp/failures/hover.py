@@ -1,5 +1,5 @@
 """textDocument/hover on a heal diagnostic: the failure's frames with their locals and the last
-commits that changed the suspect function (lsp/hover_text.py writes the Markdown).
+commits that changed the suspect function (lsp/failures/hover_text.py writes the Markdown).
 
 Served on the lines the diagnostics are on (the failing line in the suspect, the failing test
 line). The frames come from the run, in memory; the commits from `git log -L`, asked once per
@@ -14,11 +14,11 @@ import asyncio
 from lsprotocol import types
 
 from heal_ls.locate import commits
-from heal_ls.lsp.diagnostics import error_line
-from heal_ls.lsp.documents import uri_to_path
-from heal_ls.lsp.hover_text import hover_markdown
+from heal_ls.lsp.failures.diagnostics import error_line
+from heal_ls.lsp.failures.hover_text import hover_markdown
 from heal_ls.lsp.log import guarded
-from heal_ls.lsp.state import Known
+from heal_ls.lsp.workspace.documents import uri_to_path
+from heal_ls.lsp.workspace.state import Known
 
 
 def knowns_at(ls, path: str, line: int) -> list[Known]:

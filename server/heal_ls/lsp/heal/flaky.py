@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from heal_ls.lsp import diagnostics
-from heal_ls.lsp.documents import unsaved_overlay
+from heal_ls.lsp.failures import diagnostics
 from heal_ls.lsp.log import logger
 from heal_ls.lsp.progress import Progress
-from heal_ls.lsp.state import Known
+from heal_ls.lsp.workspace.documents import unsaved_overlay
+from heal_ls.lsp.workspace.state import Known
 
 if TYPE_CHECKING:
-    from heal_ls.lsp.folder import Folder
+    from heal_ls.lsp.workspace.folder import Folder
 
 
 async def triage(ls: Folder, known: Known) -> bool:

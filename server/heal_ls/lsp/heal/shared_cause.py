@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from heal_ls.lsp.config import heal_config
-from heal_ls.lsp.documents import unsaved_overlay
-from heal_ls.lsp.state import Known
+from heal_ls.lsp.workspace.config import heal_config
+from heal_ls.lsp.workspace.documents import unsaved_overlay
+from heal_ls.lsp.workspace.state import Known
 
 if TYPE_CHECKING:
-    from heal_ls.lsp.folder import Folder
+    from heal_ls.lsp.workspace.folder import Folder
 
 
 def _ranked(ls: Folder, known: Known, overlay: dict[str, str]):

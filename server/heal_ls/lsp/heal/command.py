@@ -16,20 +16,20 @@ from dataclasses import replace
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from heal_ls.lsp import status
-from heal_ls.lsp.after_apply import rerun_after_apply
-from heal_ls.lsp.apply import Refused, apply_fix
 from heal_ls.lsp.arguments import HealFailingTestArgs, HealFunctionArgs, convert, to_wire
-from heal_ls.lsp.commands import workspace_path
-from heal_ls.lsp.config import heal_config
-from heal_ls.lsp.documents import current_text, unsaved_overlay
-from heal_ls.lsp.folder import Folder
-from heal_ls.lsp.folders import folder_of_test
+from heal_ls.lsp.heal.after_apply import rerun_after_apply
+from heal_ls.lsp.heal.apply import Refused, apply_fix
+from heal_ls.lsp.heal.unverified import confirm_weak_fix, offer_best_candidate
 from heal_ls.lsp.log import guarded, logger, spawn
 from heal_ls.lsp.progress import Progress
 from heal_ls.lsp.protocol import HEAL_FAILING_TEST, HEAL_FUNCTION, HealOutcome
-from heal_ls.lsp.state import Known
-from heal_ls.lsp.unverified import confirm_weak_fix, offer_best_candidate
+from heal_ls.lsp.runs.commands import workspace_path
+from heal_ls.lsp.workspace import status
+from heal_ls.lsp.workspace.config import heal_config
+from heal_ls.lsp.workspace.documents import current_text, unsaved_overlay
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.folders import folder_of_test
+from heal_ls.lsp.workspace.state import Known
 
 
 def outcome(
@@ -72,9 +72,9 @@ def progress_reporter(progress: Progress, min_interval: float = 0.1):
 
 
 async def heal_known(ls: Folder, known: Known) -> HealOutcome:
-    """The heal task: its shared cause first (lsp/shared_cause.py), else its own function."""
-    from heal_ls.lsp.flaky import triage
-    from heal_ls.lsp.shared_cause import cause_of
+    """The heal task: its shared cause first (lsp/heal/shared_cause.py), else its own function."""
+    from heal_ls.lsp.heal.flaky import triage
+    from heal_ls.lsp.heal.shared_cause import cause_of
 
     if await triage(ls, known) and known.flaky:  # flaky: not a bug of the function, no model call
         message = f"{known.label()} is {known.flaky.label()}; not healed (re-run or debug it)"
@@ -92,7 +92,7 @@ async def heal_as(ls: Folder, known: Known, for_: Known | None = None) -> HealOu
     the user asked about, healed through this shared cause only if its candidate makes it pass
     (None otherwise: nothing was shown or applied)."""
     from heal_ls.heal.loop import heal_failure
-    from heal_ls.lsp.shared_cause import group_of
+    from heal_ls.lsp.heal.shared_cause import group_of
 
     try:
         before, suspect = current_suspect(ls, known)

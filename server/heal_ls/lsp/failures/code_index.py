@@ -9,10 +9,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from heal_ls.lsp.diagnostics import error_line
-from heal_ls.lsp.documents import uri_to_path
+from heal_ls.lsp.failures.diagnostics import error_line
 from heal_ls.lsp.log import spawn
-from heal_ls.lsp.state import Known
+from heal_ls.lsp.workspace.documents import uri_to_path
+from heal_ls.lsp.workspace.state import Known
 
 
 @dataclass

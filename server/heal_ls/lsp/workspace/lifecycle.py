@@ -6,9 +6,10 @@ import asyncio
 
 from lsprotocol import types
 
-from heal_ls.lsp import lastfailed, status
-from heal_ls.lsp.folders import start_folder
 from heal_ls.lsp.log import guarded, logger
+from heal_ls.lsp.runs import lastfailed
+from heal_ls.lsp.workspace import status
+from heal_ls.lsp.workspace.folders import start_folder
 
 
 def register(server) -> None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from pygls.protocol import LanguageServerProtocol
     from pygls.workspace import Workspace
 
-    from heal_ls.lsp.code_index import Indexes
+    from heal_ls.lsp.failures.code_index import Indexes
 
 
 class SharedServer(Protocol):
@@ -70,10 +70,10 @@ class Folder:
     and client requests, so handlers written against "the server for this folder" are checked."""
 
     def __init__(self, server: SharedServer, root: str, uri: str | None = None):
-        from heal_ls.lsp.config import Settings
-        from heal_ls.lsp.lastfailed import LastFailed
-        from heal_ls.lsp.runs import Runs
-        from heal_ls.lsp.state import WorkspaceState
+        from heal_ls.lsp.runs.lastfailed import LastFailed
+        from heal_ls.lsp.runs.run import Runs
+        from heal_ls.lsp.workspace.config import Settings
+        from heal_ls.lsp.workspace.state import WorkspaceState
 
         self.server = server
         self.root = os.path.abspath(root)

@@ -15,9 +15,9 @@ import os
 
 from lsprotocol import types
 
-from heal_ls.lsp.documents import inside, uri_to_path
-from heal_ls.lsp.folder import Folder
 from heal_ls.lsp.log import guarded, logger, spawn
+from heal_ls.lsp.workspace.documents import inside, uri_to_path
+from heal_ls.lsp.workspace.folder import Folder
 
 
 def folder_roots(params: types.InitializeParams) -> list[tuple[str, str | None]]:
@@ -53,8 +53,8 @@ def folder_of_test(ls, test: str):
 
 async def start_folder(ls, folder: Folder) -> None:
     """A new folder: its settings, then a run or a warm start, and following pytest's cache."""
-    from heal_ls.lsp import lastfailed
-    from heal_ls.lsp.config import pull_configuration
+    from heal_ls.lsp.runs import lastfailed
+    from heal_ls.lsp.workspace.config import pull_configuration
 
     await pull_configuration(folder)
     last_failed = folder.lastfailed.failed_at_start()
@@ -72,7 +72,9 @@ async def start_folder(ls, folder: Folder) -> None:
 
 async def drop_folder(ls, folder: Folder) -> None:
     """A removed folder: stop its work, forget its failures, clear its diagnostics."""
-    from heal_ls.lsp import diagnostics, lastfailed, status
+    from heal_ls.lsp.failures import diagnostics
+    from heal_ls.lsp.runs import lastfailed
+    from heal_ls.lsp.workspace import status
 
     lastfailed.stop(folder)
     if folder.runs.background is not None and not folder.runs.background.done():
@@ -86,7 +88,7 @@ def register(server) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     @guarded
     async def on_folders(ls, params: types.DidChangeWorkspaceFoldersParams):
-        from heal_ls.lsp.config import apply_settings
+        from heal_ls.lsp.workspace.config import apply_settings
 
         for removed in params.event.removed or []:
             path = uri_to_path(removed.uri)

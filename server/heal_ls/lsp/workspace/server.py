@@ -18,27 +18,27 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from heal_ls import __version__
-from heal_ls.lsp.cancel import HealProtocol
-from heal_ls.lsp.folder import Folder
-from heal_ls.lsp.folders import folder_for, folder_roots
 from heal_ls.lsp.log import connected, logger, setup_logging
+from heal_ls.lsp.transport.cancel import HealProtocol
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.folders import folder_for, folder_roots
 
 if TYPE_CHECKING:
-    from heal_ls.lsp.code_index import Indexes
+    from heal_ls.lsp.failures.code_index import Indexes
 
 FEATURES = (
-    "config",
+    "workspace.config",
     "progress",
-    "status",
-    "lifecycle",
-    "code_actions",
-    "hover",
-    "commands",
-    "heal_command",
-    "debug",
-    "on_save",
-    "folders",
-    "lastfailed",
+    "workspace.status",
+    "workspace.lifecycle",
+    "failures.code_actions",
+    "failures.hover",
+    "runs.commands",
+    "heal.command",
+    "runs.debug",
+    "runs.on_save",
+    "workspace.folders",
+    "runs.lastfailed",
 )
 
 
@@ -85,10 +85,10 @@ class HealLanguageServer(LanguageServer):
         return self.folders[0].runs
 
     def start_io(self, stdin=None, stdout=None) -> None:
-        """pygls's stdio loop, with our frame reader (lsp/wire.py) in place of its own."""
+        """pygls's stdio loop, with our frame reader (lsp/transport/wire.py) in place of its own."""
         from pygls.io_ import StdoutWriter
 
-        from heal_ls.lsp import wire
+        from heal_ls.lsp.transport import wire
 
         self._stop_event = Event()
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))

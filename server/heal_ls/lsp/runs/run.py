@@ -14,12 +14,13 @@ from lsprotocol import types
 
 from heal_ls.diagnose import diagnose, diagnose_report
 from heal_ls.locate import Located
-from heal_ls.lsp import diagnostics, status
-from heal_ls.lsp.documents import unsaved_overlay
-from heal_ls.lsp.fill import MapFill
+from heal_ls.lsp.failures import diagnostics
 from heal_ls.lsp.log import logger, spawn
 from heal_ls.lsp.progress import Progress
-from heal_ls.lsp.state import Known
+from heal_ls.lsp.runs.fill import MapFill
+from heal_ls.lsp.workspace import status
+from heal_ls.lsp.workspace.documents import unsaved_overlay
+from heal_ls.lsp.workspace.state import Known
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.options import RunOptions
 
@@ -55,7 +56,7 @@ class Runs:
         async def start(buffers):
             options = RunOptions(
                 python=settings.python,
-                # the user's lastfailed is theirs: it tells us about THEIR runs (lastfailed.py)
+                # the user's lastfailed is theirs: it tells us about THEIR runs (lsp/runs/lastfailed.py)
                 pytest_args=tuple(settings.pytestArgs),
                 own_cache=True,
                 test_timeout=settings.testTimeout,

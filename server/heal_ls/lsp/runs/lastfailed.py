@@ -19,8 +19,8 @@ import os
 
 from lsprotocol import types
 
-from heal_ls.lsp.documents import uri_to_path
 from heal_ls.lsp.log import guarded, logger, spawn
+from heal_ls.lsp.workspace.documents import uri_to_path
 from heal_ls.testing.lastfailed import LASTFAILED, lastfailed_path, read_lastfailed
 
 POLL_SECONDS = 0.5

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from heal_ls.lsp.documents import path_to_uri
 from heal_ls.lsp.log import logger
+from heal_ls.lsp.workspace.documents import path_to_uri
 
 if TYPE_CHECKING:
-    from heal_ls.lsp.folder import Folder
+    from heal_ls.lsp.workspace.folder import Folder
 
 SHOW = "Show best candidate as diff"
 APPLY_WEAK = "Apply weak fix"

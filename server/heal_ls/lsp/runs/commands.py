@@ -14,14 +14,14 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from heal_ls.lsp.arguments import LoadReportArgs, RunScriptArgs, RunTestsArgs, convert
-from heal_ls.lsp.documents import inside, uri_to_path
-from heal_ls.lsp.folders import folder_of_test
 from heal_ls.lsp.log import guarded
 from heal_ls.lsp.protocol import LOAD_REPORT, RERUN_FAILED, RUN_SCRIPT, RUN_TESTS
+from heal_ls.lsp.workspace.documents import inside, uri_to_path
+from heal_ls.lsp.workspace.folders import folder_of_test
 from heal_ls.testing.ci_report import ReportError
 
 if TYPE_CHECKING:
-    from heal_ls.lsp.folder import Folder
+    from heal_ls.lsp.workspace.folder import Folder
 
 
 def workspace_path(ls, value: str | None, command: str, what="uri") -> str:
@@ -80,8 +80,8 @@ def tests_for_file(ls, path: str) -> list[str] | None:
 
 async def rerun_test(folder: Folder, test: str):
     """The "Re-run test" action: the one test, in its folder; still failing, it is
-    re-checked for flakiness (flaky.py)."""
-    from heal_ls.lsp.flaky import triage
+    re-checked for flakiness (lsp/heal/flaky.py)."""
+    from heal_ls.lsp.heal.flaky import triage
 
     run = await folder.runs.tests([test])
     known = folder.state.find(test)

@@ -8,8 +8,8 @@ import os
 
 from lsprotocol import types
 
-from heal_ls.lsp.documents import uri_to_path
 from heal_ls.lsp.log import guarded, logger
+from heal_ls.lsp.workspace.documents import uri_to_path
 
 DEBOUNCE_SECONDS = 0.3
 

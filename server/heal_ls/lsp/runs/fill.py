@@ -18,10 +18,10 @@ from typing import Any
 from heal_ls.diagnose import locate_all
 from heal_ls.locate import Located
 from heal_ls.locate.contrast import with_passing
-from heal_ls.lsp import diagnostics
-from heal_ls.lsp.documents import unsaved_overlay
+from heal_ls.lsp.failures import diagnostics
 from heal_ls.lsp.log import logger, spawn
 from heal_ls.lsp.progress import Progress
+from heal_ls.lsp.workspace.documents import unsaved_overlay
 from heal_ls.models import Failure, RunResult, TestOutcome
 from heal_ls.testing.options import RunOptions
 

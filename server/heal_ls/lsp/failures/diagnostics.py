@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from heal_ls.lsp.documents import line_range, lines_of, path_to_uri
-from heal_ls.lsp.state import Known
+from heal_ls.lsp.workspace.documents import line_range, lines_of, path_to_uri
+from heal_ls.lsp.workspace.state import Known
 from heal_ls.models import OUTER_FRAMES
 
 SOURCE = "heal"

@@ -10,7 +10,7 @@ from lsprotocol import types
 
 from heal_ls.lsp.log import logger
 from heal_ls.lsp.protocol import HEALS, RUNS
-from heal_ls.lsp.sync import DocumentSyncProtocol
+from heal_ls.lsp.transport.sync import DocumentSyncProtocol
 
 REMEMBERED = 200  # recent executeCommand ids; a cancel refers to a recent request
 

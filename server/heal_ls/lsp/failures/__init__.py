@@ -1,0 +1,1 @@
+"""Known failures in the editor: diagnostics, code actions (and their index), hover."""

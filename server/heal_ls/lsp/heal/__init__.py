@@ -1,0 +1,1 @@
+"""The heal feature: the command, flaky triage, a shared cause, applying the fix, after it."""

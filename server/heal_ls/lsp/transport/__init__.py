@@ -1,0 +1,1 @@
+"""Patches to pygls's transport: the frame reader (wire), document sync and $/cancelRequest."""

@@ -1,0 +1,1 @@
+"""The workspace model: the server, its folders, their settings, documents and failures."""
