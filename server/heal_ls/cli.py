@@ -21,7 +21,7 @@ EXIT_PIPE_CLOSED = 141
 
 SUBCOMMANDS = {
     "serve": (
-        "heal_ls.lsp.workspace.server",
+        "heal_ls.lsp.serve",
         "run the language server (stdio, or --tcp HOST:PORT)",
     ),
     "check": (

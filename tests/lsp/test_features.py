@@ -1,6 +1,6 @@
 """A feature module that fails to load is reported, and the others still register."""
 
-from heal_ls.lsp.workspace import server as server_module
+from heal_ls.lsp import serve as server_module
 
 
 def test_a_broken_feature_does_not_stop_the_others(monkeypatch):

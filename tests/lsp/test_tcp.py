@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from heal_ls.lsp.workspace.server import parse_host_port
+from heal_ls.lsp.serve import parse_host_port
 from lsprotocol import types as t
 from pygls.lsp.client import LanguageClient
 

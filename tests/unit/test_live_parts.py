@@ -3,12 +3,12 @@ guard counts, flaky labels, folder lookup and the merged multi-folder summary.""
 
 import asyncio
 import json
-from types import SimpleNamespace
 
 import pytest
 from heal_ls.heal.blast import Blast, call_sites, guard_count
 from heal_ls.lsp.runs.commands import merged_summary
-from heal_ls.lsp.workspace.folders import folder_for
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.models import RunResult, Suspect
 from heal_ls.models import TestOutcome as Outcome
 from heal_ls.testing.lastfailed import LASTFAILED, lastfailed_path, pytest_home, read_lastfailed
@@ -142,11 +142,11 @@ def test_guards_are_passing_tests_that_ran_the_function():
 def test_the_innermost_folder_holds_a_path(tmp_path):
     outer, inner = tmp_path / "a", tmp_path / "a" / "b"
     inner.mkdir(parents=True)
-    folders = [SimpleNamespace(root=str(outer)), SimpleNamespace(root=str(inner))]
-    ls = SimpleNamespace(folders=folders)
-    assert folder_for(ls, str(inner / "x.py")) is folders[1]
-    assert folder_for(ls, str(outer / "x.py")) is folders[0]
-    assert folder_for(ls, str(tmp_path / "elsewhere.py")) is None
+    server = HealLanguageServer()
+    server.folders = folders = [Folder(str(outer)), Folder(str(inner))]
+    assert server.folder_for(str(inner / "x.py")) is folders[1]
+    assert server.folder_for(str(outer / "x.py")) is folders[0]
+    assert server.folder_for(str(tmp_path / "elsewhere.py")) is None
 
 
 def test_merged_summary_adds_the_folders_runs():

@@ -254,7 +254,7 @@ def test_libcst_stays_off_the_code_action_path():
 
     code = (
         "import sys\n"
-        "import heal_ls.cli, heal_ls.lsp.workspace.server, heal_ls.lsp.failures.code_actions, heal_ls.heal.loop\n"
+        "import heal_ls.cli, heal_ls.lsp.serve, heal_ls.lsp.failures.code_actions, heal_ls.heal.loop\n"
         "import heal_ls.heal.plan\n"
         "print('libcst' in sys.modules)\n"
     )

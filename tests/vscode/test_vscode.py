@@ -69,7 +69,7 @@ def test_bundled_libs_run_without_the_venv(vscode_tools, tmp_path):
     env = vscode_tools.env(BUNDLE_TARGET=str(libs), PYTHON=sys.executable)
     bundle = vscode_tools.run(["npm", "run", "bundle-python"], env, timeout=600, cwd=EXT_DIR)
     assert bundle.returncode == 0, bundle.stdout[-3000:] + bundle.stderr[-3000:]
-    probe = "import heal_ls, heal_ls.lsp.workspace.server, anthropic, openai, pygls; print(heal_ls.__file__)"
+    probe = "import heal_ls, heal_ls.lsp.serve, anthropic, openai, pygls; print(heal_ls.__file__)"
     argv = [sys.executable, "-S", "-c", probe]
     run = vscode_tools.run(argv, {"PYTHONPATH": str(libs), "PATH": "/usr/bin:/bin"}, timeout=60)
     assert run.returncode == 0, run.stderr

@@ -1,7 +1,8 @@
 """Logging: a log file, window/logMessage, and guards that keep one feature's error local.
 
 Every handler registered through `guarded` logs its exception (with traceback in the file, one
-line in the editor) instead of taking the server down; background tasks go through `spawn`.
+line in the editor) instead of taking the server down; background tasks go through the server's
+`run_task` (lsp/workspace/server.py), which logs theirs.
 """
 
 from __future__ import annotations
@@ -12,17 +13,19 @@ import functools
 import inspect
 import logging
 import os
-from collections.abc import Coroutine
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from lsprotocol import types
+from pygls.lsp.server import LanguageServer
 
 logger = logging.getLogger("heal_ls")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
-def connected(ls) -> bool:
+def connected(server: LanguageServer) -> bool:
     """False once the client asked us to shut down: nothing more may be sent."""
-    protocol = ls.protocol
+    protocol = server.protocol
     return getattr(protocol, "writer", None) is not None and not getattr(protocol, "_shutdown", 0)
 
 
@@ -49,7 +52,7 @@ class ClientLogHandler(logging.Handler):
         logging.INFO: types.MessageType.Info,
     }
 
-    def __init__(self, server):
+    def __init__(self, server: LanguageServer) -> None:
         super().__init__(logging.INFO)
         self.server = server
 
@@ -90,7 +93,7 @@ def default_log_path() -> str:
     return os.path.join(folder, f"heal-ls-{os.getpid()}.log")
 
 
-def setup_logging(server, log_file: str | None) -> str:
+def setup_logging(server: LanguageServer, log_file: str | None) -> str:
     """Log to `log_file` (default: a file in the user's state dir, owner-only) and to the
     client; return the path."""
     path = log_file or default_log_path()
@@ -105,7 +108,7 @@ def setup_logging(server, log_file: str | None) -> str:
     return path
 
 
-def guarded(handler):
+def guarded(handler: F) -> F:
     """Log a handler's exception; requests still get an error response (we re-raise)."""
 
     def report(exc: BaseException) -> None:
@@ -115,7 +118,7 @@ def guarded(handler):
     if inspect.iscoroutinefunction(handler):
 
         @functools.wraps(handler)
-        async def async_wrapper(*args, **kwargs):
+        async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
             try:
                 return await handler(*args, **kwargs)
             except asyncio.CancelledError:
@@ -124,36 +127,14 @@ def guarded(handler):
                 report(exc)
                 raise
 
-        return async_wrapper
+        return cast(F, async_wrapper)
 
     @functools.wraps(handler)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return handler(*args, **kwargs)
         except Exception as exc:
             report(exc)
             raise
 
-    return wrapper
-
-
-RUNNING: set[asyncio.Task] = set()  # asyncio keeps only weak references to tasks: we keep them
-
-
-def spawn(coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task:
-    """Run `coro` as a background task whose failure is logged, never lost; the task is kept
-    (in RUNNING) until it is done, so it cannot be garbage-collected halfway."""
-    task = asyncio.ensure_future(coro)
-    RUNNING.add(task)
-
-    def done(t: asyncio.Task) -> None:
-        RUNNING.discard(t)
-        if t.cancelled():
-            logger.debug("%s cancelled", name)
-        elif t.exception() is not None:
-            exc = t.exception()
-            logger.error("%s failed: %s: %s", name, type(exc).__name__, exc)
-            logger.debug("traceback of %s", name, exc_info=exc)
-
-    task.add_done_callback(done)
-    return task
+    return cast(F, wrapper)

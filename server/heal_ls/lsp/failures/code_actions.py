@@ -7,6 +7,9 @@ with no diagnostic. The request never runs a model or tests: it reads a per-docu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from lsprotocol import types
 
 from heal_ls.lsp.arguments import (
@@ -19,11 +22,13 @@ from heal_ls.lsp.arguments import (
 from heal_ls.lsp.failures.code_index import Indexes
 from heal_ls.lsp.log import guarded
 from heal_ls.lsp.protocol import DEBUG_TEST, HEAL_FUNCTION, RUN_SCRIPT, RUN_TESTS
-from heal_ls.lsp.workspace.documents import uri_to_path
+from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.lsp.workspace.state import Known
 
 
-def actions_for(known: Known, diagnostics: list[types.Diagnostic], many: bool):
+def actions_for(
+    known: Known, diagnostics: list[types.Diagnostic], many: bool
+) -> Iterator[types.CodeAction]:
     failure, suffix = known.failure, f" ({known.label()})" if many else ""
     if known.healable and known.suspect is not None and known.flaky is None:
         arg = to_wire(HealFunctionArgs(failure=known.id))
@@ -41,7 +46,14 @@ def actions_for(known: Known, diagnostics: list[types.Diagnostic], many: bool):
         yield _quickfix("Re-run script", "Re-run script", RUN_SCRIPT, arg, diagnostics)
 
 
-def _quickfix(title, button, command, arg, diagnostics, preferred=None) -> types.CodeAction:
+def _quickfix(
+    title: str,
+    button: str,
+    command: str,
+    arg: dict[str, Any],
+    diagnostics: list[types.Diagnostic],
+    preferred: bool | None = None,
+) -> types.CodeAction:
     return types.CodeAction(
         title=title,
         kind=types.CodeActionKind.QuickFix,
@@ -51,8 +63,10 @@ def _quickfix(title, button, command, arg, diagnostics, preferred=None) -> types
     )
 
 
-def failure_ids_in_context(known: dict[str, Known], context: types.CodeActionContext):
-    found: dict[str, list] = {}
+def failure_ids_in_context(
+    known: dict[str, Known], context: types.CodeActionContext
+) -> dict[str, list[types.Diagnostic]]:
+    found: dict[str, list[types.Diagnostic]] = {}
     for diagnostic in context.diagnostics or []:
         data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
         if diagnostic.source == "heal" and data.get("failure") in known:
@@ -60,26 +74,29 @@ def failure_ids_in_context(known: dict[str, Known], context: types.CodeActionCon
     return found
 
 
-def code_actions(ls, params: types.CodeActionParams) -> list[types.CodeAction]:
+def code_actions(
+    server: HealLanguageServer, indexes: Indexes, params: types.CodeActionParams
+) -> list[types.CodeAction]:
     only = params.context.only
     if only and not any(kind.startswith(types.CodeActionKind.QuickFix) for kind in only):
         return []
-    folder = ls.folder_for(uri_to_path(params.text_document.uri))
+    folder = server.folder_of_uri(params.text_document.uri)
     if folder is None:
         return []
     known_here = folder.state.known
     in_context = failure_ids_in_context(known_here, params.context)
-    index = ls.indexes.get(params.text_document.uri)
+    index = indexes.get(params.text_document.uri)
     if index is not None:
         first, last = params.range.start.line, params.range.end.line
         for span in index.spans:
             if span.first <= last and first <= span.last:
                 in_context.setdefault(span.known.id, [])
     knowns = [known_here[i] for i in in_context if i in known_here]
-    actions, healed = [], set()
+    actions: list[types.CodeAction] = []
+    healed: set[str] = set()
     for known in knowns:
         for action in actions_for(known, in_context[known.id], many=len(knowns) > 1):
-            if action.command.command == HEAL_FUNCTION:
+            if action.command is not None and action.command.command == HEAL_FUNCTION:
                 key = action.title.split(" (")[0]
                 if key in healed:
                     continue  # one heal per function, however many tests fail in it
@@ -88,23 +105,26 @@ def code_actions(ls, params: types.CodeActionParams) -> list[types.CodeAction]:
     return actions
 
 
-def register(server) -> None:
-    server.indexes = Indexes(server)
+def register(server: HealLanguageServer) -> None:
+    indexes = Indexes(server)
+    server.failure_listeners.append(indexes.refresh_all)
     options = types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, options)
     @guarded
-    def on_code_action(ls, params: types.CodeActionParams):
-        return code_actions(ls, params)
+    def on_code_action(
+        server: HealLanguageServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction]:
+        return code_actions(server, indexes, params)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def on_open(ls, params: types.DidOpenTextDocumentParams):
-        ls.indexes.schedule(params.text_document.uri, delay=0)
+    def on_open(server: HealLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+        indexes.schedule(params.text_document.uri, delay=0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def on_change(ls, params: types.DidChangeTextDocumentParams):
-        ls.indexes.schedule(params.text_document.uri)
+    def on_change(server: HealLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+        indexes.schedule(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def on_close(ls, params: types.DidCloseTextDocumentParams):
-        ls.indexes.forget(params.text_document.uri)
+    def on_close(server: HealLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+        indexes.forget(params.text_document.uri)

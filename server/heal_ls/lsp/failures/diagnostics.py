@@ -4,9 +4,12 @@ every traceback frame as related information. Files that no longer have failures
 
 from __future__ import annotations
 
+from typing import Any
+
 from lsprotocol import types
 
 from heal_ls.lsp.workspace.documents import line_range, lines_of, path_to_uri
+from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.lsp.workspace.state import Known
 from heal_ls.models import OUTER_FRAMES
 
@@ -33,7 +36,7 @@ def error_line(known: Known) -> tuple[str, int] | None:
     return None
 
 
-def diagnostic_data(known: Known) -> dict:
+def diagnostic_data(known: Known) -> dict[str, Any]:
     data = known.to_json()
     data["failure"] = known.id
     return data
@@ -42,15 +45,15 @@ def diagnostic_data(known: Known) -> dict:
 class Builder:
     """Builds the diagnostics of every file, reading each file's lines once."""
 
-    def __init__(self, ls):
-        self.ls = ls
+    def __init__(self, server: HealLanguageServer) -> None:
+        self.server = server
         self.lines: dict[str, list[str]] = {}
         self.by_uri: dict[str, list[types.Diagnostic]] = {}
 
     def range_at(self, path: str, line: int) -> types.Range:
         if path not in self.lines:
-            self.lines[path] = lines_of(self.ls, path)
-        return line_range(self.ls, self.lines[path], line)
+            self.lines[path] = lines_of(self.server, path)
+        return line_range(self.server, self.lines[path], line)
 
     def location(self, path: str, line: int) -> types.Location:
         return types.Location(uri=path_to_uri(path), range=self.range_at(path, line))
@@ -115,23 +118,23 @@ class Builder:
             )
 
 
-def build(ls, knowns: list[Known]) -> dict[str, list[types.Diagnostic]]:
-    builder = Builder(ls)
+def build(server: HealLanguageServer, knowns: list[Known]) -> dict[str, list[types.Diagnostic]]:
+    builder = Builder(server)
     for known in knowns:
         builder.add_failure(known)
     return builder.by_uri
 
 
-def publish(ls) -> None:
+def publish(server: HealLanguageServer) -> None:
     """Publish every file's diagnostics; files that had some and have none now get []."""
-    by_uri = build(ls, [k for folder in ls.folders for k in folder.state.known.values()])
-    for uri in ls.published_uris - set(by_uri):
+    by_uri = build(server, [k for folder in server.folders for k in folder.state.known.values()])
+    for uri in server.published_uris - set(by_uri):
         by_uri[uri] = []
     for uri, diagnostics in by_uri.items():
-        doc = ls.workspace.text_documents.get(uri)
-        ls.text_document_publish_diagnostics(
+        doc = server.workspace.text_documents.get(uri)
+        server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=uri, diagnostics=diagnostics, version=doc.version if doc else None
             )
         )
-    ls.published_uris = {uri for uri, diags in by_uri.items() if diags}
+    server.published_uris = {uri for uri, diags in by_uri.items() if diags}

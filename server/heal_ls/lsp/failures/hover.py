@@ -18,14 +18,13 @@ from heal_ls.lsp.failures.diagnostics import error_line
 from heal_ls.lsp.failures.hover_text import hover_markdown
 from heal_ls.lsp.log import guarded
 from heal_ls.lsp.workspace.documents import uri_to_path
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.lsp.workspace.state import Known
 
 
-def knowns_at(ls, path: str, line: int) -> list[Known]:
-    """The failures with a diagnostic on `line` (1-based) of `path`."""
-    folder = ls.folder_for(path)
-    if folder is None:
-        return []
+def knowns_at(folder: Folder, path: str, line: int) -> list[Known]:
+    """The failures of the folder with a diagnostic on `line` (1-based) of `path`."""
     found = []
     for known in folder.state.known.values():
         failure = known.failure
@@ -35,14 +34,14 @@ def knowns_at(ls, path: str, line: int) -> list[Known]:
     return found
 
 
-async def hover(ls, params: types.HoverParams) -> types.Hover | None:
+async def hover(server: HealLanguageServer, params: types.HoverParams) -> types.Hover | None:
     path = uri_to_path(params.text_document.uri)
-    if path is None:
+    folder = server.folder_for(path)
+    if path is None or folder is None:
         return None
-    knowns = knowns_at(ls, path, params.position.line + 1)
+    knowns = knowns_at(folder, path, params.position.line + 1)
     if not knowns:
         return None
-    folder = ls.folder_for(path)
     texts = []
     for known in knowns[:3]:
         history = await _commits(known)
@@ -61,8 +60,8 @@ async def _commits(known: Known) -> list[commits.Commit] | None:
     return await asyncio.to_thread(commits.function_commits, suspect.path, suspect.qualname)
 
 
-def register(server) -> None:
+def register(server: HealLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded
-    async def on_hover(ls, params: types.HoverParams):
-        return await hover(ls, params)
+    async def on_hover(server: HealLanguageServer, params: types.HoverParams) -> types.Hover | None:
+        return await hover(server, params)

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from lsprotocol import types
+from pygls.workspace import PositionCodec
 
 from heal_ls.lsp.heal.unverified import write_diff
 from heal_ls.lsp.workspace.documents import current_text, path_to_uri, split_lines
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.models import Suspect
 from heal_ls.pysource.diff import unified_diff
 
-if TYPE_CHECKING:
-    from heal_ls.lsp.workspace.folder import Folder
+NodeEdits = list[dict[str, Any]]  # a planned fix's edits: {start, end, text} offsets (heal/plan)
 
 
 class Refused(Exception):
@@ -59,7 +61,7 @@ def retarget(current: str, before: str, after: str, suspect: Suspect) -> str:
         ) from None
 
 
-def end_position(codec, lines: list[str]) -> types.Position:
+def end_position(codec: PositionCodec, lines: list[str]) -> types.Position:
     """The position just past the last character (after a final newline: the next line)."""
     if not lines or lines[-1].endswith(("\n", "\r")):
         return types.Position(len(lines), 0)
@@ -67,7 +69,7 @@ def end_position(codec, lines: list[str]) -> types.Position:
     return codec.position_to_client_units(lines, types.Position(len(lines) - 1, len(last)))
 
 
-def minimal_edit(codec, old: str, new: str) -> types.TextEdit:
+def minimal_edit(codec: PositionCodec, old: str, new: str) -> types.TextEdit:
     """One TextEdit replacing only the lines that differ (common prefix/suffix kept)."""
     a, b = split_lines(old), split_lines(new)
     prefix = 0
@@ -84,7 +86,9 @@ def minimal_edit(codec, old: str, new: str) -> types.TextEdit:
     )
 
 
-def offset_position(codec, lines: list[str], starts: list[int], offset: int) -> types.Position:
+def offset_position(
+    codec: PositionCodec, lines: list[str], starts: list[int], offset: int
+) -> types.Position:
     """The LSP position (UTF-16 columns) of a code point offset into the text of `lines`."""
     from bisect import bisect_right
 
@@ -94,7 +98,7 @@ def offset_position(codec, lines: list[str], starts: list[int], offset: int) -> 
     return codec.position_to_client_units(lines, types.Position(line, offset - starts[line]))
 
 
-def node_edits(codec, text: str, edits: list[dict]) -> list[types.TextEdit]:
+def node_edits(codec: PositionCodec, text: str, edits: NodeEdits) -> list[types.TextEdit]:
     """One TextEdit per touched node of a planned fix (offsets into `text`)."""
     lines = split_lines(text)
     starts, at = [], 0
@@ -113,7 +117,9 @@ def node_edits(codec, text: str, edits: list[dict]) -> list[types.TextEdit]:
     ]
 
 
-def planned_on(current: str, before: str, after: str, edits: list[dict], touched) -> tuple:
+def planned_on(
+    current: str, before: str, after: str, edits: NodeEdits, touched: list[str]
+) -> tuple[str, NodeEdits]:
     """(fixed text, node edits) of a planned fix for `current`: as planned when the buffer is
     still `before`, else re-planned on the new text if the touched nodes are unchanged."""
     if current == before:
@@ -133,10 +139,17 @@ def edit_label(qualname: str, touched: list[str], radius: str | None) -> str:
     return f"AI heal {qualname} (touches {', '.join(touched)}{extra})"
 
 
-def fix_for(ls: Folder, suspect, current, before, after, edits, touched) -> tuple[str, list]:
+def fix_for(
+    codec: PositionCodec,
+    suspect: Suspect,
+    current: str,
+    before: str,
+    after: str,
+    edits: NodeEdits | None,
+    touched: list[str],
+) -> tuple[str, list[types.TextEdit]]:
     """(fixed text, TextEdits) for the buffer's `current` text: one per node of a planned fix
     (re-planned if the buffer changed), else one minimal edit of the respliced function."""
-    codec = ls.workspace.position_codec
     if edits:
         target, on_current = planned_on(current, before, after, edits, touched)
         return target, node_edits(codec, current, on_current)
@@ -145,12 +158,13 @@ def fix_for(ls: Folder, suspect, current, before, after, edits, touched) -> tupl
 
 
 async def apply_fix(
-    ls: Folder,
+    server: HealLanguageServer,
+    folder: Folder,
     suspect: Suspect,
     before: str,
     after: str,
     tries: int = 2,
-    edits: list[dict] | None = None,
+    edits: NodeEdits | None = None,
     touched: list[str] | None = None,
     confirm: str | None = None,
     radius: str | None = None,
@@ -169,26 +183,29 @@ async def apply_fix(
     uri = path_to_uri(suspect.path)
     reason = "no answer"
     for _ in range(tries):
-        current, version = current_text(ls, suspect.path)
+        current, version = current_text(server, suspect.path)
         if current is None:
             raise Refused(f"{suspect.path} cannot be read")
-        target, changes = fix_for(ls, suspect, current, before, after, edits, touched)
+        codec = server.workspace.position_codec
+        target, changes = fix_for(codec, suspect, current, before, after, edits, touched)
         edit = types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
-            edits=changes,
+            edits=list(changes),
         )
         label = edit_label(suspect.qualname, touched, radius)
         workspace_edit = types.WorkspaceEdit(document_changes=[edit])
-        if confirm and supports_annotations(ls):
+        if confirm and supports_annotations(server):
             workspace_edit = needing_confirmation(edit, label, confirm)
-        elif confirm and not await user_confirms(ls, suspect, (current, target), confirm):
+        elif confirm and not await user_confirms(
+            server, folder, suspect, (current, target), confirm
+        ):
             raise Refused(f"not applied: declined ({confirm})")
         params = types.ApplyWorkspaceEditParams(edit=workspace_edit, label=label)
-        result = await ls.workspace_apply_edit_async(params)
+        result = await server.workspace_apply_edit_async(params)
         if result.applied:
             return Applied(target, version)
         reason = result.failure_reason or "the editor declined the edit"
-        if current_text(ls, suspect.path) == (current, version):
+        if current_text(server, suspect.path) == (current, version):
             break  # declined, not stale (the user discarded the preview): never ask again
     raise Refused(f"the editor did not apply the fix: {reason}")
 
@@ -199,13 +216,13 @@ SHOW_DIFF = "Show diff"
 DISCARD_FIX = "Discard"
 
 
-def supports_annotations(ls) -> bool:
-    workspace = ls.client_capabilities.workspace
+def supports_annotations(server: HealLanguageServer) -> bool:
+    workspace = server.client_capabilities.workspace
     edit = workspace.workspace_edit if workspace else None
     return bool(edit and edit.change_annotation_support)
 
 
-def needing_confirmation(edit: types.TextDocumentEdit, label: str, why: str):
+def needing_confirmation(edit: types.TextDocumentEdit, label: str, why: str) -> types.WorkspaceEdit:
     """The same edit, every TextEdit annotated so the editor asks (and previews) first."""
     annotated = types.TextDocumentEdit(
         text_document=edit.text_document,
@@ -219,7 +236,13 @@ def needing_confirmation(edit: types.TextDocumentEdit, label: str, why: str):
     return types.WorkspaceEdit(document_changes=[annotated], change_annotations={PREVIEW: note})
 
 
-async def user_confirms(ls: Folder, suspect: Suspect, texts: tuple[str, str], why: str) -> bool:
+async def user_confirms(
+    server: HealLanguageServer,
+    folder: Folder,
+    suspect: Suspect,
+    texts: tuple[str, str],
+    why: str,
+) -> bool:
     """A client without change annotations (Neovim) is asked instead of previewing: "Show diff"
     opens the fix as a diff (window/showDocument) and asks again."""
     shown = False
@@ -230,10 +253,10 @@ async def user_confirms(ls: Folder, suspect: Suspect, texts: tuple[str, str], wh
             message=f"heal: {suspect.qualname}: {why}",
             actions=[types.MessageActionItem(title) for title in offered],
         )
-        choice = await ls.window_show_message_request_async(params)
+        choice = await server.window_show_message_request_async(params)
         if choice is None or choice.title != SHOW_DIFF:
             return choice is not None and choice.title == APPLY
-        diff = unified_diff(os.path.relpath(suspect.path, ls.root), *texts)
+        diff = unified_diff(os.path.relpath(suspect.path, folder.root), *texts)
         document = types.ShowDocumentParams(uri=path_to_uri(write_diff(suspect.qualname, diff)))
-        await ls.window_show_document_async(document)
+        await server.window_show_document_async(document)
         shown = True

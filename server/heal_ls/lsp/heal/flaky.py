@@ -8,31 +8,28 @@ the re-runs gave."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from heal_ls.lsp.failures import diagnostics
 from heal_ls.lsp.log import logger
 from heal_ls.lsp.progress import Progress
+from heal_ls.lsp.runs.run import warm_runner
 from heal_ls.lsp.workspace.documents import unsaved_overlay
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.lsp.workspace.state import Known
-
-if TYPE_CHECKING:
-    from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.testing.flaky import recheck, reruns_for, worth_rechecking
 
 
-async def triage(ls: Folder, known: Known) -> bool:
-    """Re-check `known` once (ls is its folder); True when it turned out flaky."""
-    from heal_ls.testing.flaky import recheck, reruns_for, worth_rechecking
-
-    test, times = known.failure.test, ls.settings.flakyRuns
+async def triage(server: HealLanguageServer, folder: Folder, known: Known) -> bool:
+    """Re-check `known` (a failure of `folder`) once; True when it turned out flaky."""
+    test, times = known.failure.test, folder.settings.flakyRuns
     if known.rechecked or not test or times <= 0 or not worth_rechecking(known.failure):
         return known.flaky is not None
     known.rechecked = True
-    settings = ls.settings
+    settings = folder.settings
     times = min(times, reruns_for(known.failure.duration))
-    async with Progress(ls, f"heal: re-checking {known.label()}") as progress:
+    async with Progress(server, folder, f"heal: re-checking {known.label()}") as progress:
         found = await recheck(
-            ls.root,
+            folder.root,
             test,
             times,
             on_run=lambda done, total: progress.report(f"run {done + 2} of {total + 1}"),
@@ -40,16 +37,15 @@ async def triage(ls: Folder, known: Known) -> bool:
             pytest_args=tuple(settings.pytestArgs),
             own_cache=True,
             test_timeout=settings.testTimeout,
-            overlay=unsaved_overlay(ls, ls.root) or None,
-            warm=ls.runs.warm_runner(),
+            overlay=unsaved_overlay(server, folder.root) or None,
+            warm=warm_runner(folder),
             stop_at_pass=True,
         )
     if not found.passed:
         logger.info("%s: %s", known.label(), found.label())
         return False
     known.flaky = found
-    ls.state.generation += 1
-    diagnostics.publish(ls)
-    if ls.indexes is not None:
-        ls.indexes.refresh_all()
+    folder.state.generation += 1
+    diagnostics.publish(server)
+    server.failures_changed()
     return True

@@ -11,49 +11,53 @@ the group's other suspects.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from heal_ls.locate import Located, locate
+from heal_ls.lsp.runs.run import warm_runner
 from heal_ls.lsp.workspace.config import heal_config
 from heal_ls.lsp.workspace.documents import unsaved_overlay
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.lsp.workspace.state import Known
-
-if TYPE_CHECKING:
-    from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.models import Failure, HealResult
 
 
-def _ranked(ls: Folder, known: Known, overlay: dict[str, str]):
+def _ranked(folder: Folder, known: Known, overlay: dict[str, str]) -> Located:
     """The failure's suspects, its diagnostic's function first."""
-    from heal_ls.locate import Located, locate
-
     top = known.suspect
     assert top is not None, "only healable failures are ranked"
     try:
-        ranked = locate(known.failure, ls.root, ls.runs.last_run, overlay=overlay).suspects
+        ranked = locate(known.failure, folder.root, folder.runs.last_run, overlay=overlay).suspects
     except Exception:  # ranking is advice: without it, the failure's own function stands
         ranked = []
     rest = [s for s in ranked if (s.path, s.qualname) != (top.path, top.qualname)]
     return Located([top, *rest], healable=True)
 
 
-def cause_of(ls: Folder, known: Known) -> Known:
+def cause_of(server: HealLanguageServer, folder: Folder, known: Known) -> Known:
     """The failure to heal first for `known`: the first target in the shared-first order whose
     function is one of `known`'s suspects (`known` itself when none comes before its own)."""
     from heal_ls.heal.targets import group_targets, shared_first
 
-    overlay = unsaved_overlay(ls, ls.root)
-    current = [k for k in ls.state.known.values() if k.healable and k.suspect and not k.flaky]
-    located = [(k.failure, _ranked(ls, k, overlay)) for k in current]
+    overlay = unsaved_overlay(server, folder.root)
+    current = [k for k in folder.state.known.values() if k.healable and k.suspect and not k.flaky]
+    located = [(k.failure, _ranked(folder, k, overlay)) for k in current]
     mine = {
         (s.path, s.qualname) for f, where in located if f.id == known.id for s in where.suspects
     }
     for target in shared_first(group_targets(located), located):
         s = target.suspect
         if s is not None and (s.path, s.qualname) in mine:
-            return ls.state.find(target.failures[0].id) or known
+            return folder.state.find(target.failures[0].id) or known
     return known
 
 
-async def group_of(ls: Folder, path: str, result, healed: list) -> list[Known]:
+async def group_of(
+    server: HealLanguageServer,
+    folder: Folder,
+    path: str,
+    result: HealResult,
+    healed: list[Failure],
+) -> list[Known]:
     """The other current failures whose tests pass on the heal's candidate (in the sandbox);
     the result's proof names them."""
     from heal_ls.heal.shared_cause import recheck
@@ -61,18 +65,18 @@ async def group_of(ls: Folder, path: str, result, healed: list) -> list[Known]:
     from heal_ls.testing.sandbox import SandboxPolicy
 
     ids = {f.id for f in healed}
-    others = [k for k in ls.state.known.values() if k.failure.test and k.id not in ids]
+    others = [k for k in folder.state.known.values() if k.failure.test and k.id not in ids]
     if not others or result.new_source is None:
         return []
-    config = heal_config(ls.settings)
+    config = heal_config(folder.settings)
     passing = await recheck(
-        ls.root,
+        folder.root,
         [HealTarget(failures=[k.failure]) for k in others],
-        {**unsaved_overlay(ls, ls.root), path: result.new_source},
+        {**unsaved_overlay(server, folder.root), path: result.new_source},
         python=config.python,
         pytest_args=config.pytest_args,
         test_timeout=config.test_timeout,
-        warm=ls.runs.warm_runner(),
+        warm=warm_runner(folder),
         sandbox=SandboxPolicy(config.test_env, config.allow_unisolated),
     )
     group = [k for k in others if k.failure.test in passing]

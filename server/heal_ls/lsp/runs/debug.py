@@ -13,18 +13,16 @@ import socket
 import sys
 import tempfile
 import time
-from typing import TYPE_CHECKING
+from typing import IO, Any
 
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 
 from heal_ls.lsp.arguments import DebugTestArgs, convert
-from heal_ls.lsp.log import guarded, logger, spawn
+from heal_ls.lsp.log import guarded, logger
 from heal_ls.lsp.protocol import DEBUG_TEST
-from heal_ls.lsp.runs.commands import node_id
-from heal_ls.lsp.workspace.folders import folder_of_test
-
-if TYPE_CHECKING:
-    from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.folders import node_id
+from heal_ls.lsp.workspace.server import HealLanguageServer
 
 HOST = "127.0.0.1"
 LIFETIME = 600.0
@@ -55,7 +53,9 @@ def is_listening(port: int) -> bool | None:
     return False if found_table else None
 
 
-async def wait_listening(process, port: int, errors, timeout: float = 20.0) -> None:
+async def wait_listening(
+    process: asyncio.subprocess.Process, port: int, errors: IO[bytes], timeout: float = 20.0
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.returncode is not None:
@@ -73,55 +73,58 @@ async def wait_listening(process, port: int, errors, timeout: float = 20.0) -> N
     raise JsonRpcInternalError(f"{DEBUG_TEST}: debugpy did not listen within {timeout:.0f}s")
 
 
-def command_line(ls, nodeid: str, port: int) -> list[str]:
-    python = ls.settings.python or sys.executable
+def command_line(folder: Folder, nodeid: str, port: int) -> list[str]:
+    python = folder.settings.python or sys.executable
     debugpy = ["-m", "debugpy", "--listen", f"{HOST}:{port}", "--wait-for-client"]
     # a pytest cache of its own: the user's lastfailed untouched, their `--lf` still an option
     cache = os.path.join(tempfile.gettempdir(), "heal-ls-debug-pytest-cache")
-    pytest = ["-m", "pytest", nodeid, "-o", f"cache_dir={cache}", *ls.settings.pytestArgs]
+    pytest = ["-m", "pytest", nodeid, "-o", f"cache_dir={cache}", *folder.settings.pytestArgs]
     return [python, *debugpy, *pytest]
 
 
-async def kill_later(process, seconds: float) -> None:
+async def kill_later(process: asyncio.subprocess.Process, seconds: float) -> None:
     try:
         await asyncio.wait_for(process.wait(), seconds)
     except asyncio.TimeoutError:
         process.kill()
 
 
-async def start_debug(ls: Folder, nodeid: str) -> dict:
-    for old in ls.debug_processes:
+async def start_debug(server: HealLanguageServer, folder: Folder, nodeid: str) -> dict[str, Any]:
+    for old in server.debug_processes:
         if old.returncode is None:
             old.kill()
     port = free_port()
     # a file, not a pipe: nobody has to keep reading it; it lives as long as the process
     errors = tempfile.TemporaryFile()  # noqa: SIM115
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (ls.root, env.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (folder.root, env.get("PYTHONPATH")) if p)
     process = await asyncio.create_subprocess_exec(
-        *command_line(ls, nodeid, port),
-        cwd=ls.root,
+        *command_line(folder, nodeid, port),
+        cwd=folder.root,
         env=env,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.DEVNULL,
         stderr=errors,
     )
-    ls.debug_processes = [process]
+    server.debug_processes = [process]
     await wait_listening(process, port, errors)
-    spawn(kill_later(process, LIFETIME), "debug session lifetime")
+    server.run_task(kill_later(process, LIFETIME), "debug session lifetime")
     logger.info("debugpy waits on %s:%d for %s (pid %d)", HOST, port, nodeid, process.pid)
     return {"host": HOST, "port": port, "test": nodeid, "pid": process.pid}
 
 
-def register(server) -> None:
+def register(server: HealLanguageServer) -> None:
     @server.command(DEBUG_TEST)
     @guarded
-    async def debug_test(ls, *args):
+    async def debug_test(server: HealLanguageServer, *args: Any) -> dict[str, Any]:
         given = convert(args, DebugTestArgs, DEBUG_TEST)
-        nodeid = node_id(ls, given.test, DEBUG_TEST) if given.test is not None else None
-        if nodeid is None:  # no argument: the only failing test
-            known = [k for f in ls.folders for k in f.state.known.values() if k.failure.test]
-            if len(known) != 1:
+        if given.test is not None:
+            folder = server.folder_of_test(given.test) or server.folders[0]
+            nodeid = node_id(folder, given.test, DEBUG_TEST)
+        else:  # no argument: the only failing test
+            known = [k for f in server.folders for k in f.state.known.values() if k.failure.test]
+            if len(known) != 1 or known[0].failure.test is None:
                 raise JsonRpcInvalidParams(f"{DEBUG_TEST}: pass {{'test': nodeid}}")
             nodeid = known[0].failure.test
-        return await start_debug(folder_of_test(ls, nodeid) or ls.folders[0], nodeid)
+            folder = server.folder_of_test(nodeid) or server.folders[0]
+        return await start_debug(server, folder, nodeid)

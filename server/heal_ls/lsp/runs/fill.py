@@ -13,82 +13,87 @@ located again with the passing tests it found and the diagnostics are published 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from heal_ls.diagnose import locate_all
 from heal_ls.locate import Located
 from heal_ls.locate.contrast import with_passing
 from heal_ls.lsp.failures import diagnostics
-from heal_ls.lsp.log import logger, spawn
+from heal_ls.lsp.log import logger
 from heal_ls.lsp.progress import Progress
 from heal_ls.lsp.workspace.documents import unsaved_overlay
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.models import Failure, RunResult, TestOutcome
+from heal_ls.testing.coverage_run import coverage_run
 from heal_ls.testing.options import RunOptions
 
 FILL_TEST_TIMEOUT = 2.0  # seconds per test: a hanging or network test cannot stall the fill
 TITLE = "heal: learning which tests run the suspects"
 
 
-class MapFill:
-    """The one background fill of a workspace folder (a newer run cancels it)."""
+def after(
+    server: HealLanguageServer,
+    folder: Folder,
+    run: RunResult,
+    located: list[tuple[Failure, Located]],
+) -> None:
+    """Start the fill for `run`'s failures (saved code only: the map knows saved code),
+    cancelling the folder's fill in flight."""
+    folder.runs.cancel_fill()
+    paths = sorted({where.suspects[0].path for _, where in located if where.suspects})
+    failing = [failure.test for failure, _ in located if failure.test]
+    if not paths or not failing or unsaved_overlay(server, folder.root):
+        return
+    work = fill(server, folder, run, paths, failing)
+    folder.runs.fill = server.run_task(work, "impact map fill")
 
-    def __init__(self, ls: Any) -> None:  # the Folder (which holds the Runs that hold this)
-        self.ls = ls
-        self.task: asyncio.Task | None = None
 
-    def cancel(self) -> None:
-        if self.task is not None and not self.task.done():
-            self.task.cancel()
-
-    def after(self, run: RunResult, located: list[tuple[Failure, Located]]) -> None:
-        """Start the fill for `run`'s failures (saved code only: the map knows saved code)."""
-        self.cancel()
-        paths = sorted({where.suspects[0].path for _, where in located if where.suspects})
-        failing = [failure.test for failure, _ in located if failure.test]
-        if not paths or not failing or unsaved_overlay(self.ls, self.ls.root):
-            return
-        self.task = spawn(self.fill(run, paths, failing), "impact map fill")
-
-    async def fill(self, run: RunResult, paths: list[str], failing: list[str]) -> None:
-        from heal_ls.testing.coverage_run import coverage_run
-
-        settings = self.ls.settings
-        options = RunOptions(
-            python=settings.python,
-            pytest_args=tuple(settings.pytestArgs),
-            test_timeout=min(FILL_TEST_TIMEOUT, settings.testTimeout),
-            own_cache=True,  # the user's lastfailed is theirs
+async def fill(
+    server: HealLanguageServer,
+    folder: Folder,
+    run: RunResult,
+    paths: list[str],
+    failing: list[str],
+) -> None:
+    settings = folder.settings
+    options = RunOptions(
+        python=settings.python,
+        pytest_args=tuple(settings.pytestArgs),
+        test_timeout=min(FILL_TEST_TIMEOUT, settings.testTimeout),
+        own_cache=True,  # the user's lastfailed is theirs
+    )
+    async with Progress(server, folder, TITLE) as progress:
+        progress.report(f"the tests around {len(paths)} module(s)")
+        work = asyncio.ensure_future(
+            coverage_run(folder.root, suspect_paths=paths, failing=failing, options=options)
         )
-        async with Progress(self.ls, TITLE) as progress:
-            progress.report(f"the tests around {len(paths)} module(s)")
-            work = asyncio.ensure_future(
-                coverage_run(self.ls.root, suspect_paths=paths, failing=failing, options=options)
-            )
-            progress.watch(work)
-            try:
-                found = await work
-            except asyncio.CancelledError:
-                if progress.cancelled_by_user:
-                    return
-                raise
-            progress.report(f"{len(found.passing())} passing test(s) known; re-ranking")
-            self.rerank(run, found.passing())
+        progress.watch(work)
+        try:
+            found = await work
+        except asyncio.CancelledError:
+            if progress.cancelled_by_user:
+                return
+            raise
+        progress.report(f"{len(found.passing())} passing test(s) known; re-ranking")
+        rerank(server, folder, run, found.passing())
 
-    def rerank(self, run: RunResult, passing: list[TestOutcome]) -> None:
-        """Locate `run`'s failures again with `passing` as contrast; publish what moved."""
-        located = locate_all(run.failures, self.ls.root, with_passing(run, passing))
-        state, moved = self.ls.state, 0
-        for failure, where in located:
-            known = state.known.get(failure.id)
-            top = where.suspects[0] if where.suspects else None
-            if known is None or top is None or known.suspect == top:
-                continue
-            known.suspect, known.blast = top, None
-            known.healable = where.healable
-            moved += 1
-        logger.info("map fill: %d passing test(s), %d diagnostic(s) moved", len(passing), moved)
-        if moved:
-            state.generation += 1
-            diagnostics.publish(self.ls)
-            if self.ls.indexes is not None:
-                self.ls.indexes.refresh_all()
+
+def rerank(
+    server: HealLanguageServer, folder: Folder, run: RunResult, passing: list[TestOutcome]
+) -> None:
+    """Locate `run`'s failures again with `passing` as contrast; publish what moved."""
+    located = locate_all(run.failures, folder.root, with_passing(run, passing))
+    state, moved = folder.state, 0
+    for failure, where in located:
+        known = state.known.get(failure.id)
+        top = where.suspects[0] if where.suspects else None
+        if known is None or top is None or known.suspect == top:
+            continue
+        known.suspect, known.blast = top, None
+        known.healable = where.healable
+        moved += 1
+    logger.info("map fill: %d passing test(s), %d diagnostic(s) moved", len(passing), moved)
+    if moved:
+        state.generation += 1
+        diagnostics.publish(server)
+        server.failures_changed()

@@ -8,39 +8,40 @@ import os
 
 from lsprotocol import types
 
+from heal_ls.locate import is_test_file
 from heal_ls.lsp.log import guarded, logger
+from heal_ls.lsp.runs import run
 from heal_ls.lsp.workspace.documents import uri_to_path
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.server import HealLanguageServer
 
 DEBOUNCE_SECONDS = 0.3
 
 
-def affected_tests(ls, path: str) -> set[str]:
-    tests = set(ls.state.failing_tests()) | set(ls.state.tests_touching(path))
-    if not tests:
-        from heal_ls.locate import is_test_file
-
-        if is_test_file(path):  # nothing known yet: a saved test file runs its own tests
-            tests.add(os.path.relpath(path, ls.root).replace(os.sep, "/"))
+def affected_tests(folder: Folder, path: str) -> set[str]:
+    tests = set(folder.state.failing_tests()) | set(folder.state.tests_touching(path))
+    if not tests and is_test_file(path):  # nothing known yet: a test file runs its own tests
+        tests.add(os.path.relpath(path, folder.root).replace(os.sep, "/"))
     return tests
 
 
-def register(server) -> None:
+def register(server: HealLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @guarded
-    def on_save(ls, params: types.DidSaveTextDocumentParams):
+    def on_save(server: HealLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
         path = uri_to_path(params.text_document.uri)
-        folder = ls.folder_for(path)
+        folder = server.folder_for(path)
         if folder is None or path is None:
             logger.debug("saved file outside the workspace: %s", path)
             return
-        ls = folder
-        if not ls.settings.autoVerifyOnSave or not path.endswith(".py"):
+        if not folder.settings.autoVerifyOnSave or not path.endswith(".py"):
             return
-        ls.save_pending |= affected_tests(ls, path)
-        if not ls.save_pending:
+        folder.save_pending |= affected_tests(folder, path)
+        if not folder.save_pending:
             return
 
-        def finished(ran):
-            ls.save_pending.difference_update(ran)
+        def finished(ran: list[str] | None) -> None:
+            folder.save_pending.difference_update(ran or [])
 
-        ls.runs.in_background(sorted(ls.save_pending), delay=DEBOUNCE_SECONDS, done=finished)
+        tests = sorted(folder.save_pending)
+        run.in_background(server, folder, tests, delay=DEBOUNCE_SECONDS, done=finished)

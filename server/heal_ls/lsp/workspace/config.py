@@ -7,6 +7,7 @@ values never crash the server: they fall back to the default with a message for 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -36,7 +37,9 @@ class Settings:
     followPytestRuns: bool = True  # noqa: N815
     flakyRuns: int = 14  # noqa: N815 - at most; stops at the first pass (testing/flaky.py)
     maxTokensPerHeal: int = 0  # noqa: N815 - 0: no cap
-    prices: dict = field(default_factory=dict)  # model -> {input, output} USD per 1M tokens
+    prices: dict[str, dict[str, float]] = field(
+        default_factory=dict
+    )  # model -> {input, output} USD per 1M tokens
     previewAboveCallers: int = 10  # noqa: N815
     testEnv: list[str] = field(default_factory=list)  # noqa: N815
     allowUnisolated: bool = ENGINE.allow_unisolated  # noqa: N815
@@ -47,7 +50,7 @@ def _optional_str(value: Any) -> bool:
     return value is None or isinstance(value, str)
 
 
-def _int_between(low: int, high: int):
+def _int_between(low: int, high: int) -> Callable[[Any], bool]:
     def check(value: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
@@ -58,7 +61,7 @@ def _positive_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
 
 
-VALIDATORS = {
+VALIDATORS: dict[str, Callable[[Any], bool]] = {
     "provider": lambda v: v in PROVIDERS,
     "model": _optional_str,
     "baseUrl": _optional_str,
@@ -91,7 +94,7 @@ VALIDATORS = {
 }
 
 
-def section_of(raw: Any) -> dict:
+def section_of(raw: Any) -> dict[str, Any]:
     """Accept {"heal": {...}} or the bare section; anything else is an empty section."""
     if isinstance(raw, dict) and isinstance(raw.get("heal"), dict):
         return raw["heal"]
@@ -118,10 +121,8 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
     return settings, problems
 
 
-def heal_config(settings: Settings):
-    """The engine's HealConfig for these settings (imported late: the engine is optional here)."""
-    from heal_ls.heal.config import HealConfig
-
+def heal_config(settings: Settings) -> HealConfig:
+    """The engine's HealConfig for these settings."""
     return HealConfig(
         provider=settings.provider,
         model=settings.model,
@@ -142,60 +143,3 @@ def heal_config(settings: Settings):
         allow_unisolated=settings.allowUnisolated,
         verify_seconds=settings.verifySeconds,
     )
-
-
-def apply_settings(ls, raw: Any, origin: str) -> None:
-    """Replace a folder's settings; each rejected value is shown once and logged."""
-    from lsprotocol import types
-
-    from heal_ls.lsp.log import logger
-
-    ls.settings, problems = parse_settings(raw)
-    for problem in problems:
-        if problem not in ls.settings_problems:  # the same bad value is reported once
-            ls.show(f"heal: {problem}", types.MessageType.Warning)
-    ls.settings_problems = set(problems)
-    logger.info("settings of %s from %s: %s", ls.root, origin, ls.settings)
-
-
-async def pull_configuration(folder) -> None:
-    """Ask the client for the folder's `heal` section (scoped to the folder's uri) when it
-    supports workspace/configuration."""
-    from lsprotocol import types
-
-    workspace = folder.client_capabilities.workspace
-    if not (workspace and workspace.configuration):
-        return
-    item = types.ConfigurationItem(scope_uri=folder.uri, section="heal")
-    params = types.ConfigurationParams(items=[item])
-    ls = folder
-    try:
-        result = await ls.workspace_configuration_async(params)
-    except Exception as exc:
-        ls.show(f"heal: could not read settings: {exc}", types.MessageType.Warning)
-        return
-    if result and isinstance(result[0], dict):
-        apply_settings(ls, {"heal": result[0]}, "workspace/configuration")
-
-
-def register(server) -> None:
-    from lsprotocol import types
-
-    from heal_ls.lsp.log import guarded
-
-    @server.feature(types.INITIALIZE)
-    @guarded
-    def on_initialize(ls, params: types.InitializeParams):
-        ls.set_folders(params)
-        ls.init_options = params.initialization_options or {}
-        for folder in ls.folders:
-            apply_settings(folder, ls.init_options, "initializationOptions")
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    @guarded
-    async def on_change(ls, params: types.DidChangeConfigurationParams):
-        settings = params.settings
-        for folder in ls.folders:
-            if isinstance(settings, dict) and isinstance(settings.get("heal"), dict):
-                apply_settings(folder, settings, "didChangeConfiguration")
-            await pull_configuration(folder)

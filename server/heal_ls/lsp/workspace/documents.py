@@ -7,7 +7,11 @@ import os
 import re
 
 from lsprotocol import types
+from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
+from pygls.workspace import TextDocument
+
+from heal_ls.pysource.source import read_source
 
 LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
@@ -18,7 +22,7 @@ def split_lines(text: str) -> list[str]:
     return LINE.findall(text)
 
 
-def uri_to_path(uri: str) -> str | None:
+def uri_to_path(uri: str | None) -> str | None:
     if not isinstance(uri, str) or not uri.startswith("file:"):
         return None
     path = to_fs_path(uri)
@@ -39,31 +43,29 @@ def inside(root: str, path: str) -> bool:
 
 
 def read_disk(path: str) -> str | None:
-    from heal_ls.pysource.source import read_source
-
     try:
         return read_source(path)
     except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
         return None
 
 
-def open_document(ls, path: str):
+def open_document(server: LanguageServer, path: str) -> TextDocument | None:
     """The open buffer for `path`, or None (documents are keyed by uri)."""
-    return ls.workspace.text_documents.get(path_to_uri(path))
+    return server.workspace.text_documents.get(path_to_uri(path))
 
 
-def current_text(ls, path: str) -> tuple[str | None, int | None]:
+def current_text(server: LanguageServer, path: str) -> tuple[str | None, int | None]:
     """(text, version): the open buffer's if any, else the file on disk with version None."""
-    doc = open_document(ls, path)
+    doc = open_document(server, path)
     if doc is not None:
         return doc.source, doc.version
     return read_disk(path), None
 
 
-def unsaved_overlay(ls, root: str) -> dict[str, str]:
+def unsaved_overlay(server: LanguageServer, root: str) -> dict[str, str]:
     """Open Python buffers under `root` whose text differs from the disk: tests run against them."""
     overlay = {}
-    for uri, doc in list(ls.workspace.text_documents.items()):
+    for uri, doc in list(server.workspace.text_documents.items()):
         path = uri_to_path(uri)
         if not path or not path.endswith(".py") or not inside(root, path):
             continue
@@ -72,18 +74,18 @@ def unsaved_overlay(ls, root: str) -> dict[str, str]:
     return overlay
 
 
-def line_range(ls, lines: list[str], line: int) -> types.Range:
+def line_range(server: LanguageServer, lines: list[str], line: int) -> types.Range:
     """The range of 1-based `line`, from its first non-blank character to its end."""
     index = min(max(line - 1, 0), max(len(lines) - 1, 0))
     text = lines[index].rstrip("\r\n") if lines else ""
     start = len(text) - len(text.lstrip())
-    codec = ls.workspace.position_codec
+    codec = server.workspace.position_codec
     return codec.range_to_client_units(
         lines,
         types.Range(types.Position(index, start), types.Position(index, max(len(text), start))),
     )
 
 
-def lines_of(ls, path: str) -> list[str]:
-    text, _ = current_text(ls, path)
+def lines_of(server: LanguageServer, path: str) -> list[str]:
+    text, _ = current_text(server, path)
     return split_lines(text) if text else []

@@ -1,12 +1,9 @@
 """Workspace folders (multi-root): one `Folder` per folder, each with its own root, settings,
-failures (WorkspaceState), runs and warm runner; workspace/didChangeWorkspaceFolders adds and
-drops them.
+failures, runs and warm runner; workspace/didChangeWorkspaceFolders adds and drops them. A
+folder starts with its settings, then a run or a warm start, and follows pytest's cache.
 
-Feature code is written against "the server for this folder": it reads `ls.root`,
-`ls.settings`, `ls.state` and `ls.runs`. A Folder holds those itself and passes the shared
-state and client requests handlers use on to `folder.server` through explicit typed members
-(no attribute delegation), so one handler serves any folder: the handler picks the folder of
-the file (or test) it was asked about and passes it on.
+Paths and test ids from a client are checked here against the folders (`in_workspace`,
+`node_id`): a bad one is an InvalidParams error that says why.
 """
 
 from __future__ import annotations
@@ -14,93 +11,94 @@ from __future__ import annotations
 import os
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
-from heal_ls.lsp.log import guarded, logger, spawn
+from heal_ls.lsp.failures import diagnostics
+from heal_ls.lsp.log import guarded, logger
+from heal_ls.lsp.runs import lastfailed, run
+from heal_ls.lsp.workspace import status
+from heal_ls.lsp.workspace.configuration import apply_settings, pull_configuration
 from heal_ls.lsp.workspace.documents import inside, uri_to_path
 from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.lsp.workspace.server import HealLanguageServer
 
 
-def folder_roots(params: types.InitializeParams) -> list[tuple[str, str | None]]:
-    """(root path, uri) of every folder the client opened; the root uri/path if none."""
-    found: list[tuple[str, str | None]] = []
-    for folder in params.workspace_folders or []:
-        path = uri_to_path(folder.uri)
-        if path and os.path.isdir(path):
-            found.append((path, folder.uri))
-    if found:
-        return found
-    path = uri_to_path(params.root_uri) if params.root_uri else params.root_path
-    if path and os.path.isdir(path):
-        return [(os.path.abspath(path), params.root_uri)]
-    return []
+def in_workspace(
+    server: HealLanguageServer, value: str | None, command: str, what: str = "uri"
+) -> tuple[Folder, str]:
+    """(folder, file path) from a uri (or a plain path when what='script', relative to the
+    first folder)."""
+    path = None
+    if isinstance(value, str):
+        path = uri_to_path(value) if value.startswith("file:") else None
+        if path is None and what == "script":
+            first = server.folders[0].root if server.folders else os.getcwd()
+            path = os.path.abspath(os.path.join(first, value))
+    if path is None:
+        raise JsonRpcInvalidParams(f"{command}: {what} must be a file uri, got {value!r}")
+    folder = server.folder_for(path)
+    if folder is None:
+        roots = ", ".join(f.root for f in server.folders)
+        raise JsonRpcInvalidParams(f"{command}: {path} is outside the workspace {roots}")
+    return folder, path
 
 
-def folder_for(ls, path: str | None):
-    """The folder holding `path` (the innermost when folders nest), or None."""
-    if not path:
-        return None
-    holding = [f for f in ls.folders if inside(f.root, path)]
-    return max(holding, key=lambda f: len(f.root)) if holding else None
+def node_id(folder: Folder, value: str, command: str) -> str:
+    """A pytest node id from a client: never an option (`-...`), its file inside the folder.
+    Options belong in the `pytestArgs` setting, the one place the user chooses them."""
+    if not value.strip():
+        raise JsonRpcInvalidParams(f"{command}: pass {{'test': nodeid}}, got {value!r}")
+    file_part = value.split("::", 1)[0]
+    if value.startswith("-") or any(c in value for c in "\0\r\n") or not file_part:
+        raise JsonRpcInvalidParams(f"{command}: not a test id: {value!r}")
+    path = os.path.join(folder.root, file_part)
+    if not inside(folder.root, path):
+        raise JsonRpcInvalidParams(f"{command}: {value!r} is outside the workspace {folder.root}")
+    return value
 
 
-def folder_of_test(ls, test: str):
-    """The folder whose failures include `test` (a nodeid or failure id), else None."""
-    for folder in ls.folders:
-        if folder.state.find(test) is not None:
-            return folder
-    return None
-
-
-async def start_folder(ls, folder: Folder) -> None:
+async def start_folder(server: HealLanguageServer, folder: Folder) -> None:
     """A new folder: its settings, then a run or a warm start, and following pytest's cache."""
-    from heal_ls.lsp.runs import lastfailed
-    from heal_ls.lsp.workspace.config import pull_configuration
-
-    await pull_configuration(folder)
-    last_failed = folder.lastfailed.failed_at_start()
+    await pull_configuration(server, folder)
+    last_failed = lastfailed.failed_at_start(folder)
     if folder.settings.runOnStartup:
         logger.info("runOnStartup: running the tests of %s", folder.root)
         # its own task, not the background slot: a save must not cancel the full run
-        ls.startup_runs.append(spawn(folder.runs.tests(None), "startup run"))
+        server.run_task(run.tests(server, folder, None), "startup run")
     elif last_failed:  # the user's last runs failed: show those (the run warms the runner)
         logger.info("%d test(s) failed in the last pytest run of %s", len(last_failed), folder.root)
-        ls.startup_runs.append(spawn(folder.runs.tests(last_failed), "last-failed run"))
+        server.run_task(run.tests(server, folder, last_failed), "last-failed run")
     else:
-        ls.startup_runs.append(spawn(folder.runs.prewarm(), "warm runner start"))
-    await lastfailed.follow(folder)
+        server.run_task(run.prewarm(folder), "warm runner start")
+    await lastfailed.follow(server, folder)
 
 
-async def drop_folder(ls, folder: Folder) -> None:
+async def drop_folder(server: HealLanguageServer, folder: Folder) -> None:
     """A removed folder: stop its work, forget its failures, clear its diagnostics."""
-    from heal_ls.lsp.failures import diagnostics
-    from heal_ls.lsp.runs import lastfailed
-    from heal_ls.lsp.workspace import status
-
-    lastfailed.stop(folder)
-    if folder.runs.background is not None and not folder.runs.background.done():
-        folder.runs.background.cancel()
-    ls.folders.remove(folder)
-    diagnostics.publish(ls)
-    status.notify(ls)
+    folder.lastfailed.stop()
+    folder.runs.cancel_background()
+    server.folders.remove(folder)
+    diagnostics.publish(server)
+    status.notify(server)
 
 
-def register(server) -> None:
+def register(server: HealLanguageServer) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     @guarded
-    async def on_folders(ls, params: types.DidChangeWorkspaceFoldersParams):
-        from heal_ls.lsp.workspace.config import apply_settings
-
+    async def on_folders(
+        server: HealLanguageServer, params: types.DidChangeWorkspaceFoldersParams
+    ) -> None:
         for removed in params.event.removed or []:
             path = uri_to_path(removed.uri)
-            for folder in [f for f in ls.folders if f.root == path]:
+            for folder in [f for f in server.folders if f.root == path]:
                 logger.info("workspace folder removed: %s", folder.root)
-                await drop_folder(ls, folder)
+                await drop_folder(server, folder)
         for added in params.event.added or []:
             path = uri_to_path(added.uri)
-            if not path or not os.path.isdir(path) or any(f.root == path for f in ls.folders):
+            if not path or not os.path.isdir(path) or any(f.root == path for f in server.folders):
                 continue
-            folder = Folder(ls, path, added.uri)
-            apply_settings(folder, ls.init_options, "initializationOptions")
-            ls.folders.append(folder)
+            folder = Folder(path, added.uri)
+            apply_settings(server, folder, server.init_options, "initializationOptions")
+            server.folders.append(folder)
             logger.info("workspace folder added: %s", folder.root)
-            await start_folder(ls, folder)
+            await start_folder(server, folder)

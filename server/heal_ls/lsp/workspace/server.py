@@ -1,95 +1,146 @@
-"""`heal-ls serve`: the pygls language server (stdio, or --tcp HOST:PORT for debugging).
+"""The language server object: the workspace folders and what they share.
 
-The server object holds the shared state; each feature lives in its own module with a
-`register(server)`. A feature that fails to load is logged and the others still serve.
+Every attribute is declared, with what it holds, in `__init__` (no attribute is added at run
+time). A folder's own state (root, settings, failures, runs) is in its `Folder`
+(lsp/workspace/folder.py); handlers hold this server and ask it for the folder of a file
+(`folder_for`) or of a test (`folder_of_test`). Background work goes through `run_task`, the one
+owner of the tasks the server spawns.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import importlib
 import os
 import sys
+from collections.abc import Callable, Coroutine
 from threading import Event
-from typing import TYPE_CHECKING
+from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from heal_ls import __version__
-from heal_ls.lsp.log import connected, logger, setup_logging
+from heal_ls.lsp.log import connected, logger
+from heal_ls.lsp.protocol import HEALS, RUNS, HealOutcome
+from heal_ls.lsp.transport import wire
 from heal_ls.lsp.transport.cancel import HealProtocol
+from heal_ls.lsp.workspace.documents import inside, uri_to_path
 from heal_ls.lsp.workspace.folder import Folder
-from heal_ls.lsp.workspace.folders import folder_for, folder_roots
 
-if TYPE_CHECKING:
-    from heal_ls.lsp.failures.code_index import Indexes
+T = TypeVar("T")
 
-FEATURES = (
-    "workspace.config",
-    "progress",
-    "workspace.status",
-    "workspace.lifecycle",
-    "failures.code_actions",
-    "failures.hover",
-    "runs.commands",
-    "heal.command",
-    "runs.debug",
-    "runs.on_save",
-    "workspace.folders",
-    "runs.lastfailed",
-)
+
+def folder_roots(params: types.InitializeParams) -> list[tuple[str, str | None]]:
+    """(root path, uri) of every folder the client opened; the root uri/path if none."""
+    found: list[tuple[str, str | None]] = []
+    for folder in params.workspace_folders or []:
+        path = uri_to_path(folder.uri)
+        if path and os.path.isdir(path):
+            found.append((path, folder.uri))
+    if found:
+        return found
+    path = uri_to_path(params.root_uri) if params.root_uri else params.root_path
+    if path and os.path.isdir(path):
+        return [(os.path.abspath(path), params.root_uri)]
+    return []
 
 
 class HealLanguageServer(LanguageServer):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("heal-ls", __version__, protocol_cls=HealProtocol)
-        # one per workspace folder (root, settings, failures, runs); the first is the default
-        self.folders: list[Folder] = [Folder(self, os.getcwd())]
-        self.init_options: dict = {}  # initializationOptions: every folder's base settings
-        self.lastfailed_watched = False  # the client watches lastfailed files for us
-        self.startup_runs: list = []  # startup runs and warm starts, cancelled at shutdown
-        self.progress_tasks: dict = {}  # progress token -> the task its cancel stops
-        self.published_uris: set[str] = set()
+        self.folders: list[Folder] = [Folder(os.getcwd())]
+        """One per workspace folder (replaced at initialize); the first serves a command that
+        names no file."""
+        self.init_options: dict[str, Any] = {}
+        """initializationOptions: every folder's base settings."""
+        self.tasks: set[asyncio.Task[Any]] = set()
+        """Every task the server spawned (`run_task`), kept until it is done: asyncio holds
+        only weak references to tasks. Cancelled at shutdown."""
+        self.heal_task: asyncio.Task[HealOutcome] | None = None
+        """The heal in flight (one at a time, whatever its folder); a cancel stops it."""
         self.healing_target: str | None = None
-        self.last_heal: dict | None = None  # the last heal's outcome and budget, for heal/status
-        self.heal_task: asyncio.Future | None = None
+        """The function being healed, for heal/status."""
+        self.last_heal: dict[str, Any] | None = None
+        """The last heal's outcome and budget, for heal/status."""
+        self.progress_cancels: dict[str, Callable[[], None]] = {}
+        """Work-done progress token -> what its cancel stops (lsp/progress.py)."""
+        self.published_uris: set[str] = set()
+        """Documents whose last published diagnostics were not empty."""
+        self.failure_listeners: list[Callable[[], None]] = []
+        """Called when a folder's failures changed (the code-action indexes rebuild)."""
+        self.lastfailed_watched = False
+        """The client watches pytest's lastfailed files for us (lsp/runs/lastfailed.py)."""
+        self.debug_processes: list[asyncio.subprocess.Process] = []
+        """The debugpy session of heal.debugTest."""
         self.failed_features: dict[str, str] = {}
-        self.indexes: Indexes | None = None  # code-action indexes (set by code_actions.register)
-        self.debug_processes: list[asyncio.subprocess.Process] = []  # the debugpy session
+        """Feature modules that failed to load -> why (lsp/serve.py)."""
+        protocol = self.protocol
+        assert isinstance(protocol, HealProtocol)
+        protocol.on_cancelled_command = self.cancel_command
+
+    def run_task(self, coro: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]:
+        """Run `coro` as a background task: kept (in `tasks`) until it is done, its failure
+        logged, never lost."""
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+
+        def done(finished: asyncio.Task[T]) -> None:
+            self.tasks.discard(finished)
+            if finished.cancelled():
+                logger.debug("%s cancelled", name)
+            elif (exc := finished.exception()) is not None:
+                logger.error("%s failed: %s: %s", name, type(exc).__name__, exc)
+                logger.debug("traceback of %s", name, exc_info=exc)
+
+        task.add_done_callback(done)
+        return task
+
+    def cancel_tasks(self) -> None:
+        """Cancel every task the server spawned (at shutdown)."""
+        for task in list(self.tasks):
+            task.cancel()
 
     def set_folders(self, params: types.InitializeParams) -> None:
+        """One folder per workspace folder the client opened (else its root)."""
         roots = folder_roots(params)
         if roots:
-            self.folders = [Folder(self, path, uri) for path, uri in roots]
+            self.folders = [Folder(path, uri) for path, uri in roots]
 
     def folder_for(self, path: str | None) -> Folder | None:
-        return folder_for(self, path)
+        """The folder holding `path` (the innermost when folders nest), or None."""
+        if not path:
+            return None
+        holding = [f for f in self.folders if inside(f.root, path)]
+        return max(holding, key=lambda f: len(f.root)) if holding else None
 
-    # The first folder's parts, for code that serves "the workspace" without a file in hand.
-    @property
-    def root(self) -> str:
-        return self.folders[0].root if self.folders else os.getcwd()
+    def folder_of_uri(self, uri: str) -> Folder | None:
+        return self.folder_for(uri_to_path(uri))
 
-    @property
-    def settings(self):
-        return self.folders[0].settings
+    def folder_of_test(self, test: str) -> Folder | None:
+        """The folder whose failures include `test` (a nodeid or failure id), else None."""
+        for folder in self.folders:
+            if folder.state.find(test) is not None:
+                return folder
+        return None
 
-    @property
-    def state(self):
-        return self.folders[0].state
+    def failures_changed(self) -> None:
+        """A folder's failures changed outside a run's publish: tell the listeners."""
+        for listener in self.failure_listeners:
+            listener()
 
-    @property
-    def runs(self):
-        return self.folders[0].runs
+    def cancel_command(self, command: str) -> None:
+        """The client cancelled one of our commands: stop the heal or the explicit run."""
+        logger.info("client cancelled %s", command)
+        if command in HEALS and self.heal_task is not None and not self.heal_task.done():
+            self.heal_task.cancel()
+        elif command in RUNS:
+            for folder in self.folders:
+                if folder.runs.cancel_explicit is not None:
+                    folder.runs.cancel_explicit()
 
-    def start_io(self, stdin=None, stdout=None) -> None:
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """pygls's stdio loop, with our frame reader (lsp/transport/wire.py) in place of its own."""
-        from pygls.io_ import StdoutWriter
-
-        from heal_ls.lsp.transport import wire
-
         self._stop_event = Event()
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         reader = wire.FrameReader(stdin or sys.stdin.buffer, self.thread_pool)
@@ -102,64 +153,13 @@ class HealLanguageServer(LanguageServer):
         finally:
             self.shutdown()
 
-    def report_server_error(self, error: Exception, source) -> None:
+    def report_server_error(self, error: Exception, source: Any) -> None:
         """Out-of-band errors (protocol noise, a notification that failed) are logged for the
         output channel, never popped up: pygls's default shows "Error in server: ..." to the user."""
         logger.error("server error (%s): %s: %s", source.__name__, type(error).__name__, error)
 
-    def show(self, message: str, kind=types.MessageType.Info) -> None:
+    def show(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         """A one-line message for the user, also logged."""
         logger.log(40 if kind == types.MessageType.Error else 20, "%s", message)
         if connected(self):
             self.window_show_message(types.ShowMessageParams(type=kind, message=message))
-
-
-def create_server() -> HealLanguageServer:
-    server = HealLanguageServer()
-    for name in FEATURES:
-        try:
-            importlib.import_module(f"heal_ls.lsp.{name}").register(server)
-        except Exception as exc:  # keep serving the features that did load
-            server.failed_features[name] = f"{type(exc).__name__}: {exc}"
-    return server
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--stdio", action="store_true", help="talk over stdio (the default)")
-    parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
-    parser.add_argument(
-        "--log-file", help="log file (default: heal-ls-<pid>.log in the user state dir, owner-only)"
-    )
-
-
-def parse_host_port(text: str) -> tuple[str, int]:
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit():
-        raise ValueError(f"--tcp wants HOST:PORT, got {text!r}")
-    return host or "127.0.0.1", int(port)
-
-
-def protocol_streams():
-    """(stdin, stdout) for the protocol alone: fds 0/1 are then pointed at /dev/null and stderr,
-    so a stray print or a child process can neither corrupt nor steal protocol bytes."""
-    lsp_in = os.fdopen(os.dup(0), "rb")
-    lsp_out = os.fdopen(os.dup(1), "wb")
-    with open(os.devnull, "rb") as null:
-        os.dup2(null.fileno(), 0)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return lsp_in, lsp_out
-
-
-def run(args: argparse.Namespace) -> int:
-    server = create_server()
-    log_path = setup_logging(server, getattr(args, "log_file", None))
-    logger.info("heal-ls %s serving, log file %s", __version__, log_path)
-    for name, error in server.failed_features.items():
-        logger.error("feature %s unavailable: %s", name, error)
-    if getattr(args, "tcp", None):
-        host, port = parse_host_port(args.tcp)
-        server.start_tcp(host, port)
-    else:
-        server.start_io(*protocol_streams())
-    return 0
