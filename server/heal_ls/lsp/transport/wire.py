@@ -11,9 +11,17 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from typing import BinaryIO
+from concurrent.futures import Executor
+from threading import Event
+from typing import Any, BinaryIO
 
-from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest, JsonRpcParseError
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    JsonRpcParseError,
+)
+from pygls.protocol import JsonRPCProtocol
 
 from heal_ls.lsp.log import logger
 
@@ -25,7 +33,7 @@ REQUEST_ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
 STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 
 
-def request_id(body: bytes):
+def request_id(body: bytes) -> Any:
     """The top-level "id" of a frame that could not be parsed, or None."""
     head = body[:LINE_LIMIT]
     for number, match in enumerate(REQUEST_ID.finditer(head)):
@@ -44,7 +52,7 @@ def request_id(body: bytes):
 class FrameReader:
     """Blocking reads of stdin in a worker thread, bounded in size."""
 
-    def __init__(self, stdin: BinaryIO, executor=None):
+    def __init__(self, stdin: BinaryIO, executor: Executor | None = None) -> None:
         self.stdin, self.executor = stdin, executor
 
     async def line(self) -> bytes:
@@ -56,7 +64,7 @@ class FrameReader:
         return await loop.run_in_executor(self.executor, self.stdin.read, size)
 
 
-async def serve(reader: FrameReader, protocol, stop_event) -> None:
+async def serve(reader: FrameReader, protocol: JsonRPCProtocol, stop_event: Event) -> None:
     """Read frames until EOF (or the server stops) and hand each message to the protocol."""
     length, problem, lost, previous = None, None, b"", b""
     while not stop_event.is_set():
@@ -97,12 +105,12 @@ def _content_length(value: bytes) -> tuple[int | None, str | None, bytes]:
     return int(text), None, b""
 
 
-def _reject(protocol, body: bytes, problem: str) -> None:
+def _reject(protocol: JsonRPCProtocol, body: bytes, problem: str) -> None:
     logger.warning("skipped a malformed LSP frame: %s", problem)
     _answer_error(protocol, request_id(body), JsonRpcInvalidRequest(f"heal-ls: {problem}"))
 
 
-def handle_body(protocol, body: bytes) -> None:
+def handle_body(protocol: JsonRPCProtocol, body: bytes) -> None:
     """Parse, check and dispatch one frame; a bad one gets a logged error, never a crash."""
     problem: JsonRpcParseError | None
     try:
@@ -134,6 +142,6 @@ def handle_body(protocol, body: bytes) -> None:
         _answer_error(protocol, msg_id, JsonRpcInvalidRequest(f"heal-ls: {exc}"))
 
 
-def _answer_error(protocol, msg_id, error) -> None:
+def _answer_error(protocol: JsonRPCProtocol, msg_id: Any, error: JsonRpcException) -> None:
     if isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
         protocol._send_response(msg_id, error=error.to_response_error())
