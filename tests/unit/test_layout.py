@@ -170,6 +170,40 @@ def test_every_module_has_a_floor():
         floor(module)
 
 
+LSP = "heal_ls.lsp"
+LSP_ROLES = {  # lsp/ is grouped by role (docs/architecture.md, "The language server")
+    "transport": "pygls patches",
+    "workspace": "the model and the workspace's own features",
+    "runs": "feature",
+    "heal": "feature",
+    "failures": "feature",
+}
+LSP_TOP = {"serve", "protocol", "arguments", "log", "progress"}
+LSP_MODEL = {f"{LSP}.workspace.{m}" for m in ("server", "folder", "config", "documents", "state")}
+
+
+def test_lsp_is_grouped_by_role():
+    modules = [m.removeprefix(f"{LSP}.") for m in server_modules() if m.startswith(f"{LSP}.")]
+    packages = {m.split(".")[0] for m in modules if "." in m}
+    top = {m for m in modules if "." not in m} - set(LSP_ROLES)
+    assert (packages, top) == (set(LSP_ROLES), LSP_TOP)
+
+
+def test_the_lsp_model_and_transport_import_no_feature():
+    """The server, its folders and the transport sit below the features: they import only the
+    model, the transport, the wire names and the log (a feature holds the server, never the
+    other way round)."""
+    below = LSP_MODEL | {f"{LSP}.{m}" for m in ("protocol", "log")}
+    wrong = [
+        f"{m} imports {t}"
+        for m, targets in import_graph().items()
+        if m in LSP_MODEL or m.startswith(f"{LSP}.transport")
+        for t in sorted(targets)
+        if t.startswith(LSP) and t not in below and not t.startswith(f"{LSP}.transport")
+    ]
+    assert wrong == []
+
+
 def private_imports(path: Path, module: str) -> list[str]:
     """`from heal_ls.x import _name` and `x._name` on an imported heal_ls module: a module's
     `_private` names are its own (cut modules by concept, so what two share is public)."""
