@@ -93,6 +93,7 @@ def test_settings_contributed_with_defaults():
         "heal.requestTimeout": 60,
         "heal.localBudget": 300,
         "heal.localSeconds": 60,
+        "heal.useCache": True,
         "heal.maxNodes": 3,
         "heal.allowImports": True,
         "heal.autoVerifyOnSave": True,

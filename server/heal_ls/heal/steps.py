@@ -11,7 +11,7 @@ import os
 import time
 
 from heal_ls.heal.attempt import HealContext, finish, try_candidate
-from heal_ls.heal.config import provider_for
+from heal_ls.heal.config import HealConfig, provider_for
 from heal_ls.heal.events import HealEvent
 from heal_ls.heal.prompt import build_prompt
 from heal_ls.llm.base import ConfigError, ProviderError
@@ -31,24 +31,47 @@ def _cache_key(ctx: HealContext) -> str:
     return cache_key(ctx.original_function, ctx.failures[0], provider, ctx.config.model or "")
 
 
-def _remember(ctx: HealContext, new_function: str) -> None:
+def _remember(ctx: HealContext, won: Candidate) -> None:
     if ctx.config.use_cache:
         from heal_ls.heal.cache import RepairCache
 
-        RepairCache().put(_cache_key(ctx), new_function)
+        rank = won.attempt if won.proposer == "local" else None
+        RepairCache().put(_cache_key(ctx), won.source, local_rank=rank)
+
+
+def local_budget(config: HealConfig) -> tuple[int, float]:
+    """How many local edits, and for how many seconds, this heal's local search may try:
+    the local budget with the local provider, a cheap first try in `auto` mode with a key,
+    else none (0, 0)."""
+    if provider_for(config) == "local":
+        return config.local_budget_count, config.local_budget_seconds
+    if config.provider == "auto" and config.local_first_count > 0:
+        count = min(config.local_first_count, config.local_budget_count)
+        return count, min(15.0, config.local_budget_seconds)
+    return 0, 0.0
 
 
 async def cached_fix(ctx: HealContext) -> HealResult | None:
+    """A verified fix remembered for this function and failure, re-verified before use. One the
+    local repairer found as local edit #N is used only when this heal's local budget reaches N
+    (a smaller `localBudget`, or no local search at all, means the search would not find it)."""
     if not ctx.config.use_cache:
         return None
     from heal_ls.heal.cache import RepairCache
 
-    fixed = RepairCache().get(_cache_key(ctx))
-    if fixed is None:
+    cached = RepairCache().get(_cache_key(ctx))
+    if cached is None:
+        return None
+    count = local_budget(ctx.config)[0]
+    if cached.local_rank is not None and cached.local_rank > count:
+        within = f"the local budget of {count}" if count else "no local search"
+        note = f"a cached fix (local edit #{cached.local_rank}) is beyond {within}: not used"
+        ctx.emit(HealEvent("note", note))
         return None
     ctx.emit(HealEvent("cache", "re-verifying a cached fix"))
     # from_answer: a cached fix may be a plan (several functions, imports), not one def
-    module_text = await try_candidate(ctx, Candidate(fixed, "cache", 0), from_answer=True)
+    candidate = Candidate(cached.fixed, "cache", 0)
+    module_text = await try_candidate(ctx, candidate, from_answer=True)
     if module_text is None:
         return None
     return finish(ctx, "verified", new_source=module_text, reason="cached fix, tests pass")
@@ -93,11 +116,8 @@ async def _proposed(ctx: HealContext, proposer, prompt, attempt: int):
 
 async def local_search(ctx: HealContext) -> HealResult | None:
     provider = provider_for(ctx.config)
-    if provider == "local":
-        count, seconds = ctx.config.local_budget_count, ctx.config.local_budget_seconds
-    elif ctx.config.provider == "auto" and ctx.config.local_first_count > 0:
-        count, seconds = ctx.config.local_first_count, min(15.0, ctx.config.local_budget_seconds)
-    else:
+    count, seconds = local_budget(ctx.config)
+    if count == 0:
         return None
     from heal_ls.repair.local import LocalRepairer
 
@@ -125,7 +145,7 @@ async def local_search(ctx: HealContext) -> HealResult | None:
         except asyncio.TimeoutError:
             return await _out_of_time(ctx, provider, seconds, candidates, count)
         if won:
-            _remember(ctx, won[0].source)
+            _remember(ctx, won[0])
             reason = f"local edit #{won[0].attempt}; tests pass"
             return finish(ctx, "verified", new_source=won[1], reason=reason)
     return None
@@ -200,7 +220,7 @@ async def _rounds(ctx: HealContext, proposer) -> HealResult | None:
         except ProviderError as exc:
             return finish(ctx, "failed", reason=str(exc))
         if won:
-            _remember(ctx, won[0].source)
+            _remember(ctx, won[0])
             return finish(ctx, "verified", new_source=won[1], reason="tests pass")
         this_round = [a.candidate for a in ctx.attempts if a.candidate.attempt == attempt]
         if this_round and all(repeats_failed(ctx, c) for c in this_round):

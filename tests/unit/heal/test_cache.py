@@ -1,6 +1,8 @@
 """The repair cache: keyed on function source, normalised failure and provider/model."""
 
-from heal_ls.heal.cache import RepairCache, cache_key, failure_signature
+import sqlite3
+
+from heal_ls.heal.cache import CachedFix, RepairCache, cache_key, failure_signature
 from heal_ls.models import Failure
 
 
@@ -26,8 +28,21 @@ def test_key_depends_on_every_part():
 def test_put_get_roundtrip_and_persistence(tmp_path):
     path = tmp_path / "c.sqlite3"
     RepairCache(path).put("k", "def f():\n    return 1\n")
-    assert RepairCache(path).get("k") == "def f():\n    return 1\n"
+    assert RepairCache(path).get("k") == CachedFix("def f():\n    return 1\n", None)
     assert RepairCache(path).get("other") is None
+    RepairCache(path).put("local", "def f():\n    return 2\n", local_rank=14)
+    assert RepairCache(path).get("local") == CachedFix("def f():\n    return 2\n", 14)
+
+
+def test_a_cache_written_before_ranks_were_kept_still_reads(tmp_path):
+    path = tmp_path / "c.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE repairs (key TEXT PRIMARY KEY, fixed TEXT, created REAL)")
+        db.execute("INSERT INTO repairs VALUES ('k', 'def f(): pass', 0)")
+    cache = RepairCache(path)
+    assert cache.get("k") == CachedFix("def f(): pass", None)
+    cache.put("k2", "def g(): pass", local_rank=3)
+    assert cache.get("k2") == CachedFix("def g(): pass", 3)
 
 
 def test_corrupt_cache_file_is_a_miss_not_a_crash(tmp_path):

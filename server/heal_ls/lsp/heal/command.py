@@ -96,7 +96,7 @@ async def heal_known(server: HealLanguageServer, folder: Folder, known: Known) -
         message = f"{known.label()} is {known.flaky.label()}; not healed (re-run or debug it)"
         return outcome("flaky", message, known)
     cause = cause_of(server, folder, known)
-    if cause is not known:
+    if cause.id != known.id:  # a run since the request may have replaced `known` by an equal one
         done = await heal_as(server, folder, cause, for_=known)
         if done is not None:
             return done

@@ -30,6 +30,7 @@ class Settings:
     requestTimeout: float = ENGINE.request_timeout  # noqa: N815
     localBudget: int = ENGINE.local_budget_count  # noqa: N815
     localSeconds: float = ENGINE.local_budget_seconds  # noqa: N815
+    useCache: bool = ENGINE.use_cache  # noqa: N815
     maxNodes: int = ENGINE.max_nodes  # noqa: N815
     allowImports: bool = ENGINE.allow_imports  # noqa: N815
     autoVerifyOnSave: bool = True  # noqa: N815
@@ -74,6 +75,7 @@ VALIDATORS: dict[str, Callable[[Any], bool]] = {
     "requestTimeout": _positive_number,
     "localBudget": _int_between(1, 100_000),
     "localSeconds": _positive_number,
+    "useCache": lambda v: isinstance(v, bool),
     "maxNodes": _int_between(1, 20),
     "allowImports": lambda v: isinstance(v, bool),
     "autoVerifyOnSave": lambda v: isinstance(v, bool),
@@ -135,6 +137,7 @@ def heal_config(settings: Settings) -> HealConfig:
         request_timeout=settings.requestTimeout,
         local_budget_count=settings.localBudget,
         local_budget_seconds=settings.localSeconds,
+        use_cache=settings.useCache,
         max_tokens=settings.maxTokensPerHeal,
         prices=settings.prices or None,
         max_nodes=settings.maxNodes,
