@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import statistics
 import sys
@@ -109,7 +110,7 @@ async def measure(root: Path, module: Path, requests: int):
     line_count = text.count("\n")
     buggy_line = next(i for i, ln in enumerate(text.splitlines()) if ln.startswith("def average("))
     rng = random.Random(7)
-    actions, typing, baseline, with_heal = [], [], [], 0
+    actions, typing, baseline, with_heal, answer_bytes = [], [], [], 0, 0
     on_errors: list[float] = []  # the requests with the Error's diagnostic in their context
     for i in range(requests):
         if i >= requests // 2 and i % 5 == 0:  # second half: the user types every 5 requests
@@ -139,13 +140,15 @@ async def measure(root: Path, module: Path, requests: int):
         (typing if i >= requests // 2 else actions).append(took)
         if i % 10 == 0 and i >= 10:  # the first warms the server's converters up
             on_errors.append(took)
+            wire = client.protocol._converter.unstructure(result)  # what the server sent
+            answer_bytes = len(json.dumps(wire, separators=(",", ":")))
         with_heal += any("AI heal" in getattr(a, "title", "") for a in result or [])
         started = time.perf_counter()
         await client.protocol.send_request_async("heal/failures", {})
         baseline.append((time.perf_counter() - started) * 1000)
     await stop_server(client)
     # the first few warm the server up
-    return actions[10:], typing, baseline[10:], on_errors, with_heal
+    return actions[10:], typing, baseline[10:], on_errors, with_heal, answer_bytes
 
 
 def main() -> int:
@@ -157,11 +160,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="heal-bench-") as tmp:
         module = write_project(Path(tmp), args.lines, args.deep)
         lines = module.read_text().count("\n")
-        actions, typing, baseline, on_errors, with_heal = asyncio.run(
+        actions, typing, baseline, on_errors, with_heal, answer_bytes = asyncio.run(
             measure(Path(tmp), module, args.requests)
         )
     measured = len(actions) + len(typing)
     print(f"module: {lines} lines; {measured} measured requests; {with_heal} offered AI heal")
+    print(f"the answer to a codeAction on the Error: {answer_bytes:,} bytes of JSON")
     print(f"{'request':<28}{'p50 ms':>10}{'p99 ms':>10}")
     rows = (
         ("codeAction, buffer unchanged", actions),

@@ -37,12 +37,12 @@ def units(text: str, encoding: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def actions_at(client, uri: str, line: int):
+def actions_at(client, uri: str, line: int, diagnostics=()):
     return client.text_document_code_action_async(
         t.CodeActionParams(
             text_document=t.TextDocumentIdentifier(uri=uri),
             range=t.Range(t.Position(line, 0), t.Position(line, 0)),
-            context=t.CodeActionContext(diagnostics=[]),
+            context=t.CodeActionContext(diagnostics=list(diagnostics)),
         )
     )
 
@@ -138,3 +138,12 @@ async def test_a_recursion_error_keeps_its_diagnostic_light(vscode_client, proje
     uri = editor.open("walk.py")
     titles = [a.title for a in await actions_at(vscode_client, uri, 1)]
     assert titles[0].startswith("AI heal depth")
+    # with the Error in the request's context, as VS Code sends it: each action names it by
+    # what editors key diagnostics on, and does not send its frames back (issue 25, item 11)
+    actions = await actions_at(vscode_client, uri, 1, [error])
+    assert actions[0].title.startswith("AI heal depth")
+    for action in actions:
+        [named] = action.diagnostics
+        assert (named.range, named.message, named.code) == (error.range, error.message, error.code)
+        assert (named.source, named.severity) == (error.source, error.severity)
+        assert named.related_information is None and named.data is None

@@ -3,6 +3,9 @@
 Offered for a heal diagnostic in the context and for any def a known failure points at, even
 with no diagnostic. The request never runs a model or tests: it reads a per-document index of
 "lines -> failures", rebuilt off the request path when the document or the failures change.
+Its work is O(diagnostics on the line), whatever the traceback's depth: an action names the
+diagnostics it fixes by what editors key them on (range, severity, code, source, message), not
+by echoing their frames (related information) and data back.
 """
 
 from __future__ import annotations
@@ -46,6 +49,18 @@ def actions_for(
         yield _quickfix("Re-run script", "Re-run script", RUN_SCRIPT, arg, diagnostics)
 
 
+def named(diagnostic: types.Diagnostic) -> types.Diagnostic:
+    """The diagnostic as an action names it: without its related information (a deep
+    traceback's frames) and data, which would otherwise go back in every action."""
+    return types.Diagnostic(
+        range=diagnostic.range,
+        message=diagnostic.message,
+        severity=diagnostic.severity,
+        code=diagnostic.code,
+        source=diagnostic.source,
+    )
+
+
 def _quickfix(
     title: str,
     button: str,
@@ -70,7 +85,7 @@ def failure_ids_in_context(
     for diagnostic in context.diagnostics or []:
         data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
         if diagnostic.source == "heal" and data.get("failure") in known:
-            found.setdefault(data["failure"], []).append(diagnostic)
+            found.setdefault(data["failure"], []).append(named(diagnostic))
     return found
 
 

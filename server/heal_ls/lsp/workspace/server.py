@@ -75,6 +75,9 @@ class HealLanguageServer(LanguageServer):
         """The debugpy session of heal.debugTest."""
         self.failed_features: dict[str, str] = {}
         """Feature modules that failed to load -> why (lsp/serve.py)."""
+        self.folder_of_path: dict[tuple[str, tuple[str, ...]], Folder | None] = {}
+        """(path, the folders' roots) -> the folder holding the path: `folder_for` resolves
+        symlinks, too slow for every code action."""
         protocol = self.protocol
         assert isinstance(protocol, HealProtocol)
         protocol.on_cancelled_command = self.cancel_command
@@ -108,11 +111,21 @@ class HealLanguageServer(LanguageServer):
             self.folders = [Folder(path, uri) for path, uri in roots]
 
     def folder_for(self, path: str | None) -> Folder | None:
-        """The folder holding `path` (the innermost when folders nest), or None."""
+        """The folder holding `path` (the innermost when folders nest), or None; resolved once
+        per path while the folders stay the same."""
         if not path:
             return None
-        holding = [f for f in self.folders if inside(f.root, path)]
-        return max(holding, key=lambda f: len(f.root)) if holding else None
+        key = (path, tuple(f.root for f in self.folders))
+        if key not in self.folder_of_path:
+            if len(self.folder_of_path) > 10_000:
+                self.folder_of_path.clear()
+            holding = [f for f in self.folders if inside(f.root, path)]
+            self.folder_of_path[key] = max(holding, key=lambda f: len(f.root)) if holding else None
+        found = self.folder_of_path[key]
+        if found is not None and all(f is not found for f in self.folders):  # replaced: again
+            del self.folder_of_path[key]
+            return self.folder_for(path)
+        return found
 
     def folder_of_uri(self, uri: str) -> Folder | None:
         return self.folder_for(uri_to_path(uri))
