@@ -5,6 +5,7 @@ several paths."""
 import json
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
@@ -29,10 +30,10 @@ def slow_project(tmp_path):
     return tmp_path
 
 
-def run_in_pty(args, cwd) -> list[tuple[float, str, bool]]:
+def run_in_pty(args, cwd, columns: int = 160) -> list[tuple[float, str, bool]]:
     """Run heal-ls under a pseudo-terminal; (seconds, text, still running) per chunk read."""
     leader, follower = pty.openpty()
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "COLUMNS": "160"}
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "COLUMNS": str(columns)}
     process = subprocess.Popen(
         [sys.executable, "-m", "heal_ls", *args],
         stdin=follower, stdout=follower, stderr=follower, cwd=cwd, env=env, close_fds=True,
@@ -71,6 +72,29 @@ def test_the_bar_says_when_a_long_test_will_be_stopped(slow_project):
     chunks = run_in_pty(["check", "tests/test_b.py", "--test-timeout", "20"], slow_project)
     while_running = "".join(text for _, text, running in chunks if running)
     assert "tests/test_b.py::test_slow" in while_running and "stops in 1" in while_running
+
+
+def drawn_lines(text: str) -> list[str]:
+    """What the terminal shows of `text`: escape sequences dropped, one entry per redraw."""
+    redraws = re.split(r"\x1b\[2K|[\r\n]", text)  # rich erases the line, then draws it
+    plain = (re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", line) for line in redraws)
+    return [line for line in plain if line.strip()]
+
+
+def test_an_80_column_terminal_still_shows_the_step(slow_project):
+    """At 80 columns the bar keeps the test in hand on its line (it collapsed to `tests ━ ...`
+    with the step cut away), and no line is wider than the terminal (issue 25, item 6)."""
+    long_name = "test_a_slow_check_whose_name_alone_is_nearly_as_wide_as_the_terminal"
+    write(
+        slow_project,
+        {"tests/test_c.py": f"import time\n\n\ndef {long_name}():\n    time.sleep(4)\n"},
+    )
+    chunks = run_in_pty(["check", "tests/test_c.py"], slow_project, columns=80)
+    while_running = "".join(text for _, text, running in chunks if running)
+    bars = [line for line in drawn_lines(while_running) if "tests/test_c.py::test_a_slow" in line]
+    assert bars, drawn_lines(while_running)
+    assert all(re.search(r" [01]/1 ", line) for line in bars), bars  # count and step, side by side
+    assert max(len(line) for line in bars) <= 80, bars
 
 
 def test_piped_output_stays_plain(slow_project):

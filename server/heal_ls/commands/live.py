@@ -57,6 +57,10 @@ class Live:
                 table_column=Column(ratio=1, no_wrap=True, overflow="ellipsis"),
             ),
             console=Console(file=sys.stderr),
+            # the line is the terminal's width: only then does the step column take the room
+            # left (ratio) and cut its text; sized to its text, a long step collapsed the title,
+            # count and bar to `t… <step>` at 80 columns
+            expand=True,
             transient=True,  # the bar goes; the failures printed above it stay
             redirect_stdout=False,  # stdout is the command's report, maybe piped: leave it be
             redirect_stderr=False,

@@ -41,6 +41,7 @@ def test_a_wide_terminal_shows_the_whole_step_and_a_narrow_one_keeps_it(live):
     assert step in bar_line(live, 160)  # not cut at 80 characters
     narrow = bar_line(live, 80)
     assert len(narrow) <= 80 and "attempt 2/6" in narrow  # the bar leaves room for the step
+    assert "check" in narrow and "0/3" in narrow  # and keeps its title and count (not `c… step`)
 
 
 def test_the_count_is_known_before_the_first_step_ends(live):
