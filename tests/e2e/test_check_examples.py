@@ -196,6 +196,15 @@ def test_the_readme_fix_makes_the_script_run(runs):
     assert (returncode, out) == (0, "Lyon: 15.00\nParis: 7.50\n"), err
 
 
+def test_the_readme_sample_is_what_check_prints(runs, repo_root):
+    """README's `heal-ls check` sample is the real first line for examples/inventory (it said
+    :18:9 where check says :13:9; issue 25, item 9)."""
+    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## heal-ls check", 1)[1]
+    sample = section.split("```\n", 2)[2].split("\n```", 1)[0].strip()
+    assert sample == runs["inventory", "human"][1].splitlines()[0]
+
+
 def test_human_output_reads_like_a_linter(runs):
     returncode, out, err = runs["inventory", "human"]
     assert returncode == 1
