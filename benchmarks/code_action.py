@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Union
 
 from lsprotocol import types as t
 from pygls.lsp.client import LanguageClient
@@ -79,6 +80,14 @@ def percentile(samples: list[float], q: float) -> float:
 async def run_server(root: Path) -> tuple[LanguageClient, dict[str, list[t.Diagnostic]]]:
     """The server on `root` after one run of its tests, and the diagnostics it published."""
     client = LanguageClient("bench", "0")
+    # lsprotocol decodes a CodeAction with a nested command as a Command: read it as the action
+    conv = client.protocol._converter
+    conv.register_structure_hook(
+        Union[t.Command, t.CodeAction],  # noqa: UP007 - the exact type lsprotocol registered
+        lambda o, _: conv.structure(
+            o, t.Command if isinstance(o.get("command"), str) else t.CodeAction
+        ),
+    )
     for method in ("window/logMessage", "window/showMessage", "heal/status", "$/progress"):
         client.feature(method)(lambda params: None)
     published: dict[str, list[t.Diagnostic]] = {}
@@ -141,7 +150,7 @@ async def measure(root: Path, module: Path, requests: int):
         if i % 10 == 0 and i >= 10:  # the first warms the server's converters up
             on_errors.append(took)
             wire = client.protocol._converter.unstructure(result)  # what the server sent
-            answer_bytes = len(json.dumps(wire, separators=(",", ":")))
+            answer_bytes = max(answer_bytes, len(json.dumps(wire, separators=(",", ":"))))
         with_heal += any("AI heal" in getattr(a, "title", "") for a in result or [])
         started = time.perf_counter()
         await client.protocol.send_request_async("heal/failures", {})
@@ -151,12 +160,83 @@ async def measure(root: Path, module: Path, requests: int):
     return actions[10:], typing, baseline[10:], on_errors, with_heal, answer_bytes
 
 
+def server_cpu(root: Path, frames: int, requests: int) -> tuple[list[float], int]:
+    """The server's own CPU time per codeAction on a RecursionError's Error, from the request's
+    bytes to the answer's bytes (parse, handler, serialisation), in this process: no pipe, no
+    scheduler, so a loaded machine moves it little. `frames` deep; the diagnostic in the
+    request's context is the one the server publishes (outer and inner frames related)."""
+    import io
+
+    from heal_ls.lsp.diagnostics import Builder
+    from heal_ls.lsp.documents import path_to_uri
+    from heal_ls.lsp.server import create_server
+    from heal_ls.lsp.state import Known
+    from heal_ls.models import MAX_FRAMES, OUTER_FRAMES, Failure, Frame, Suspect
+    from pygls.io_ import StdoutWriter
+    from pygls.workspace import Workspace
+
+    module = root / "walk.py"
+    module.write_text("def depth(node):\n    return 1 + depth(node)\n", encoding="utf-8")
+    path, uri = str(module), path_to_uri(str(module))
+    kept = [Frame(path, 2, "depth") for _ in range(min(frames, MAX_FRAMES))]  # as the plugin cuts
+    failure = Failure(
+        "tests/test_walk.py::test_depth", "RecursionError", "maximum recursion depth exceeded",
+        frames=kept, test="tests/test_walk.py::test_depth",
+        frames_skipped=max(0, frames - MAX_FRAMES),
+    )  # fmt: skip
+    assert not failure.frames_skipped or len(kept) > OUTER_FRAMES
+    suspect = Suspect(path, "depth", 1, 0, 2, 26, "raised here", def_line=1, focus_line=2)
+    known = Known(failure, suspect, healable=True)
+    ls = create_server()
+    ls.protocol._workspace = Workspace(root.as_uri())
+    ls.folders[0].root = str(root)
+    ls.folders[0].state.known[known.id] = known
+    ls.folders[0].state.generation += 1
+    ls.workspace.put_text_document(
+        t.TextDocumentItem(uri=uri, language_id="python", version=1, text=module.read_text())
+    )
+    out = io.BytesIO()
+    ls.protocol.set_writer(StdoutWriter(out))
+    builder = Builder(ls)
+    builder.add_failure(known)
+    [error] = builder.by_uri[uri]
+    params = t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri),
+        range=t.Range(t.Position(1, 4), t.Position(1, 4)),
+        context=t.CodeActionContext(diagnostics=[error]),
+    )
+    request = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": t.TEXT_DOCUMENT_CODE_ACTION,
+         "params": ls.protocol._converter.unstructure(params)}
+    ).encode()  # fmt: skip
+    took = []
+    for i in range(requests):
+        started = time.thread_time()
+        message = ls.protocol.structure_message(json.loads(request))
+        message.id = i + 1
+        ls.protocol.handle_message(message)
+        took.append((time.thread_time() - started) * 1000)
+    answer = out.getvalue()
+    return took[10:], len(answer) // requests
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=5000)
     parser.add_argument("--requests", type=int, default=500)
     parser.add_argument("--deep", action="store_true", help="a RecursionError's deep traceback")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="also the server's CPU per codeAction on a 1,000-frame Error, in process",
+    )
     args = parser.parse_args()
+    if args.cpu:
+        with tempfile.TemporaryDirectory(prefix="heal-bench-") as tmp:
+            cpu, answer = server_cpu(Path(tmp), 1000, args.requests)
+        print(f"{'server CPU per codeAction':<28}{'p50 ms':>10}{'p99 ms':>10}   answer bytes")
+        p50, p99 = statistics.median(cpu), percentile(cpu, 0.99)
+        print(f"{'on a 1,000-frame Error':<28}{p50:>10.3f}{p99:>10.3f}   {answer:,}")
     with tempfile.TemporaryDirectory(prefix="heal-bench-") as tmp:
         module = write_project(Path(tmp), args.lines, args.deep)
         lines = module.read_text().count("\n")
@@ -165,7 +245,7 @@ def main() -> int:
         )
     measured = len(actions) + len(typing)
     print(f"module: {lines} lines; {measured} measured requests; {with_heal} offered AI heal")
-    print(f"the answer to a codeAction on the Error: {answer_bytes:,} bytes of JSON")
+    print(f"the largest answer to a codeAction on the Error: {answer_bytes:,} bytes of JSON")
     print(f"{'request':<28}{'p50 ms':>10}{'p99 ms':>10}")
     rows = (
         ("codeAction, buffer unchanged", actions),
