@@ -167,10 +167,16 @@ def server_cpu(root: Path, frames: int, requests: int) -> tuple[list[float], int
     request's context is the one the server publishes (outer and inner frames related)."""
     import io
 
-    from heal_ls.lsp.diagnostics import Builder
-    from heal_ls.lsp.documents import path_to_uri
-    from heal_ls.lsp.server import create_server
-    from heal_ls.lsp.state import Known
+    try:
+        from heal_ls.lsp.failures.diagnostics import Builder
+        from heal_ls.lsp.serve import create_server
+        from heal_ls.lsp.workspace.documents import path_to_uri
+        from heal_ls.lsp.workspace.state import Known
+    except ImportError:  # before lsp/ was grouped by role (76e8c75 and older): to compare
+        from heal_ls.lsp.diagnostics import Builder  # type: ignore[no-redef]
+        from heal_ls.lsp.documents import path_to_uri  # type: ignore[no-redef]
+        from heal_ls.lsp.server import create_server  # type: ignore[no-redef]
+        from heal_ls.lsp.state import Known  # type: ignore[no-redef]
     from heal_ls.models import MAX_FRAMES, OUTER_FRAMES, Failure, Frame, Suspect
     from pygls.io_ import StdoutWriter
     from pygls.workspace import Workspace
