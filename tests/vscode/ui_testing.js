@@ -1,0 +1,84 @@
+// Drives code-server's real UI like a user, from a clean profile (env as ui_common.js):
+// MODE=testing: palette "Heal: Run Tests", the Testing view shows test_remove_all failed and the
+//   failure's message inline on the failing line of Inventory.remove; the test's context menu
+//   offers Heal and Debug; Heal -> the fixed code, saved.
+// MODE=report: palette "Heal: Load CI Test Report" with REPORT (a JUnit XML file) -> the
+//   Problems panel ("problems: ..."); then palette "Heal: Heal Failing Test" -> the fixed code.
+// Both print "fixed notifications: N", the notifications that announce the fix.
+const { log, openFile, runPaletteCommand, saveFixed, shot, withWorkbench } = require('./ui_common');
+
+const { MODE, REPORT } = process.env;
+const FIXED_TEXT = /Inventory\.remove fixed/;
+
+/** The Testing view with test_remove_all's row shown (its file's row expanded). */
+async function testRow(page) {
+  await runPaletteCommand(page, 'View: Show Testing');
+  const explorer = page.locator('.test-explorer');
+  const row = explorer.locator('.monaco-list-row', { hasText: 'test_remove_all' }).first();
+  const file = explorer.locator('.monaco-list-row', { hasText: 'test_inventory.py' }).first();
+  await file.waitFor({ timeout: 60000 });
+  if (!(await row.isVisible())) {
+    await file.click();
+    await page.keyboard.press('ArrowRight');
+  }
+  await row.waitFor({ timeout: 20000 });
+  return row;
+}
+
+/** How many notifications (toasts or in the notification center) announce the fix. */
+async function countFixedNotifications(page) {
+  await page.waitForTimeout(3000); // a second message would come right after the first
+  await runPaletteCommand(page, 'Notifications: Show Notifications');
+  const items = page.locator('.notifications-center .notification-list-item', { hasText: FIXED_TEXT });
+  await items.first().waitFor({ timeout: 20000 });
+  const texts = await items.allInnerTexts();
+  console.log(`fixed notifications: ${texts.length} (${texts.map((t) => t.replace(/\n/g, ' ')).join(' || ')})`);
+}
+
+async function testingView(page) {
+  await openFile(page);
+  await runPaletteCommand(page, 'Heal: Run Tests');
+  log('palette: Heal: Run Tests');
+  const row = await testRow(page);
+  await row.locator('.codicon-testing-failed-icon').waitFor({ timeout: 90000 });
+  log('Testing view: test_remove_all failed');
+  // the failure's message, inline where heal-ls located it: the failing line of Inventory.remove
+  const line = page.locator('.monaco-editor .view-line', { hasText: 'have = self.items[name]' }).first();
+  const inline = line.locator('.test-message-inline-content');
+  await inline.waitFor({ timeout: 30000 });
+  console.log(`inline message: ${await inline.innerText()}`);
+  await row.click({ button: 'right' });
+  const menu = page.locator('.monaco-menu .action-label');
+  const heal = menu.filter({ hasText: /^Heal Failing Test$/ });
+  await heal.waitFor({ timeout: 20000 });
+  console.log(`context menu: ${(await menu.allInnerTexts()).filter(Boolean).join(' | ')}`);
+  await shot(page, 'vscode-testing-view');
+  await heal.click();
+  log('context menu: Heal Failing Test');
+  await saveFixed(page);
+  await row.locator('.codicon-testing-passed-icon').waitFor({ timeout: 90000 });
+  log('Testing view: test_remove_all passed');
+  await countFixedNotifications(page);
+}
+
+async function loadReport(page) {
+  await openFile(page);
+  await runPaletteCommand(page, 'Heal: Load CI Test Report');
+  // code-server's open dialog is VS Code's simple file dialog: a path in the quick input
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 20000 });
+  await input.fill(REPORT);
+  await page.keyboard.press('Enter');
+  log(`report chosen: ${REPORT}`);
+  await page.keyboard.press('Control+Shift+M');
+  const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'failed' }).first();
+  await problem.waitFor({ timeout: 60000 });
+  console.log(`problems: ${await page.locator('.markers-panel').innerText()}`.replace(/\n/g, ' | '));
+  await shot(page, 'vscode-ci-report');
+  await runPaletteCommand(page, 'Heal: Heal Failing Test');
+  log('palette: Heal: Heal Failing Test');
+  await saveFixed(page);
+  await countFixedNotifications(page);
+}
+
+withWorkbench(`vscode-${MODE}-failure`, MODE === 'report' ? loadReport : testingView);
