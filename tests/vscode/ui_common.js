@@ -57,7 +57,7 @@ function withWorkbench(failureShot, drive) {
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
-      await page.goto(`http://127.0.0.1:${PORT}/?folder=${encodeURIComponent(WS)}`);
+      await page.goto(`http://127.0.0.1:${PORT}/?folder=${encodeURIComponent(WS)}`, { timeout: 120000 });
       await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
       log('workbench loaded');
       await drive(page);
