@@ -54,7 +54,9 @@ def test_the_testing_view_shows_the_located_failure_and_heals_from_its_menu(
     env = vscode_tools.env(**model_env(fake_model))
     profile = tmp_path / "profile"
     run = code_server_ui(vscode_tools, vsix, ws, profile, env, "ui_testing.js", MODE="testing")
-    assert "inline message: KeyError: 'pear'" in run.stdout
+    # the failure's message is shown inline on Inventory.remove's failing line
+    inline = r"^inline message: \"KeyError: 'pear'.* on the line \"have = self.items\[name\]\": true$"
+    assert re.search(inline, run.stdout, re.M), run.stdout[-3000:]
     menu = re.search(r"^context menu: (.*)$", run.stdout, re.M)
     assert menu and {"Heal Failing Test", "Debug Failing Test"} <= set(menu.group(1).split(" | "))
     assert "== 0" in (ws / "shop" / "inventory.py").read_text()

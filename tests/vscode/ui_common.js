@@ -13,14 +13,14 @@ async function runPaletteCommand(page, title) {
   // Under load the extension's commands can reach the palette late: reopen it until they do.
   const deadline = Date.now() + 90000;
   for (;;) {
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: 10000 });
-    await input.fill(`>${title}`);
-    // Click the row whose label is exactly the title: Enter would take the top fuzzy match.
-    const row = page.locator('.quick-input-list .monaco-list-row')
-      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title}$`) }) });
     try {
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ timeout: 10000 });
+      await input.fill(`>${title}`);
+      // Click the row whose label is exactly the title: Enter would take the top fuzzy match.
+      const row = page.locator('.quick-input-list .monaco-list-row')
+        .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title}$`) }) });
       await row.first().click({ timeout: 10000 });
       return;
     } catch (err) {

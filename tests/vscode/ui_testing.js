@@ -48,15 +48,22 @@ async function testingView(page) {
   await row.locator('.codicon-testing-failed-icon').waitFor({ timeout: 90000 });
   log('Testing view: test_remove_all failed');
   // the failure's message, inline where heal-ls located it: the failing line of Inventory.remove
+  // (a diagnostic shows no text in the editor: this is the Testing view's message)
   const line = page.locator('.monaco-editor .view-line', { hasText: 'have = self.items[name]' }).first();
-  const inline = line.locator('.test-message-inline-content');
-  await inline.waitFor({ timeout: 30000 });
-  console.log(`inline message: ${await inline.innerText()}`);
+  const message = page.locator('.monaco-editor').getByText("KeyError: 'pear'").first();
+  await message.waitFor({ timeout: 30000 });
+  const [at, code] = [await message.boundingBox(), await line.boundingBox()];
+  const sameLine = Math.abs(at.y + at.height / 2 - (code.y + code.height / 2)) < code.height / 2;
+  const classes = await message.evaluate((e) => e.className);
+  const text = async (locator) => (await locator.innerText()).replace(/\s+/g, ' ').trim(); // nbsp too
+  console.log(`inline message: "${await text(message)}" (${classes}) on the line ` +
+    `"${await text(line)}": ${sameLine}`);
   await row.click({ button: 'right' });
   const menu = page.locator('.monaco-menu .action-label');
-  const heal = menu.filter({ hasText: /^Heal Failing Test$/ });
-  await heal.waitFor({ timeout: 20000 });
+  await menu.first().waitFor({ timeout: 20000 });
+  await page.waitForTimeout(500);
   console.log(`context menu: ${(await menu.allInnerTexts()).filter(Boolean).join(' | ')}`);
+  const heal = menu.filter({ hasText: /^Heal Failing Test$/ });
   await shot(page, 'vscode-testing-view');
   await heal.click();
   log('context menu: Heal Failing Test');
@@ -73,7 +80,7 @@ async function loadReport(page) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ timeout: 20000 });
   await input.fill(REPORT);
-  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget .monaco-button', { hasText: /^OK$/ }).click({ timeout: 10000 });
   log(`report chosen: ${REPORT}`);
   await page.keyboard.press('Control+Shift+M');
   const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'failed' }).first();
