@@ -35,7 +35,7 @@ async function runPaletteCommand(page, title) {
 /** Open shop/inventory.py from the explorer. */
 async function openFile(page) {
   await page.getByRole('treeitem', { name: 'shop' }).first().click({ timeout: 30000 });
-  await page.getByRole('treeitem', { name: /inventory\.py/ }).first().dblclick({ timeout: 10000 });
+  await page.getByRole('treeitem', { name: /inventory\.py/ }).first().dblclick({ timeout: 30000 });
   await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 30000 });
 }
 

@@ -78,8 +78,15 @@ async function loadReport(page) {
   await runPaletteCommand(page, 'Heal: Load CI Test Report');
   // code-server's open dialog is VS Code's simple file dialog: a path in the quick input
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 20000 });
+  await input.waitFor({ timeout: 60000 });
+  // it fills in the folder's path by itself, a moment later: type the report's after that
+  await page.waitForFunction(
+    () => document.querySelector('.quick-input-widget input')?.value.startsWith('/'), null,
+    { timeout: 30000 });
+  await page.waitForTimeout(1000);
   await input.fill(REPORT);
+  await page.waitForTimeout(500);
+  if ((await input.inputValue()) !== REPORT) await input.fill(REPORT);
   await page.locator('.quick-input-widget .monaco-button', { hasText: /^OK$/ }).click({ timeout: 10000 });
   log(`report chosen: ${REPORT}`);
   await page.keyboard.press('Control+Shift+M');
