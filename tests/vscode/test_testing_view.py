@@ -55,7 +55,9 @@ def test_the_testing_view_shows_the_located_failure_and_heals_from_its_menu(
     profile = tmp_path / "profile"
     run = code_server_ui(vscode_tools, vsix, ws, profile, env, "ui_testing.js", MODE="testing")
     # the failure's message is shown inline on Inventory.remove's failing line
-    inline = r"^inline message: \"KeyError: 'pear'.* on the line \"have = self.items\[name\]\": true$"
+    inline = (
+        r"^inline message: \"KeyError: 'pear'.* on the line \"have = self.items\[name\]\": true$"
+    )
     assert re.search(inline, run.stdout, re.M), run.stdout[-3000:]
     menu = re.search(r"^context menu: (.*)$", run.stdout, re.M)
     assert menu and {"Heal Failing Test", "Debug Failing Test"} <= set(menu.group(1).split(" | "))
