@@ -98,18 +98,18 @@ async def measure_focused_rerun(rounds: int) -> dict[str, list[tuple[float, floa
         assert result.failed == 1, result
 
     async def warmed():
-        result = await run_pytest(root, nodeids=[FOCUS], warm=warm)
+        result = await run_pytest(root, RunOptions(warm=warm), nodeids=[FOCUS])
         assert result.failed == 1 and warm.cold_runs == 0, result
         return warm.last_cpu
 
     async def warm_boxed():
-        result = await run_pytest(root, nodeids=[FOCUS], warm=warm, sandbox=True)
+        result = await run_pytest(root, RunOptions(warm=warm, sandbox=True), nodeids=[FOCUS])
         twins = list(warm.boxed.values())
         assert result.failed == 1 and all(t.cold_runs == 0 for t in twins), result
         return twins[0].last_cpu if twins else warm.last_cpu
 
     async def cold_boxed():
-        result = await run_pytest(root, nodeids=[FOCUS], sandbox=True)
+        result = await run_pytest(root, RunOptions(sandbox=True), nodeids=[FOCUS])
         assert result.failed == 1, result
 
     async def cold_cached():

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from heal_ls.testing.invocation import build_pytest_invocation
+from heal_ls.testing.options import RunOptions
 
 WORKSPACE = """
 def tokenize(text):
@@ -85,7 +86,7 @@ def variants(root: Path) -> dict[str, tuple[list[str], dict | None]]:
     plain = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     out = {"plain pytest": (plain, None)}
     for name, trace in (("plugin, no tracing", False), ("plugin + tracing", True)):
-        inv = build_pytest_invocation(root, trace=trace, test_timeout=10.0)
+        inv = build_pytest_invocation(root, RunOptions(trace=trace, test_timeout=10.0))
         out[name] = ([*inv.command, "-p", "no:cacheprovider"], inv.env)
     return out
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from heal_ls.heal.prompt import build_prompt
 from heal_ls.locate import index_source, locate, suspect_for
 from heal_ls.pysource.source import read_source
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.script import run_script
 
@@ -61,9 +62,9 @@ async def measure(root: Path, name: str, target: str | None = None) -> dict | No
     `target` when we planted the bug ourselves and know where it is."""
     scripts = [] if (root / "tests").is_dir() else sorted(root.glob("*/*.py"))
     if scripts:
-        run = await run_script(str(root), str(scripts[0]), timeout=20)
+        run = await run_script(str(root), str(scripts[0]), RunOptions(run_timeout=20))
     else:
-        run = await run_pytest(str(root), test_timeout=3, run_timeout=90)
+        run = await run_pytest(str(root), RunOptions(test_timeout=3, run_timeout=90))
     for failure in run.failures:
         suspects = locate(failure, str(root), run).suspects
         if target:

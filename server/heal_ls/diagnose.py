@@ -49,13 +49,7 @@ async def diagnose(
     if script:
         from heal_ls.testing.script import run_script
 
-        run = await run_script(
-            root,
-            script,
-            python=options.python,
-            timeout=options.run_timeout,
-            overlay=options.overlay,
-        )
+        run = await run_script(root, script, options)
         return run, locate_all(run.failures, root, run)
     run, evidence = await _tests(root, options, tests, whole_files, on_row)
     run.changed_since_green = with_history(run, root, options.python).changed_since_green
@@ -115,7 +109,7 @@ async def _pytest(
 ) -> RunResult:
     from heal_ls.testing.runner import run_pytest
 
-    return await run_pytest(root, nodeids=nodeids, on_row=on_row, **options.pytest_kwargs())
+    return await run_pytest(root, options, nodeids=nodeids, on_row=on_row)
 
 
 def locate_all(

@@ -163,7 +163,7 @@ def test_a_python_the_warm_server_cannot_serve_is_warned_about_once(tmp_path, ca
     import asyncio
     import logging
 
-    from heal_ls.testing.runner import run_pytest
+    from heal_ls.testing.runner import RunOptions, run_pytest
     from heal_ls.testing.warm.client import WarmRunner
 
     write(tmp_path, {"pytest.ini": "[pytest]\n", "tests/test_a.py": "def test_ok():\n    pass\n"})
@@ -175,7 +175,10 @@ def test_a_python_the_warm_server_cannot_serve_is_warned_about_once(tmp_path, ca
     runner = WarmRunner(str(python), str(tmp_path))
 
     async def runs():
-        return [await run_pytest(tmp_path, python=str(python), warm=runner) for _ in range(2)]
+        return [
+            await run_pytest(tmp_path, RunOptions(python=str(python), warm=runner))
+            for _ in range(2)
+        ]
 
     with caplog.at_level(logging.DEBUG, logger="heal_ls.testing.warm.client"):
         results = asyncio.run(runs())

@@ -6,6 +6,7 @@ import asyncio
 
 from heal_ls.testing.confirm import CONFIRMED, confirm_run
 from heal_ls.testing.invocation import SELECT_OVER
+from heal_ls.testing.options import RunOptions
 
 CASES = SELECT_OVER + 20
 TEST_A = f"""import pytest
@@ -28,10 +29,7 @@ def test_many_asked_tests_are_confirmed_exactly(tmp_path):
     (tmp_path / "test_b.py").write_text(TEST_B)
     asked = [f"test_a.py::test_many[{n}]" for n in range(CASES)] + ["test_b.py::test_last"]
     confirmed = asyncio.run(
-        confirm_run(
-            str(tmp_path), asked, {}, python=None, pytest_args=(), test_timeout=10.0,
-            sandbox=True,
-        )
-    )  # fmt: skip
+        confirm_run(str(tmp_path), asked, RunOptions(test_timeout=10.0, sandbox=True))
+    )
     assert confirmed.passed, confirmed.summary
     assert confirmed.summary == CONFIRMED

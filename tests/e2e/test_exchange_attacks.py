@@ -15,6 +15,7 @@ import sys
 import threading
 
 import pytest
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import build_pytest_invocation, collect_result, run_pytest
 from heal_ls.testing.sandbox import SandboxPolicy
 from heal_ls.testing.warm.client import WarmRunner
@@ -121,7 +122,10 @@ async def test_symlinked_dump_to_a_private_fifo_is_never_opened(project, tmp_pat
     watch = FifoWatch(tmp_path / "private-fifo")
     candidate = SWAP_REPORT_FILES.format(target=watch.path)
     run = await asyncio.wait_for(
-        run_pytest(project, overlay={str(project / "calc.py"): candidate}, sandbox=True), 60
+        run_pytest(
+            project, RunOptions(overlay={str(project / "calc.py"): candidate}, sandbox=True)
+        ),
+        60,
     )
     assert not watch.close(), "heal-ls followed the candidate's symlink out of the sandbox"
     assert_not_trusted(run)
@@ -133,14 +137,16 @@ async def test_symlinked_dump_to_a_private_file_is_not_read(project, tmp_path, s
         f'Current thread 0x1 (most recent call first):\n  File "{PRIVATE}.py", line 1 in x\n'
     )
     candidate = SWAP_REPORT_FILES.format(target=str(private))
-    run = await run_pytest(project, overlay={str(project / "calc.py"): candidate}, sandbox=True)
+    run = await run_pytest(
+        project, RunOptions(overlay={str(project / "calc.py"): candidate}, sandbox=True)
+    )
     assert PRIVATE not in repr(run)
     assert_not_trusted(run)
 
 
 async def test_fifo_in_place_of_the_dump_does_not_hang_heal_ls(project, sandbox_level):
     overlay = {str(project / "calc.py"): FIFO_DUMP}
-    run = await asyncio.wait_for(run_pytest(project, overlay=overlay, sandbox=True), 60)
+    run = await asyncio.wait_for(run_pytest(project, RunOptions(overlay=overlay, sandbox=True)), 60)
     assert [f.test for f in run.failures] == ["test_calc.py::test_answer"]
 
 
@@ -149,7 +155,9 @@ async def test_warm_output_swapped_for_a_symlink_is_not_quoted(project, tmp_path
     private.write_text(f"aws_secret_access_key = {PRIVATE}\n")
     candidate = SWAP_OUTPUT.format(target=str(private))
     warm = WarmRunner(sys.executable, str(project))
-    inv = build_pytest_invocation(project, overlay={str(project / "calc.py"): candidate})
+    inv = build_pytest_invocation(
+        project, RunOptions(overlay={str(project / "calc.py"): candidate})
+    )
     try:
         code, output = await asyncio.wait_for(warm.run(inv, 60, sandbox=SandboxPolicy()), 90)
         run = collect_result(inv, code, output, 0.0)

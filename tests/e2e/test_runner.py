@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.sandbox import MEMORY_LIMIT
 
@@ -55,7 +56,7 @@ async def test_overlay_serves_candidate_without_touching_the_file(tmp_path):
     py_compile.compile(str(root / "calc.py"), cfile=pyc)  # bytecode of the buggy version
     stale = Path(pyc).read_bytes()
     fixed = textwrap.dedent(CALC_FIXED).lstrip("\n")
-    result = await run_pytest(root, overlay={str(root / "calc.py"): fixed})
+    result = await run_pytest(root, RunOptions(overlay={str(root / "calc.py"): fixed}))
     assert (result.passed, result.failed) == (1, 0)  # the candidate ran, not the .pyc
     assert (root / "calc.py").read_text() == textwrap.dedent(CALC).lstrip("\n")
     assert Path(pyc).read_bytes() == stale  # and nothing was written for the overlaid module
@@ -64,7 +65,7 @@ async def test_overlay_serves_candidate_without_touching_the_file(tmp_path):
 async def test_overlay_tracebacks_show_real_path_and_overlay_lines(tmp_path):
     root = write(tmp_path, {"calc.py": CALC, "test_calc.py": CALC_TEST})
     candidate = "def mean(values):\n    x = 1\n    raise ValueError('from overlay')\n"
-    result = await run_pytest(root, overlay={str(root / "calc.py"): candidate})
+    result = await run_pytest(root, RunOptions(overlay={str(root / "calc.py"): candidate}))
     [failure] = result.failures
     assert (failure.exc_type, failure.message) == ("ValueError", "from overlay")
     assert failure.frames[-1].path == str(root / "calc.py")
@@ -76,7 +77,7 @@ async def test_overlay_applies_to_modules_imported_by_conftest(tmp_path):
     files = {"calc.py": CALC, "conftest.py": "import calc\n", "test_calc.py": CALC_TEST}
     root = write(tmp_path, files)
     fixed = textwrap.dedent(CALC_FIXED).lstrip("\n")
-    result = await run_pytest(root, overlay={str(root / "calc.py"): fixed})
+    result = await run_pytest(root, RunOptions(overlay={str(root / "calc.py"): fixed}))
     assert (result.passed, result.failed) == (1, 0)
 
 
@@ -99,7 +100,7 @@ async def test_hanging_test_is_localised_and_the_run_goes_on(tmp_path):
     tests = "from hangs import wait_forever\n\ndef test_hang():\n    wait_forever()\n\ndef test_next():\n    pass\n"
     root = write(tmp_path, {"hangs.py": HANGS, "test_hang.py": tests})
     started = time.monotonic()
-    result = await run_pytest(root, test_timeout=1.0, run_timeout=60)
+    result = await run_pytest(root, RunOptions(test_timeout=1.0, run_timeout=60))
     assert time.monotonic() - started < 30
     [failure] = result.failures
     assert failure.exc_type == "Timeout" and failure.timed_out
@@ -111,7 +112,7 @@ async def test_hanging_test_is_localised_and_the_run_goes_on(tmp_path):
 async def test_test_that_swallows_the_interrupt_ends_the_run_cleanly(tmp_path):
     tests = "from hangs import stubborn\n\ndef test_stubborn():\n    stubborn()\n"
     root = write(tmp_path, {"hangs.py": HANGS, "test_stubborn.py": tests})
-    result = await run_pytest(root, test_timeout=1.0, run_timeout=60)
+    result = await run_pytest(root, RunOptions(test_timeout=1.0, run_timeout=60))
     [failure] = result.failures
     assert failure.exc_type == "Timeout" and failure.timed_out
     assert failure.frames[-1].function == "stubborn"
@@ -120,7 +121,7 @@ async def test_test_that_swallows_the_interrupt_ends_the_run_cleanly(tmp_path):
 async def test_hang_in_c_code_holding_the_gil_is_caught_by_faulthandler(tmp_path):
     tests = "def test_busy():\n    sum(range(10**12))\n"
     root = write(tmp_path, {"test_busy.py": tests})
-    result = await run_pytest(root, test_timeout=1.0, run_timeout=60)
+    result = await run_pytest(root, RunOptions(test_timeout=1.0, run_timeout=60))
     [failure] = result.failures
     assert failure.exc_type == "Timeout" and failure.timed_out
     assert (failure.frames[-1].function, failure.frames[-1].line) == ("test_busy", 2)
@@ -130,7 +131,7 @@ async def test_run_timeout_kills_the_run_and_keeps_finished_tests(tmp_path):
     tests = "import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    time.sleep(60)\n"
     root = write(tmp_path, {"test_slow.py": tests})
     started = time.monotonic()
-    result = await run_pytest(root, test_timeout=0, run_timeout=6)
+    result = await run_pytest(root, RunOptions(test_timeout=0, run_timeout=6))
     assert time.monotonic() - started < 20
     assert result.timed_out
     assert result.passed == 1
@@ -157,7 +158,7 @@ async def test_cancelling_the_task_kills_the_process_group(tmp_path):
             time.sleep(60)
     """
     root = write(tmp_path, {"test_spawn.py": tests})
-    task = asyncio.create_task(run_pytest(root, test_timeout=0, run_timeout=120))
+    task = asyncio.create_task(run_pytest(root, RunOptions(test_timeout=0, run_timeout=120)))
     pid_file = tmp_path / "pid"
     for _ in range(600):
         if pid_file.exists() and pid_file.read_text():
@@ -195,10 +196,10 @@ async def test_conftest_import_error_is_reported(tmp_path):
 
 async def test_bad_interpreter_and_missing_pytest_are_clear_errors(tmp_path):
     root = write(tmp_path, {"test_a.py": "def test_a():\n    pass\n"})
-    missing = await run_pytest(root, python=str(tmp_path / "nope" / "python"))
+    missing = await run_pytest(root, RunOptions(python=str(tmp_path / "nope" / "python")))
     assert missing.error and "cannot run" in missing.error
     if Path("/usr/bin/python3").exists():
-        no_pytest = await run_pytest(root, python="/usr/bin/python3")
+        no_pytest = await run_pytest(root, RunOptions(python="/usr/bin/python3"))
         assert no_pytest.error and "pytest" in no_pytest.error
 
 
@@ -223,7 +224,7 @@ async def test_sandbox_has_temp_home_rlimits_and_no_network(tmp_path, sandbox_le
     """
     root = write(tmp_path, {"test_box.py": tests})
     try:
-        result = await run_pytest(root, sandbox=True, run_timeout=60)
+        result = await run_pytest(root, RunOptions(sandbox=True, run_timeout=60))
     finally:
         listener.close()
     assert result.error is None, result.error

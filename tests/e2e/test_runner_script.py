@@ -4,6 +4,7 @@ import time
 from pathlib import Path
 
 import pytest
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.script import run_script
 
 pytestmark = pytest.mark.e2e
@@ -54,11 +55,13 @@ async def test_overlay_can_replace_the_script_and_its_imports(tmp_path):
     root = project(tmp_path)
     lib = str(root / "tools" / "lib.py")
     fixed = "def parse(text):\n    return len(text)\n"
-    result = await run_script(root, "tools/run.py", args=["pear"], overlay={lib: fixed})
+    result = await run_script(root, "tools/run.py", RunOptions(overlay={lib: fixed}), args=["pear"])
     assert result.failed == 0
     script = str(root / "tools" / "run.py")
     broken = TOOL.replace("return parse(argv[1])", "return 1 / 0")
-    result = await run_script(root, "tools/run.py", args=["1"], overlay={script: broken})
+    result = await run_script(
+        root, "tools/run.py", RunOptions(overlay={script: broken}), args=["1"]
+    )
     [failure] = result.failures
     assert failure.exc_type == "ZeroDivisionError"
     assert (failure.frames[-1].path, failure.frames[-1].line) == (script, 6)
@@ -77,7 +80,7 @@ async def test_hanging_script_is_localised(tmp_path):
     code = "import time\n\ndef wait():\n    time.sleep(60)\n\nwait()\n"
     (tmp_path / "hang.py").write_text(code, encoding="utf-8")
     started = time.monotonic()
-    result = await run_script(tmp_path, "hang.py", timeout=1.0)
+    result = await run_script(tmp_path, "hang.py", RunOptions(run_timeout=1.0))
     assert time.monotonic() - started < 15
     [failure] = result.failures
     assert failure.exc_type == "Timeout" and failure.timed_out and result.timed_out
@@ -93,7 +96,9 @@ async def test_nonzero_exit_without_traceback(tmp_path):
 
 async def test_missing_interpreter_is_a_clear_error(tmp_path):
     project(tmp_path)
-    result = await run_script(tmp_path, "tools/run.py", python=str(tmp_path / "no-python"))
+    result = await run_script(
+        tmp_path, "tools/run.py", RunOptions(python=str(tmp_path / "no-python"))
+    )
     assert result.error and "cannot run" in result.error
 
 
@@ -105,6 +110,6 @@ async def test_sandboxed_script_does_not_see_the_home(tmp_path, monkeypatch, san
     code += "open(os.path.expanduser('~/written'), 'w').close()\n"
     (tmp_path / "ws").mkdir()
     (tmp_path / "ws" / "home.py").write_text(code, encoding="utf-8")
-    result = await run_script(tmp_path / "ws", "home.py", sandbox=True)
+    result = await run_script(tmp_path / "ws", "home.py", RunOptions(sandbox=True))
     assert (result.passed, result.failures) == (1, []), result.failures
     assert sorted(p.name for p in home.iterdir()) == ["secret"]

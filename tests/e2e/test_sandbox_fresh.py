@@ -17,6 +17,7 @@ import sys
 import uuid
 
 import pytest
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.warm.client import WarmRunner
 
@@ -108,7 +109,10 @@ async def candidate_runs(project, sources: list[str], warm: bool) -> list:
     runner = WarmRunner(sys.executable, str(project)) if warm else None
     try:
         overlays = [{str(project / "calc.py"): source} for source in sources]
-        runs = [await run_pytest(project, overlay=o, sandbox=True, warm=runner) for o in overlays]
+        runs = [
+            await run_pytest(project, RunOptions(overlay=o, sandbox=True, warm=runner))
+            for o in overlays
+        ]
     finally:
         if runner is not None:
             runner.close()
@@ -197,11 +201,15 @@ async def test_a_socket_made_after_the_warm_server_started_is_unreachable(projec
     path, listener = str(project / "later.sock"), socket.socket(socket.AF_UNIX)
     calc = str(project / "calc.py")
     try:
-        await run_pytest(project, overlay={calc: MODULE}, sandbox=True, warm=warm)  # it starts
+        await run_pytest(
+            project, RunOptions(overlay={calc: MODULE}, sandbox=True, warm=warm)
+        )  # it starts
         listener.bind(path)
         listener.listen()
         listener.setblocking(False)
-        run = await run_pytest(project, overlay={calc: connects([path])}, sandbox=True, warm=warm)
+        run = await run_pytest(
+            project, RunOptions(overlay={calc: connects([path])}, sandbox=True, warm=warm)
+        )
         assert [twin.cold_runs for twin in warm.boxed.values()] == [0]
         assert outcome(run) == "failed", run
         with pytest.raises(BlockingIOError):

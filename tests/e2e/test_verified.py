@@ -11,6 +11,7 @@ import sys
 import pytest
 from heal_ls.heal.verify import verify_module_text
 from heal_ls.models import Failure
+from heal_ls.testing.options import RunOptions
 from helpers.fakemodel import FakeModelServer
 
 pytestmark = pytest.mark.e2e
@@ -162,7 +163,7 @@ def _verify(root, module_text, guards=()):
     return asyncio.run(
         verify_module_text(
             str(root), str(root / "rules.py"), module_text, [failure], list(guards),
-            python=sys.executable, pytest_args=(), test_timeout=10.0,
+            RunOptions(python=sys.executable, test_timeout=10.0, sandbox=True),
         )
     )  # fmt: skip
 

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.warm.client import WarmRunner
 
@@ -77,8 +78,10 @@ def summary(result) -> dict:
 
 async def test_warm_run_matches_cold_run(project, warm):
     cold = await run_pytest(project, nodeids=FOCUSED)
-    first = await run_pytest(project, nodeids=FOCUSED, warm=warm)
-    second = await run_pytest(project, nodeids=FOCUSED, warm=warm)  # after learning preloads
+    first = await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
+    second = await run_pytest(
+        project, RunOptions(warm=warm), nodeids=FOCUSED
+    )  # after learning preloads
     assert cold.failed == 1 and cold.passed == 1
     assert summary(first) == summary(cold)
     assert summary(second) == summary(cold)
@@ -87,41 +90,41 @@ async def test_warm_run_matches_cold_run(project, warm):
 
 async def test_edit_with_same_mtime_and_size_is_seen(project, warm):
     calc = project / "calc.py"
-    assert (await run_pytest(project, nodeids=FOCUSED, warm=warm)).failed == 1
+    assert (await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)).failed == 1
     py_compile.compile(str(calc))  # a .pyc whose (mtime, size) stamp will match the edited file
     stamp = calc.stat()
     calc.write_text(CALC.replace("a - b", "a + b"))  # same size
     os.utime(calc, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # same mtime, as within one second
-    result = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    result = await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
     assert (result.passed, result.failed) == (2, 0)
     assert warm.cold_runs == 0
 
 
 async def test_conftest_change_restarts_the_server(project, warm):
-    await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
     first_pid = warm.server.proc.pid
     (project / "tests" / "conftest.py").write_text(
         "import pytest\n\n@pytest.fixture(autouse=True)\ndef fail_everything():\n"
         "    raise RuntimeError('from conftest')\n"
     )
-    result = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    result = await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
     assert warm.restarts == 1 and warm.server.proc.pid != first_pid
     assert result.errors == 2 and {f.exc_type for f in result.failures} == {"RuntimeError"}
 
 
 async def test_killed_server_is_replaced_between_runs(project, warm):
-    await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
     os.kill(warm.server.proc.pid, signal.SIGKILL)
     warm.server.proc.wait(timeout=10)
-    result = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    result = await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
     assert (result.passed, result.failed) == (1, 1)
     assert warm.restarts == 1 and warm.cold_runs == 0
 
 
 async def test_server_dying_mid_run_falls_back_to_cold(project, warm, tmp_path):
-    await run_pytest(project, nodeids=FOCUSED, warm=warm)  # server up
+    await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)  # server up
     (project / "calc.py").write_text(CALC + "import time\ntime.sleep(1.5)\n")  # a slow import
-    task = asyncio.create_task(run_pytest(project, nodeids=FOCUSED, warm=warm))
+    task = asyncio.create_task(run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED))
     await _until(lambda: any(p.pid for p in warm.server.pending.values()))
     os.kill(warm.server.proc.pid, signal.SIGKILL)
     result = await task
@@ -132,9 +135,9 @@ async def test_server_dying_mid_run_falls_back_to_cold(project, warm, tmp_path):
 async def test_overlay_is_served_and_does_not_leak(project, warm):
     fixed = CALC.replace("a - b", "a + b")
     healed = await run_pytest(
-        project, nodeids=FOCUSED, warm=warm, overlay={str(project / "calc.py"): fixed}
+        project, RunOptions(warm=warm, overlay={str(project / "calc.py"): fixed}), nodeids=FOCUSED
     )
-    again = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    again = await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
     assert (healed.passed, healed.failed) == (2, 0)
     assert (again.passed, again.failed) == (1, 1)
     assert (project / "calc.py").read_text() == CALC
@@ -146,7 +149,9 @@ async def test_concurrent_runs_with_different_overlays(project, warm):
     results = await asyncio.gather(
         *(
             run_pytest(
-                project, nodeids=FOCUSED, warm=warm, overlay={path: CALC.replace("a - b", v)}
+                project,
+                RunOptions(warm=warm, overlay={path: CALC.replace("a - b", v)}),
+                nodeids=FOCUSED,
             )
             for v in variants
         )
@@ -158,7 +163,9 @@ async def test_concurrent_runs_with_different_overlays(project, warm):
 async def test_hanging_test_times_out_and_is_killed(project, warm, tmp_path):
     started = time.monotonic()
     result = await run_pytest(
-        project, nodeids=["tests/test_calc.py::test_hang"], warm=warm, test_timeout=0, run_timeout=2
+        project,
+        RunOptions(warm=warm, test_timeout=0, run_timeout=2),
+        nodeids=["tests/test_calc.py::test_hang"],
     )
     assert result.timed_out
     assert time.monotonic() - started < 30
@@ -168,7 +175,11 @@ async def test_hanging_test_times_out_and_is_killed(project, warm, tmp_path):
 async def test_cancelling_a_run_kills_its_process(project, warm, tmp_path):
     pid_file = tmp_path / "hang.pid"
     task = asyncio.create_task(
-        run_pytest(project, nodeids=["tests/test_calc.py::test_hang"], warm=warm, test_timeout=0)
+        run_pytest(
+            project,
+            RunOptions(warm=warm, test_timeout=0),
+            nodeids=["tests/test_calc.py::test_hang"],
+        )
     )
     await _until(pid_file.exists)
     await _until(lambda: pid_file.read_text().strip() != "")
@@ -176,7 +187,7 @@ async def test_cancelling_a_run_kills_its_process(project, warm, tmp_path):
     with pytest.raises(asyncio.CancelledError):
         await task
     await _until(lambda: not _alive(int(pid_file.read_text())))
-    result = await run_pytest(project, nodeids=FOCUSED, warm=warm)  # still serving
+    result = await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)  # still serving
     assert (result.passed, result.failed) == (1, 1)
 
 
@@ -197,34 +208,38 @@ async def _until(condition, timeout: float = 30.0) -> None:
 
 async def test_run_whose_config_does_not_fit_the_preloads_goes_cold(project, warm):
     for _ in range(2):  # the second run starts with pytest plugins preloaded (rewritten)
-        await run_pytest(project, nodeids=FOCUSED, warm=warm)
-    plain_cold = await run_pytest(project, nodeids=FOCUSED, pytest_args=["--assert=plain"])
+        await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
+    plain_cold = await run_pytest(
+        project, RunOptions(pytest_args=["--assert=plain"]), nodeids=FOCUSED
+    )
     plain_warm = await run_pytest(
-        project, nodeids=FOCUSED, pytest_args=["--assert=plain"], warm=warm
+        project, RunOptions(pytest_args=["--assert=plain"], warm=warm), nodeids=FOCUSED
     )
     assert summary(plain_warm) == summary(plain_cold)
     assert warm.cold_runs == 1 and not warm.rewritten_ok
-    again = await run_pytest(project, nodeids=FOCUSED, pytest_args=["--assert=plain"], warm=warm)
+    again = await run_pytest(
+        project, RunOptions(pytest_args=["--assert=plain"], warm=warm), nodeids=FOCUSED
+    )
     assert summary(again) == summary(plain_cold) and warm.cold_runs == 1
 
 
 async def test_idle_server_exits_and_is_restarted(project, warm, monkeypatch):
     monkeypatch.setenv("HEAL_LS_WARM_IDLE", "0.5")
-    await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
     await asyncio.to_thread(warm.server.proc.wait, 30)  # it leaves on its own
-    result = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    result = await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
     assert (result.passed, result.failed) == (1, 1)
     assert warm.restarts == 1 and warm.cold_runs == 0
 
 
 ORPHAN_SCRIPT = """
 import asyncio, os, sys
-from heal_ls.testing.runner import run_pytest
+from heal_ls.testing.runner import RunOptions, run_pytest
 from heal_ls.testing.warm.client import WarmRunner
 
 async def main():
     warm = WarmRunner(sys.executable, sys.argv[1])
-    await run_pytest(sys.argv[1], nodeids=["tests/test_calc.py::test_add"], warm=warm)
+    await run_pytest(sys.argv[1], RunOptions(warm=warm), nodeids=["tests/test_calc.py::test_add"])
     print(warm.server.proc.pid, flush=True)
 
 asyncio.run(main())
@@ -255,13 +270,13 @@ def _zombie(pid: int) -> bool:
 async def test_prewarm_with_collect_only_learns_the_imports(project, warm):
     from heal_ls.testing.runner import build_pytest_invocation
 
-    inv = build_pytest_invocation(project, pytest_args=["--collect-only"])
+    inv = build_pytest_invocation(project, RunOptions(pytest_args=["--collect-only"]))
     try:
         assert await warm.prewarm(inv)
     finally:
         inv.cleanup()
     await asyncio.to_thread(_wait_learned, warm)
-    result = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    result = await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
     assert (result.passed, result.failed) == (1, 1) and warm.restarts == 0
 
 
@@ -293,7 +308,7 @@ async def test_multiprocessing_spawn_works_as_in_a_cold_run(project, warm):
     (project / "tests" / "test_spawn.py").write_text(SPAWN_TEST)
     nodeids = ["tests/test_spawn.py"]
     cold = await run_pytest(project, nodeids=nodeids)
-    hot = await run_pytest(project, nodeids=nodeids, warm=warm)
+    hot = await run_pytest(project, RunOptions(warm=warm), nodeids=nodeids)
     assert cold.passed == 1 and summary(hot) == summary(cold)
 
 
@@ -302,7 +317,7 @@ async def test_shutdown_all_stops_pooled_servers(project):
 
     runner = get_warm_runner(sys.executable, str(project))
     assert get_warm_runner(sys.executable, str(project)) is runner
-    await run_pytest(project, nodeids=FOCUSED, warm=runner)
+    await run_pytest(project, RunOptions(warm=runner), nodeids=FOCUSED)
     proc = runner.server.proc
     await shutdown_all()
     assert proc.poll() is not None
@@ -318,7 +333,9 @@ async def test_interpreter_without_pytest_keeps_working_cold(project, tmp_path):
     runner = WarmRunner(str(fake), str(project))
     inv_python = str(fake)
     for _ in range(4):
-        result = await run_pytest(project, nodeids=FOCUSED, python=inv_python, warm=runner)
+        result = await run_pytest(
+            project, RunOptions(python=inv_python, warm=runner), nodeids=FOCUSED
+        )
         assert result.passed + result.failed == 0 and result.error  # cold: no pytest there either
     assert runner.cold_runs == 4 and runner.failures == 3
 
@@ -334,10 +351,10 @@ async def test_plain_preload_that_pytest_later_wants_to_rewrite_goes_cold(
     monkeypatch.setenv("PYTHONPATH", str(lib))
     (project / "tests" / "test_lib.py").write_text("import extlib\n\ndef test_lib():\n    pass\n")
     for _ in range(2):  # the second run starts with extlib preloaded plainly
-        await run_pytest(project, nodeids=["tests/test_lib.py"], warm=warm)
+        await run_pytest(project, RunOptions(warm=warm), nodeids=["tests/test_lib.py"])
     (project / "tests" / "conftest.py").write_text('pytest_plugins = ["extlib"]\n')
     cold = await run_pytest(project, nodeids=FOCUSED)
-    hot = await run_pytest(project, nodeids=FOCUSED, warm=warm)
+    hot = await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
     assert summary(hot) == summary(cold)
     assert warm.cold_runs == 1 and "extlib" in warm.excluded
     inv = build_pytest_invocation(project, nodeids=FOCUSED)
@@ -350,13 +367,13 @@ async def test_plain_preload_that_pytest_later_wants_to_rewrite_goes_cold(
 
 async def test_a_new_session_starts_with_what_the_last_one_learned(project, warm):
     for _ in range(2):
-        await run_pytest(project, nodeids=FOCUSED, warm=warm)
+        await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
     assert warm.learned or warm.rewritten["names"]
     fresh = WarmRunner(sys.executable, str(project))  # as if the editor restarted
     try:
         assert list(fresh.learned) == list(warm.learned)
         assert list(fresh.rewritten["names"]) == list(warm.rewritten["names"])
-        result = await run_pytest(project, nodeids=FOCUSED, warm=fresh)
+        result = await run_pytest(project, RunOptions(warm=fresh), nodeids=FOCUSED)
         assert (result.passed, result.failed) == (1, 1) and fresh.cold_runs == 0
     finally:
         fresh.close()
@@ -365,7 +382,7 @@ async def test_a_new_session_starts_with_what_the_last_one_learned(project, warm
 async def learn_from_runs(project, warm, nodeids, runs: int = 3) -> None:
     """Run `nodeids` (one more pass than fail) a few times, letting the server learn between."""
     for _ in range(runs):
-        result = await run_pytest(project, nodeids=nodeids, warm=warm)
+        result = await run_pytest(project, RunOptions(warm=warm), nodeids=nodeids)
         assert (result.passed, result.failed) == (2, 1)
         await asyncio.sleep(0.5)  # let the server learn (and refuse) between runs
 
@@ -386,7 +403,7 @@ async def test_module_starting_a_thread_is_never_preloaded(project, warm, tmp_pa
     await learn_from_runs(project, warm, nodeids)
     assert "threadlib" in warm.excluded
     cold_before = warm.cold_runs
-    result = await run_pytest(project, nodeids=nodeids, warm=warm)
+    result = await run_pytest(project, RunOptions(warm=warm), nodeids=nodeids)
     assert (result.passed, result.failed) == (2, 1) and warm.cold_runs == cold_before
 
 
@@ -395,8 +412,8 @@ async def test_examples_give_the_same_result_warm_and_cold(example_copy, name):
     root = example_copy(name)
     runner = WarmRunner(sys.executable, str(root))
     try:
-        cold = await run_pytest(root, test_timeout=2)
-        hot = await run_pytest(root, test_timeout=2, warm=runner)
+        cold = await run_pytest(root, RunOptions(test_timeout=2))
+        hot = await run_pytest(root, RunOptions(test_timeout=2, warm=runner))
     finally:
         runner.close()
     assert cold.failed == 1 and summary(hot) == summary(cold) and runner.cold_runs == 0
@@ -419,7 +436,7 @@ async def test_a_program_entry_module_is_never_preloaded(project, warm, tmp_path
     await learn_from_runs(project, warm, ["tests/test_entry.py", *FOCUSED])
     fresh = WarmRunner(sys.executable, str(project))
     try:
-        await run_pytest(project, nodeids=FOCUSED, warm=fresh)
+        await run_pytest(project, RunOptions(warm=fresh), nodeids=FOCUSED)
     finally:
         fresh.close()
     assert "planted" in warm.learned  # the package itself is fine to preload

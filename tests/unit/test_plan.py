@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from heal_ls.heal.plan import IMPORT_BLOCK, PlanError, plan_answer, prove, replan
+from heal_ls.heal.plan import IMPORT_BLOCK, PlanError, plan_answer, prove, redo, replan
 from heal_ls.locate import index_source, suspect_for
 
 PATH = "/project/pkg/stats.py"
@@ -246,6 +246,30 @@ def test_a_plan_whose_touched_node_changed_is_refused(change, said):
     planned = plan(MODULE, REPLANNED, "running_mean", "spread")
     with pytest.raises(PlanError, match=said):
         replan(MODULE, MODULE.replace(*change), planned.edits)
+
+
+def test_redo_takes_a_fix_to_the_text_as_it_is_now_or_says_why_not():
+    planned = plan(MODULE, REPLANNED, "running_mean", "spread")
+    target = suspect(MODULE, "running_mean")
+    typed = MODULE.replace("class Box:", "# typed meanwhile\n\n\nclass Box:")
+    assert redo(MODULE, MODULE, planned.text, target, planned.edits) == (
+        planned.text,
+        planned.edits,
+    )
+    assert redo(typed, MODULE, planned.text, target, planned.edits) == replan(
+        MODULE, typed, planned.edits
+    )
+    changed = MODULE.replace("(len(xs) + 1)", "(len(xs) + 2)")
+    with pytest.raises(PlanError, match=r"`running_mean` changed .*\(running_mean, spread being"):
+        redo(changed, MODULE, planned.text, target, planned.edits, ["running_mean", "spread"])
+    # one function: spliced again into its unchanged def, or refused when it changed
+    one = MODULE.replace("(len(xs) + 1)", "(len(xs) or 1)")
+    assert redo(typed, MODULE, one, target) == (
+        one.replace("class Box:", "# typed meanwhile\n\n\nclass Box:"),
+        [],
+    )
+    with pytest.raises(PlanError, match="running_mean changed while it was being healed"):
+        redo(changed, MODULE, one, target)
 
 
 def test_libcst_stays_off_the_code_action_path():

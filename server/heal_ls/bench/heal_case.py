@@ -13,7 +13,6 @@ from heal_ls.bench.differential import behaves_alike
 from heal_ls.bench.reference import reference_module, same_functions
 from heal_ls.bench.suites import BenchCase
 from heal_ls.models import HealResult
-from heal_ls.testing.options import RunOptions
 
 
 def empty_row(case: BenchCase) -> dict:
@@ -55,8 +54,7 @@ async def _heal_into(row: dict, case: BenchCase, config, started: float) -> None
     from heal_ls.heal.loop import heal_failure
     from heal_ls.heal.targets import group_targets
 
-    options = RunOptions(python=config.python, test_timeout=config.test_timeout)
-    run, located = await diagnose(case.root, options, tests=case.tests or None)
+    run, located = await diagnose(case.root, config.run_options(), tests=case.tests or None)
     if run.error or not run.failures:
         row["note"] = run.error or "no failing test"
         return
@@ -110,14 +108,8 @@ async def _judge(row: dict, case: BenchCase, result: HealResult, config) -> None
 
     assert result.suspect is not None and result.new_source is not None, "a verified result"
     overlay = {result.suspect.path: result.new_source}
-    final = await run_pytest(
-        case.root,
-        nodeids=case.tests or None,
-        python=config.python,
-        test_timeout=config.test_timeout,
-        overlay=overlay,
-        trace=False,
-    )
+    healed = config.run_options(overlay=overlay, trace=False)
+    final = await run_pytest(case.root, healed, nodeids=case.tests or None)
     row["fixed"] = bool(final.passed) and not (final.failed or final.errors or final.timed_out)
     if case.hidden_tests:
         hidden_pass, row["hidden_failed"] = await _hidden_pass(case, overlay, config)
@@ -149,12 +141,7 @@ async def _hidden_pass(case: BenchCase, overlay: dict[str, str], config) -> tupl
     shutil.copyfile(case.hidden_tests, dest)
     rel = os.path.relpath(dest, case.root).replace(os.sep, "/")
     run = await run_pytest(
-        case.root,
-        nodeids=[rel],
-        python=config.python,
-        test_timeout=config.test_timeout,
-        overlay=overlay,
-        trace=False,
+        case.root, config.run_options(overlay=overlay, trace=False), nodeids=[rel]
     )
     failed = [t.nodeid for t in run.tests if not (t.outcome == "passed" and t.call == "passed")]
     failed += [f.test for f in run.failures if f.test and f.test not in failed]

@@ -62,10 +62,4 @@ async def after_apply(root: str, result: HealResult, config: HealConfig, live) -
     if not result.guards_cut:
         return None
     live.step(f"after the apply: running the {len(result.guards_cut)} guards the budget cut")
-    return await run_cut_guards(
-        root,
-        result.guards_cut,
-        python=config.python,
-        pytest_args=config.pytest_args,
-        test_timeout=config.test_timeout,
-    )
+    return await run_cut_guards(root, result.guards_cut, config.run_options())

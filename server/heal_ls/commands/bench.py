@@ -57,10 +57,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--test-timeout", type=float, default=3.0, metavar="S", help="per test (default: 3)"
     )
     parser.add_argument(
-        "--budget-count", type=int, default=300, metavar="N", help="local candidates per bug"
+        "--budget-count",
+        type=int,
+        default=300,
+        dest="local_budget",
+        metavar="N",
+        help="local candidates per bug",
     )
     parser.add_argument(
-        "--budget-seconds", type=float, default=60.0, metavar="S", help="local search per bug"
+        "--budget-seconds",
+        type=float,
+        default=60.0,
+        dest="local_seconds",
+        metavar="S",
+        help="local search per bug",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument(
@@ -150,16 +160,8 @@ async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[dict]
     from heal_ls.bench.heal_case import heal_case
     from heal_ls.heal.config import HealConfig
 
-    config = HealConfig(
-        provider=args.provider,
-        model=args.model,
-        base_url=args.base_url,
-        python=args.python,
-        test_timeout=args.test_timeout,
-        local_budget_count=args.budget_count,
-        local_budget_seconds=args.budget_seconds,
-        use_cache=False,  # a benchmark measures the search, not the cache
-    )
+    # a benchmark measures the search, not the cache
+    config = HealConfig.from_flags(args, use_cache=False)
     from heal_ls.commands.live import Live, wanted
 
     rows = []

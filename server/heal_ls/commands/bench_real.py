@@ -81,8 +81,8 @@ def _verify(bugs: list[corpus.Bug], projects: dict, cache: Path) -> int:
 def _bench(bugs: list[corpus.Bug], projects: dict, cache: Path, args) -> int:
     settings = {
         "test_timeout": max(args.test_timeout, 10.0),  # a loaded machine is not a hang
-        "budget_count": args.budget_count,
-        "budget_seconds": args.budget_seconds,
+        "budget_count": args.local_budget,
+        "budget_seconds": args.local_seconds,
         "check_only": getattr(args, "check_only", False),
     }
     rows = []

@@ -81,6 +81,11 @@ def add_pytest_args(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def options_from(args: argparse.Namespace) -> RunOptions:
+    """How a command's runs go, from its --python, --pytest-args and timeout flags."""
+    return RunOptions(args.python, args.pytest_args, args.test_timeout, args.run_timeout)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         root, tests, script = resolve_targets(args.path, args.test, args.script)
@@ -127,8 +132,7 @@ def _diagnosed(root: str, tests, script, args: argparse.Namespace, live: Live):
     """The run (or the JUnit report of --from) and its located failures."""
     if args.from_report:
         return diagnose_report(root, args.from_report, args.python)
-    options = RunOptions(args.python, args.pytest_args, args.test_timeout, args.run_timeout)
-    run = diagnose(root, options, tests=tests, script=script, on_row=live.on_row)
+    run = diagnose(root, options_from(args), tests=tests, script=script, on_row=live.on_row)
     return asyncio.run(run)
 
 
@@ -141,11 +145,7 @@ async def recheck_all(root: str, located, args, live) -> dict:
         if worth_rechecking(failure):
             live.step(f"re-checking {failure.test}")
             found[failure.id] = await recheck(
-                root,
-                failure.test,
-                args.flaky_runs,
-                python=args.python,
-                test_timeout=args.test_timeout,
+                root, failure.test, args.flaky_runs, options_from(args)
             )
     return found
 

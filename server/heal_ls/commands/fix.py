@@ -19,7 +19,6 @@ from heal_ls.llm import PROVIDERS
 from heal_ls.models import HealResult, HealStatus
 from heal_ls.testing.flaky import Flaky, triage
 from heal_ls.testing.invocation import interpreter
-from heal_ls.testing.options import RunOptions
 
 DEFAULTS = HealConfig()  # the CLI's defaults are the engine's
 
@@ -146,27 +145,7 @@ def config_from(args: argparse.Namespace) -> HealConfig:
         )
     if args.timeout <= 0 or args.test_timeout <= 0:
         raise SystemExit("heal-ls fix: timeouts must be positive")
-    return HealConfig(
-        provider=args.provider,
-        model=args.model,
-        base_url=args.base_url,
-        max_attempts=args.max_attempts,
-        candidates=args.candidates,
-        python=args.python,
-        test_timeout=args.test_timeout,
-        pytest_args=args.pytest_args,
-        request_timeout=args.timeout,
-        local_budget_count=args.local_budget,
-        local_budget_seconds=args.local_seconds,
-        allow_test_edits=args.allow_test_edits,
-        max_nodes=args.max_nodes,
-        allow_imports=not args.no_imports,
-        use_cache=not args.no_cache,
-        max_tokens=max(0, args.max_tokens),
-        test_env=tuple(args.test_env),
-        allow_unisolated=args.allow_unisolated,
-        verify_seconds=max(0.0, args.verify_seconds),
-    )
+    return HealConfig.from_flags(args)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -190,7 +169,7 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
 
     run_result, located = await diagnose(
         root,
-        RunOptions(args.python, args.pytest_args, args.test_timeout),
+        config.run_options(),
         tests=args.test or None,
         script=args.script,
         on_row=live.on_row,
@@ -243,19 +222,11 @@ async def _fixed_along(
     are `grouped` under it (would be fixed by it), never healed on their own."""
     from heal_ls.heal.loop import warm_runner_for
     from heal_ls.heal.shared_cause import recheck, split_fixed
-    from heal_ls.testing.sandbox import SandboxPolicy
 
     assert result.suspect is not None, "a verified result names its function"
-    passing = await recheck(
-        root,
-        remaining,
-        updated,
-        python=config.python,
-        pytest_args=config.pytest_args,
-        test_timeout=config.test_timeout,
-        warm=warm_runner_for(config, root),
-        sandbox=SandboxPolicy(config.test_env, config.allow_unisolated),
-    )
+    warm = warm_runner_for(config, root)
+    options = config.run_options(overlay=updated, warm=warm, sandbox=config.sandbox)
+    passing = await recheck(root, remaining, options)
     rows, still = [], []
     by = f"{os.path.relpath(result.suspect.path, root).replace(os.sep, '/')}::"
     by += result.suspect.qualname
@@ -279,11 +250,8 @@ async def _fixed_along(
 async def _triage(root, failure, run_result, config) -> Flaky | None:
     """A failing test that passes on a re-run is flaky, not a bug to heal (testing/flaky.py)."""
     seconds = next((t.duration for t in run_result.tests if t.nodeid == failure.test), 0.0)
-    options = dict(python=config.python, pytest_args=config.pytest_args, own_cache=True)
-    warm = warm_runner_for(config, root)
-    return await triage(
-        root, failure, seconds, test_timeout=config.test_timeout, warm=warm, **options
-    )
+    options = config.run_options(own_cache=True, warm=warm_runner_for(config, root))
+    return await triage(root, failure, seconds, options)
 
 
 async def _heal_target(

@@ -16,7 +16,7 @@ import resource
 import shutil
 import sys
 
-from heal_ls.commands.check import add_pytest_args, project_root
+from heal_ls.commands.check import add_pytest_args, options_from, project_root
 from heal_ls.commands.live import Live, wanted
 from heal_ls.testing.fill_map import (
     FILL_RUN_TIMEOUT,
@@ -26,7 +26,6 @@ from heal_ls.testing.fill_map import (
     has_xdist,
 )
 from heal_ls.testing.invocation import interpreter
-from heal_ls.testing.options import RunOptions
 
 NO_XDIST = "pytest-xdist is not installed in {python}: running serially (pip install pytest-xdist)"
 
@@ -67,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         note = NO_XDIST.format(python=args.python or sys.executable)
         print(f"heal-ls index: note: {note}", file=sys.stderr)
         workers = None
-    options = RunOptions(args.python, args.pytest_args, args.test_timeout, args.run_timeout)
+    options = options_from(args)
     with Live(wanted(args.json), title="index", stop_after=args.test_timeout) as live:
         filled = asyncio.run(
             fill_map(

@@ -5,15 +5,16 @@ promise is about every passing test that exercises the changed code, so the rest
 the fix is written, and a guard that no longer passes is reported at once (`heal-ls fix --apply`
 says which and exits 1; the editor re-runs them in the background and reopens a diagnostic).
 
-    found = await run_cut_guards(root, result.guards_cut, python=..., pytest_args=...,
-                                 test_timeout=...)
+    found = await run_cut_guards(root, result.guards_cut, config.run_options())
     found.text()   # "after the apply, 28 of 28 cut guards pass"
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+from heal_ls.testing.options import RunOptions
 
 
 @dataclass
@@ -35,26 +36,16 @@ class AfterApply:
         return {"ran": self.ran, "broken": self.broken, "error": self.error}
 
 
-async def run_cut_guards(
-    root: str,
-    cut: Sequence[str],
-    *,
-    python: str | None,
-    pytest_args: Sequence[str],
-    test_timeout: float,
-    overlay: dict[str, str] | None = None,
-) -> AfterApply:
-    """Run `cut` on the code as it is now (the fix applied; `overlay`: unsaved buffers), as
-    any test run of the user's own code: untraced, outside the candidates' sandbox."""
+async def run_cut_guards(root: str, cut: Sequence[str], options: RunOptions) -> AfterApply:
+    """Run `cut` on the code as it is now (the fix applied; `options.overlay`: unsaved
+    buffers), as any test run of the user's own code: untraced, outside the candidates' sandbox,
+    cold."""
     from heal_ls.heal.verify import run_sandboxed_tests
 
     ran = list(cut)
     if not ran:
         return AfterApply()
-    run = await run_sandboxed_tests(
-        root, ran, overlay, python=python, pytest_args=pytest_args, test_timeout=test_timeout,
-        warm=None, sandbox=False,
-    )  # fmt: skip
+    run = await run_sandboxed_tests(root, ran, replace(options, warm=None, sandbox=None))
     if run.error:
         return AfterApply(ran, [], run.error)
     passed = {t.nodeid for t in run.tests if t.outcome == "passed" and t.call == "passed"}

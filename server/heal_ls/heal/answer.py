@@ -5,6 +5,9 @@ several blocks, a whole class or module around the function, a method written at
 tabs, `<think>` sections from local reasoning models. We return the source of one `def` (its
 decorators included) dedented to column 0 with "\\n" line endings. Every failure raises
 AnswerError with a reason worded so it can be sent back to the model.
+
+An answer is read once (`read_answer`: cleaned, cut into its code blocks, each parsed); the
+plan (heal/plan.py) and the single-function extraction below both take that reading.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import io
 import re
 import textwrap
 import tokenize
+from dataclasses import dataclass
 from typing import Any
 
 from heal_ls.pysource.parse import (
@@ -42,8 +46,45 @@ class AnswerError(Exception):
     """The answer holds no usable definition of the target; str(err) is the reason."""
 
 
+@dataclass
+class Block:
+    """One code block of an answer: its text, and the code parsed (or why it did not parse)."""
+
+    text: str
+    code: str = ""  # what parsed: the block dedented, or wrapped when dedent could not
+    tree: ast.Module | None = None
+    error: SyntaxError | None = None
+
+
+@dataclass
+class ReadAnswer:
+    """A model's answer, read once: its cleaned text and its code blocks (fenced, else all)."""
+
+    text: str
+    blocks: list[Block]
+
+
+def read_answer(answer: str | ReadAnswer) -> ReadAnswer:
+    if isinstance(answer, ReadAnswer):
+        return answer
+    text = normalise_answer(answer)
+    blocks = []
+    for block in fenced_blocks(text) or [text]:
+        try:
+            code, tree = parse_block(block)
+        except SyntaxError as err:
+            blocks.append(Block(block, error=err))
+        else:
+            blocks.append(Block(block, code, tree))
+    return ReadAnswer(text, blocks)
+
+
 def extract_function(
-    answer: str, name: str, class_name: str | None = None, *, original: str | None = None
+    answer: str | ReadAnswer,
+    name: str,
+    class_name: str | None = None,
+    *,
+    original: str | None = None,
 ) -> str:
     """Return the source of the def called `name` found in `answer`, dedented to column 0.
 
@@ -51,24 +92,22 @@ def extract_function(
     defs qualify (property getter and setter, overloads), the one whose decorators match
     `original` (the function as it stands) wins, else the last one that is not an `@overload`.
     """
-    text = normalise_answer(answer)
-    blocks = fenced_blocks(text) or [text]
+    read = read_answer(answer)
+    text = read.text
     syntax_errors: list[str] = []
     seen: list[str] = []
     incomplete: list[AnswerError] = []
-    for block in reversed(blocks):  # the last block defining the target is usually the fix
-        try:
-            code, tree = parse_block(block)
-        except SyntaxError as err:
-            if re.search(rf"\bdef\s+{re.escape(name)}\b", block):
-                syntax_errors.append(describe_syntax_error(err))
+    for block in reversed(read.blocks):  # the last block defining the target is usually the fix
+        if block.tree is None:
+            if block.error and re.search(rf"\bdef\s+{re.escape(name)}\b", block.text):
+                syntax_errors.append(describe_syntax_error(block.error))
             continue
-        node = _pick(tree, name, class_name, original)
+        node = _pick(block.tree, name, class_name, original)
         if node is None:
-            seen.extend(_defined_names(tree))
+            seen.extend(_defined_names(block.tree))
             continue
         try:  # an elided def may sit after a complete one ("in short: ..."): keep looking
-            return _complete(node_source(code, node), node, original)
+            return _complete(node_source(block.code, node), node, original)
         except AnswerError as err:
             incomplete.append(err)
     loose = _unfenced_def(text, name)

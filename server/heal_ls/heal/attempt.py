@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from heal_ls.heal.answer import AnswerError, extract_function
+from heal_ls.heal.answer import AnswerError, ReadAnswer, extract_function, read_answer
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.events import HealEvent
 from heal_ls.heal.guard_budget import GuardSelection, select_guards
@@ -31,7 +31,7 @@ from heal_ls.models import (
 from heal_ls.pysource.parse import normalised
 from heal_ls.pysource.splice import SpliceError, splice
 from heal_ls.testing.confirm import CONFIRMED
-from heal_ls.testing.sandbox import NOT_ISOLATED, SandboxPolicy
+from heal_ls.testing.sandbox import NOT_ISOLATED
 from heal_ls.testing.sandbox import level as sandbox_level
 
 
@@ -179,18 +179,17 @@ def proof_line(
 async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: bool) -> str | None:
     """Parse, check, splice and verify one candidate; returns the verified module text or None."""
     try:
+        answer = read_answer(candidate.source) if from_answer else None  # read once, used twice
         planned = (
-            planned_from_answer(
-                candidate.source, ctx.module_text, ctx.suspect, ctx.offered, ctx.config
-            )
-            if from_answer
+            planned_from_answer(answer, ctx.module_text, ctx.suspect, ctx.offered, ctx.config)
+            if answer is not None
             else None
         )
         if planned is not None:
             return await _try_planned(ctx, candidate, planned)
         new_function = (
-            function_from_answer(candidate.source, ctx.suspect, ctx.original_function)
-            if from_answer
+            function_from_answer(answer, ctx.suspect, ctx.original_function)
+            if answer is not None
             else candidate.source
         )
         module_text = module_with(
@@ -265,12 +264,12 @@ async def _verify(
         module_text,
         ctx.failures,
         guards,
-        python=ctx.config.python,
-        pytest_args=ctx.config.pytest_args,
-        test_timeout=ctx.test_timeout or ctx.config.test_timeout,
-        overlay=ctx.overlay,
-        warm=ctx.warm_runner,
-        sandbox=SandboxPolicy(ctx.config.test_env, ctx.config.allow_unisolated),
+        ctx.config.run_options(
+            test_timeout=ctx.test_timeout or ctx.config.test_timeout,
+            overlay=ctx.overlay,
+            warm=ctx.warm_runner,
+            sandbox=ctx.config.sandbox,
+        ),
         original_seconds=ctx.original_seconds,
     )
     ctx.emit(HealEvent("verify_end", outcome.summary, *step))
@@ -291,7 +290,7 @@ def target_names(qualname: str) -> tuple[str, str | None]:
     return parts[-1], owner
 
 
-def function_from_answer(answer: str, suspect: Suspect, original_function: str) -> str:
+def function_from_answer(answer: str | ReadAnswer, suspect: Suspect, original_function: str) -> str:
     name, owner = target_names(suspect.qualname)
     try:  # the original tells same-named defs apart (a property's getter from its setter)
         return extract_function(answer, name, owner, original=original_function)
@@ -299,7 +298,9 @@ def function_from_answer(answer: str, suspect: Suspect, original_function: str) 
         raise CandidateRejected(str(exc)) from None
 
 
-def planned_from_answer(answer: str, module_text: str, suspect: Suspect, offered, config):
+def planned_from_answer(
+    answer: str | ReadAnswer, module_text: str, suspect: Suspect, offered, config
+):
     """The answer as a multi-node plan (nested def, other offered functions, helpers, imports),
     or None when it is a plain fix of the target alone."""
     try:

@@ -21,7 +21,6 @@ from heal_ls.models import (
     RunResult,
     Suspect,
 )
-from heal_ls.testing.options import RunOptions
 
 
 async def heal_failure(
@@ -46,13 +45,7 @@ async def heal_failure(
         suspect = located.suspects[0]
     ctx = _context(root, failure, suspect, config, run, overlay or {}, on_event, also_failing)
     ctx.emit(HealEvent("guards", "finding the passing tests that exercise the function"))
-    options = RunOptions(
-        config.python,
-        config.pytest_args,
-        config.test_timeout,
-        overlay=ctx.overlay,
-        warm=ctx.warm_runner,
-    )
+    options = config.run_options(overlay=ctx.overlay, warm=ctx.warm_runner)
     ctx.guards = await find_guards(
         root,
         suspect,

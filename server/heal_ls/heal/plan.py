@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from heal_ls.heal.answer import ReadAnswer, read_answer
 from heal_ls.models import Suspect
 from heal_ls.pysource.parse import DEF_TYPES
 
@@ -54,7 +55,7 @@ class Planned:
 
 
 def plan_answer(
-    answer: str,
+    answer: str | ReadAnswer,
     module_text: str,
     target: Suspect,
     offered: list[Suspect] | None = None,
@@ -105,18 +106,15 @@ class _Answer:
     notes: list[str] = field(default_factory=list)
 
 
-def _parse_answer(answer: str) -> _Answer | None:
+def _parse_answer(answer: str | ReadAnswer) -> _Answer | None:
     import libcst as cst
 
-    from heal_ls.heal.answer import fenced_blocks, normalise_answer
-    from heal_ls.pysource.parse import parse_block
-
-    text = normalise_answer(answer)
     found = _Answer()
-    for block in fenced_blocks(text) or [text]:
+    for block in read_answer(answer).blocks:
+        if block.tree is None:
+            continue
         try:
-            code, _ = parse_block(block)
-            module = cst.parse_module(code)
+            module = cst.parse_module(block.code)
         except (SyntaxError, cst.ParserSyntaxError, RecursionError):
             continue
         for stmt in module.body:
@@ -480,6 +478,40 @@ def replan(before: str, current: str, edits: list[NodeEdit]) -> tuple[str, list[
     text = _apply(current, moved)
     prove(current, text, moved)
     return text, moved
+
+
+def redo(
+    current: str,
+    before: str,
+    after: str,
+    suspect: Suspect,
+    edits: list[NodeEdit] | None = None,
+    touched: list[str] | None = None,
+) -> tuple[str, list[NodeEdit]]:
+    """(fixed text, node edits) of the fix `before` -> `after` for `current`, the text as it is
+    now (the user may have typed while the heal ran): as computed when it is still `before`;
+    else a planned fix (`edits`) re-planned where its touched nodes now stand, or the healed
+    function spliced again into its unchanged def (no node edits then). PlanError says why not,
+    in words for the user: a touched node changed, or the function is gone."""
+    if current == before:
+        return after, list(edits or [])
+    if edits:
+        try:
+            return replan(before, current, edits)
+        except PlanError as exc:
+            being = ", ".join(touched or [suspect.qualname])
+            raise PlanError(f"{exc} ({being} being healed); heal again") from None
+    from heal_ls.locate.refind import refind, respice
+    from heal_ls.pysource.splice import SpliceError, function_source
+
+    found = refind(suspect, after)
+    if found is None:
+        raise PlanError(f"{suspect.qualname} is not in the fixed text")
+    try:
+        return respice(current, suspect, before, function_source(after, found)), []
+    except SpliceError as exc:
+        why = f"{suspect.qualname} changed while it was being healed ({exc}); heal it again"
+        raise PlanError(why) from None
 
 
 def _starts(lines: list[str]) -> list[int]:

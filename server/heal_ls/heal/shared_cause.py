@@ -12,29 +12,22 @@ that pass are grouped under it (`would be fixed by`), never healed on their own.
 from __future__ import annotations
 
 from heal_ls.heal.targets import HealTarget
+from heal_ls.testing.options import RunOptions
 
 
 async def recheck(
     root: str,
     remaining: list[HealTarget],
-    updated: dict[str, str],
-    *,
-    python: str | None,
-    pytest_args=(),
-    test_timeout: float = 10.0,
-    warm=None,
-    sandbox=True,
+    options: RunOptions,
 ) -> set[str]:
-    """Node ids among the remaining targets' failing tests that pass on the fixed code."""
+    """Node ids among the remaining targets' failing tests that pass on the fixed code (served
+    as `options.overlay`)."""
     from heal_ls.heal.verify import run_sandboxed_tests
 
     nodeids = [f.test for t in remaining for f in t.failures if f.test]
     if not nodeids:
         return set()
-    run = await run_sandboxed_tests(
-        root, nodeids, updated, python=python, pytest_args=pytest_args,
-        test_timeout=test_timeout, warm=warm, sandbox=sandbox,
-    )  # fmt: skip
+    run = await run_sandboxed_tests(root, nodeids, options)
     if run.error or run.interrupted or run.timed_out:
         return set()
     return {t.nodeid for t in run.tests if t.outcome == "passed" and t.call == "passed"}

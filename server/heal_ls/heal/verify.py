@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.confirm import confirm_run
+from heal_ls.testing.options import RunOptions
 
 # A candidate passes only when its target tests pass every time: at least MIN_RUNS runs (a fix
 # right 60% of the time gets through 3 runs 22% of the time, 6 runs 5%), up to MAX_RUNS when the
@@ -120,54 +121,41 @@ async def verify_module_text(
     module_text: str,
     failures: list[Failure],
     guards: list[str],
+    options: RunOptions,
     *,
-    python: str | None,
-    pytest_args: tuple[str, ...] | list[str],
-    test_timeout: float,
-    overlay: dict[str, str] | None = None,
-    warm=None,
-    sandbox=True,
     original_seconds: float = 0.0,
 ) -> VerifyOutcome:
-    """Run the failing tests (or script) plus guards with `module_text` served for `path`.
+    """Run the failing tests (or script) plus guards with `module_text` served for `path` (on
+    top of `options.overlay`, the unsaved buffers), untraced, in `options.sandbox`.
     `original_seconds`: the longest these tests took on the original (for a timeout's report)."""
     from heal_ls.testing.script import run_script
 
-    files = dict(overlay or {})
-    files[path] = module_text
+    files = {**(options.overlay or {}), path: module_text}
+    options = replace(options, overlay=files, trace=False)
     scripts = [f.script for f in failures if f.script]
     if scripts:
         run = await run_script(
-            root,
-            scripts[0],
-            python=python,
-            timeout=test_timeout * 3,
-            overlay=files,
-            sandbox=sandbox,
+            root, scripts[0], replace(options, run_timeout=options.test_timeout * 3)
         )
         outcome = summarise(run, root, [])
         if not outcome.passed or not guards:
             return outcome
     failing = [f.test for f in failures if f.test]
     nodeids = failing + [t for t in guards if t not in failing]
-    run = await run_sandboxed_tests(
-        root, nodeids, files, python=python, pytest_args=pytest_args, test_timeout=test_timeout,
-        warm=warm, sandbox=sandbox,
-    )  # fmt: skip
-    outcome = summarise(run, root, failing, nodeids, original_seconds, test_timeout)
+    run = await run_sandboxed_tests(root, nodeids, options)
+    outcome = summarise(run, root, failing, nodeids, original_seconds, options.test_timeout)
     if not outcome.passed or not failing:
         return outcome
-    again = dict(python=python, pytest_args=pytest_args, test_timeout=test_timeout, warm=warm)
-    runs = await _repeated(outcome, root, failing, files, sandbox, original_seconds, again)
+    runs = await _repeated(outcome, root, failing, original_seconds, options)
     if isinstance(runs, VerifyOutcome):
         return runs
-    return await _confirmed(outcome, runs, root, nodeids, files, sandbox, again)
+    return await _confirmed(outcome, runs, root, nodeids, options)
 
 
-async def _confirmed(outcome, runs: int, root, nodeids, files, sandbox, again) -> VerifyOutcome:
+async def _confirmed(outcome, runs: int, root, nodeids, options: RunOptions) -> VerifyOutcome:
     """`outcome` (a pass in `runs` runs) if the plugin-free confirmation of `nodeids` (targets
     and guards) agrees; else why not."""
-    confirmed = await confirm_run(root, nodeids, files, sandbox=sandbox, **again)
+    confirmed = await confirm_run(root, nodeids, options)
     if not confirmed.passed:
         why = f"passed {runs} of {runs + 1} runs, then {confirmed.summary}"
         return VerifyOutcome(False, f"not confirmed: {why}", outcome.run)
@@ -176,7 +164,7 @@ async def _confirmed(outcome, runs: int, root, nodeids, files, sandbox, again) -
 
 
 async def _repeated(
-    outcome, root, failing, files, sandbox, original_seconds, again
+    outcome, root, failing, original_seconds, options: RunOptions
 ) -> int | VerifyOutcome:
     """How many runs passed, if the failing tests pass again on every repeat (MIN_RUNS in all
     with the plugin-free confirmation that follows; up to MAX_RUNS while their times vary);
@@ -185,9 +173,9 @@ async def _repeated(
     for done in range(1, MAX_RUNS - 1):
         if done >= MIN_RUNS - 1 and not _varies(seconds):
             break
-        rerun = await run_sandboxed_tests(root, failing, files, sandbox=sandbox, **again)
+        rerun = await run_sandboxed_tests(root, failing, options)
         seconds.append(_seconds(rerun, failing))
-        timeout = again["test_timeout"]
+        timeout = options.test_timeout
         repeat = summarise(rerun, root, failing, failing, original_seconds, timeout)
         if not repeat.passed:
             why = f"passed {done} of {done + 1} runs, then: {repeat.summary}"
@@ -207,21 +195,12 @@ def _varies(seconds: list[float]) -> bool:
     return max(seconds) > VARIANCE * max(fastest, 0.01)
 
 
-async def run_sandboxed_tests(
-    root, nodeids, overlay, *, python, pytest_args, test_timeout, warm, sandbox=True
-) -> RunResult:
-    """The given tests, untraced and sandboxed, with `overlay` served instead of those files."""
+async def run_sandboxed_tests(root, nodeids, options: RunOptions) -> RunResult:
+    """The given tests, untraced, with `options.overlay` served instead of those files, in
+    `options.sandbox` (None: outside any sandbox), with time for each test and a start."""
     from heal_ls.testing.runner import run_pytest
 
+    run_timeout = max(30.0, options.test_timeout * (len(nodeids) + 2))
     return await run_pytest(
-        root,
-        nodeids=nodeids,
-        python=python,
-        pytest_args=tuple(pytest_args),
-        test_timeout=test_timeout,
-        run_timeout=max(30.0, test_timeout * (len(nodeids) + 2)),
-        overlay=overlay,
-        trace=False,
-        sandbox=sandbox,
-        warm=warm,
+        root, replace(options, run_timeout=run_timeout, trace=False), nodeids=nodeids
     )

@@ -8,7 +8,7 @@ are keyed by the file's state (signature, content hash): a file changed in betwe
 never trusted stale. A file the map already holds as it is now is not fingerprinted again.
 
     ahead = Prefetch(root, python)
-    run = await run_pytest(..., on_row=ahead.wrap(on_row))
+    run = await run_pytest(root, options, on_row=ahead.wrap(on_row))
     ahead.stop()      # before locating: the index cache is the caller's thread's again
 """
 

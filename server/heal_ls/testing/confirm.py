@@ -26,14 +26,13 @@ import asyncio
 import os
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
-from heal_ls.testing.agent import heal_protocol as wire
-from heal_ls.testing.invocation import PLUGIN_NAME, PytestInvocation, build_pytest_invocation
+from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation, without_reporter
 from heal_ls.testing.junit import Case, case_key, read_cases
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.process import run_process
-from heal_ls.testing.sandbox import NotIsolated, as_policy, sandboxed
+from heal_ls.testing.sandbox import NotIsolated, sandboxed
 
 CONFIRMED = "confirmed by a plugin-free run"
 TESTS_FAILED = 1  # pytest's exit status when tests ran and some failed (here: the sentinel)
@@ -46,30 +45,19 @@ class Confirmation:
     summary: str  # CONFIRMED, or why not, in words that can go back to the model
 
 
-async def confirm_run(
-    root: str,
-    nodeids: Sequence[str],
-    overlay: dict[str, str],
-    *,
-    python: str | None,
-    pytest_args: Sequence[str],
-    test_timeout: float,
-    sandbox=True,
-    warm: Any = None,
-) -> Confirmation:
-    """Run `nodeids` with `overlay` served, no heal-ls plugin, and the sentinel last (on the warm
-    runner when given: a fresh fork of a process no candidate ran in, in the sandbox)."""
+async def confirm_run(root: str, nodeids: Sequence[str], options: RunOptions) -> Confirmation:
+    """Run `nodeids` with `options.overlay` served, no heal-ls plugin, and the sentinel last (on
+    the warm runner when given: a fresh fork of a process no candidate ran in, in the sandbox)."""
     asked = list(dict.fromkeys(nodeids))
-    sentinel, files = _with_sentinel(root, _last_file_test(asked), overlay)
-    inv = build_pytest_invocation(
-        root, nodeids=[*asked, sentinel], python=python, pytest_args=pytest_args, overlay=files,
-        trace=False, serial=True, own_cache=True,
-    )  # fmt: skip
+    sentinel, files = _with_sentinel(root, _last_file_test(asked), options.overlay or {})
+    served = replace(options, overlay=files, trace=False, own_cache=True)
+    inv = without_reporter(
+        build_pytest_invocation(root, served, nodeids=[*asked, sentinel], serial=True)
+    )
     try:
-        _plugin_free(inv)
-        timeout = max(30.0, test_timeout * (len(asked) + 2))
+        timeout = max(30.0, options.test_timeout * (len(asked) + 2))
         try:
-            returncode = await _run(inv, timeout, as_policy(sandbox), warm)
+            returncode = await _run(inv, timeout, options.policy, options.warm)
         except (NotIsolated, OSError) as exc:
             return Confirmation(False, f"the plugin-free confirmation run could not run: {exc}")
         except (asyncio.TimeoutError, TimeoutError):
@@ -119,19 +107,6 @@ def _with_sentinel(root: str, first: str, overlay: dict[str, str]) -> tuple[str,
             text = handle.read()
     files[full] = text.rstrip("\n") + "\n\n\n" + SENTINEL_TEXT.format(name=name, tag=tag)
     return f"{path}::{name}", files
-
-
-def _plugin_free(inv: PytestInvocation) -> None:
-    """Turn a plugin run's invocation into the confirmation's: `-p heal_serve` in place of
-    heal-ls's plugin, pytest's JUnit XML written where the report would be (heal_serve points
-    it there, so the warm runner's exchange folder carries it back as it carries a report)."""
-    os.unlink(inv.env.pop(wire.SEAL))  # nothing here is sealed: no reporter exists
-    for var in (wire.TRACE, wire.TEST_TIMEOUT, wire.HITS_CACHE):
-        inv.env.pop(var, None)
-    inv.argv[inv.argv.index(PLUGIN_NAME)] = wire.SERVE_PLUGIN
-    # after the user's addopts, so these win; -p no:randomly keeps the sentinel last
-    inv.argv += ["-p", "no:randomly", "-o", "junit_logging=no"]
-    inv.argv += ["-o", "junit_log_passing_tests=false"]
 
 
 def judge(cases: list[Case], returncode: int, asked: list[str], sentinel: str) -> Confirmation:

@@ -120,10 +120,9 @@ async def _traced(
     from heal_ls.testing.runner import run_pytest
 
     excluded = (a for nodeid in exclude for a in (EXCLUDE_OPTION, nodeid))
-    traced = replace(
-        options, pytest_args=(*options.pytest_args, *excluded), run_timeout=_limit(options)
-    )
-    return await run_pytest(root, nodeids=nodeids, trace=True, **traced.pytest_kwargs())
+    args = (*options.pytest_args, *excluded)
+    traced = replace(options, pytest_args=args, run_timeout=_limit(options), trace=True)
+    return await run_pytest(root, traced, nodeids=nodeids)
 
 
 def _limit(options: RunOptions) -> float:

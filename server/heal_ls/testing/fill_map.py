@@ -91,10 +91,10 @@ async def fill_map(
         nodeids = todo if todo is not None else ([target] if target else None)
         spread = workers not in (None, "0")
         args = (*options.pytest_args, "-n", str(workers)) if spread else options.pytest_args
-        kwargs = replace(options, pytest_args=args, overlay=None, warm=None).pytest_kwargs()
-        run = await run_pytest(
-            root, nodeids=nodeids, trace=True, on_row=on_row, spread=True, **kwargs
+        filling = replace(
+            options, pytest_args=args, overlay=None, warm=None, trace=True, spread=True
         )
+        run = await run_pytest(root, filling, nodeids=nodeids, on_row=on_row)
     with ImpactMap.open(root, options.python) as impact:
         stats = impact.stats()
     used = workers if workers not in (None, "0") else None

@@ -11,9 +11,11 @@ slow. A pass is the test's own `passed` outcome (call phase).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from heal_ls.models import Failure, RunResult
+from heal_ls.testing.options import RunOptions
 
 PASS_RATE = 0.2  # the flakiest test triage must catch: one that passes one run in five
 CONFIDENCE = 0.95
@@ -46,12 +48,12 @@ def reruns_for(seconds: float, budget: float = TRIAGE_SECONDS) -> int:
     return max(MIN_RERUNS, min(FULL_RERUNS, int(budget / max(seconds, 0.05))))
 
 
-async def triage(root: str, failure: Failure, seconds: float, **run_kwargs) -> Flaky | None:
+async def triage(root: str, failure: Failure, seconds: float, options: RunOptions) -> Flaky | None:
     """Re-run a failing test until it passes once or `reruns_for` re-runs all failed; None
     when it is not worth it (see worth_rechecking)."""
     if not worth_rechecking(failure) or not failure.test:
         return None
-    return await recheck(root, failure.test, reruns_for(seconds), stop_at_pass=True, **run_kwargs)
+    return await recheck(root, failure.test, reruns_for(seconds), options, stop_at_pass=True)
 
 
 def worth_rechecking(failure: Failure) -> bool:
@@ -65,17 +67,24 @@ def passed_in(run: RunResult, nodeid: str) -> bool:
 
 
 async def recheck(
-    root: str, nodeid: str, times: int, on_run=None, stop_at_pass=False, **run_kwargs
+    root: str,
+    nodeid: str,
+    times: int,
+    options: RunOptions,
+    *,
+    on_run: Callable[[int, int], None] | None = None,
+    stop_at_pass: bool = False,
 ) -> Flaky:
-    """Run `nodeid` `times` more times (run_pytest keyword arguments pass through); the
-    first, failing run counts as one. `on_run(done, times)` is called before each re-run."""
+    """Run `nodeid` `times` more times as `options` say (untraced); the first, failing run
+    counts as one. `on_run(done, times)` is called before each re-run."""
     from heal_ls.testing.runner import run_pytest
 
+    options = replace(options, trace=False)
     passed = done = 0
     for done in range(1, times + 1):
         if on_run is not None:
             on_run(done - 1, times)
-        run = await run_pytest(root, nodeids=[nodeid], trace=False, **run_kwargs)
+        run = await run_pytest(root, options, nodeids=[nodeid])
         passed += passed_in(run, nodeid)
         if passed and stop_at_pass:
             break

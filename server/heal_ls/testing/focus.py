@@ -8,9 +8,9 @@ passing tests are contrast for ranking only. Another test of the file that fails
 (it was not asked for) and is no evidence either way.
 
     focus = Focus(("tests/test_x.py::test_y",))
-    run = await run_pytest(root, nodeids=focus.files(), ...)
+    run = await run_pytest(root, options, nodeids=focus.files())
     if focus.missing(run):  # -x stopped early, a -k of the user's deselected it, ...
-        run = await run_pytest(root, nodeids=list(focus.requested), ...)
+        run = await run_pytest(root, options, nodeids=list(focus.requested))
     report, evidence = focus.report(run), focus.evidence(run)
 """
 

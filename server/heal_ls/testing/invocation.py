@@ -18,6 +18,7 @@ from pathlib import Path
 
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.lastfailed import config_file
+from heal_ls.testing.options import RunOptions
 
 PLUGIN_DIR = str(Path(__file__).resolve().parent / "agent")
 PLUGIN_NAME = wire.PLUGIN_NAME
@@ -69,20 +70,21 @@ def interpreter(value: str) -> str:
 
 def build_pytest_invocation(
     root,
+    options: RunOptions | None = None,
     *,
     nodeids: Sequence[str] | None = None,
-    python: str | None = None,
-    pytest_args: Sequence[str] = (),
-    test_timeout: float = 10.0,
-    overlay: dict[str, str] | None = None,
-    trace: bool = True,
     serial: bool = False,
-    own_cache: bool = False,
 ) -> PytestInvocation:
-    """serial: run the tests in pytest's own process even when the user's config asks for
+    """The one place a pytest command line is put together (the options' python, pytest_args,
+    test_timeout, overlay, trace and own_cache; the warm runner forks the same invocation).
+
+    serial: run the tests in pytest's own process even when the user's config asks for
     pytest-xdist workers (`-n` in addopts); otherwise the workers run them and report.
     own_cache (always with an overlay): pytest's cache (lastfailed) is the run's own, never the
     user's; the cache plugin stays on, so `--lf` or `--ff` in the user's addopts still parse."""
+    options = options or RunOptions()
+    python, pytest_args, test_timeout = options.python, options.pytest_args, options.test_timeout
+    overlay, trace, own_cache = options.overlay, options.trace, options.own_cache
     root = os.path.abspath(str(root))
     workdir = tempfile.mkdtemp(prefix="heal-ls-run-")
     report_path = os.path.join(workdir, "report.jsonl")
@@ -115,6 +117,21 @@ def build_pytest_invocation(
         overlay=dict(overlay or {}),
         seal=seal,
     )
+
+
+def without_reporter(inv: PytestInvocation) -> PytestInvocation:
+    """The plugin-free confirmation's invocation (testing/confirm.py) from a plugin run's:
+    `-p heal_serve` in place of heal-ls's plugin, pytest's JUnit XML written where the report
+    would be (heal_serve points it there, so the warm runner's exchange folder carries it back
+    as it carries a report)."""
+    os.unlink(inv.env.pop(wire.SEAL))  # nothing here is sealed: no reporter exists
+    for var in (wire.TRACE, wire.TEST_TIMEOUT, wire.HITS_CACHE):
+        inv.env.pop(var, None)
+    inv.argv[inv.argv.index(PLUGIN_NAME)] = wire.SERVE_PLUGIN
+    # after the user's addopts, so these win; -p no:randomly keeps the sentinel last
+    inv.argv += ["-p", "no:randomly", "-o", "junit_logging=no"]
+    inv.argv += ["-o", "junit_log_passing_tests=false"]
+    return inv
 
 
 def _config_args(root: str, pytest_args: Sequence[str]) -> list[str]:

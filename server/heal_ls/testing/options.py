@@ -1,14 +1,18 @@
 """How heal-ls runs the user's tests, chosen once and handed down unchanged.
 
 The CLI's flags, the editor's settings or a heal's config become one RunOptions; the
-run-and-locate pipeline (diagnose.py), its contrast run, guard discovery (heal/guards.py) and
-the traced coverage run pass it on as it is, instead of re-listing each option at every step.
+run-and-locate pipeline (diagnose.py), its contrast run, guard discovery (heal/guards.py), the
+traced coverage run, a candidate's verification and its confirmation pass it on as it is (a step
+that needs one option otherwise says so with `dataclasses.replace`), instead of re-listing each
+option at every step. `testing/runner.run_pytest(root, options, nodeids=...)` takes it whole.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
+
+from heal_ls.testing.sandbox import SandboxPolicy, as_policy
 
 
 @dataclass(frozen=True)
@@ -20,10 +24,16 @@ class RunOptions:
     overlay: dict[str, str] | None = field(default=None, hash=False)  # unsaved texts by path
     warm: Any = field(default=None, hash=False, compare=False)  # a WarmRunner, or None: spawn
     own_cache: bool = False  # a pytest cache of the run's own: the user's lastfailed untouched
+    trace: bool = True  # record which workspace functions each test ran (the plugin's hits)
+    # untrusted code (candidates) runs in the sandbox: True or a SandboxPolicy (kept as a policy)
+    sandbox: SandboxPolicy | bool | None = None
+    spread: bool = False  # test ids (files, folders) run under pytest-xdist too (`heal-ls index`)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pytest_args", tuple(self.pytest_args))
+        object.__setattr__(self, "sandbox", as_policy(self.sandbox))
 
-    def pytest_kwargs(self) -> dict[str, Any]:
-        """The keywords of testing/runner.run_pytest these options set (each field is one)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+    @property
+    def policy(self) -> SandboxPolicy | None:
+        """The sandbox the run goes into, None for none."""
+        return self.sandbox if isinstance(self.sandbox, SandboxPolicy) else None

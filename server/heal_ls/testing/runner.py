@@ -15,60 +15,47 @@ from typing import Any
 from heal_ls.impact.feed import record_run
 from heal_ls.models import RunResult
 from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.process import run_process
 from heal_ls.testing.report import collect_result
 from heal_ls.testing.report_tail import ReportTail
-from heal_ls.testing.sandbox import NotIsolated, as_policy, sandboxed
+from heal_ls.testing.sandbox import NotIsolated, sandboxed
 
 DUMP = getattr(signal, "SIGUSR1", None)  # the plugin dumps all stacks on it (faulthandler)
 
-__all__ = ["PytestInvocation", "build_pytest_invocation", "collect_result", "run_pytest"]
+__all__ = [
+    "PytestInvocation",
+    "RunOptions",
+    "build_pytest_invocation",
+    "collect_result",
+    "run_pytest",
+]
 
 
 async def run_pytest(
     root,
+    options: RunOptions | None = None,
     *,
     nodeids: Sequence[str] | None = None,
-    python: str | None = None,
-    pytest_args: Sequence[str] = (),
-    test_timeout: float = 10.0,
-    run_timeout: float = 300.0,
-    overlay: dict[str, str] | None = None,
-    trace: bool = True,
-    sandbox=False,
-    warm: Any = None,
     on_row: Callable[[dict], None] | None = None,
-    own_cache: bool = False,
-    spread: bool = False,
 ) -> RunResult:
-    """`on_row(row)` sees each report row (collected, start, test...) while the run goes on;
-    sandbox: True or a SandboxPolicy runs untrusted code (candidates) in the sandbox;
-    own_cache: the run reads and writes a pytest cache of its own, not the user's lastfailed;
-    spread: test ids (files, folders) run under pytest-xdist too (`heal-ls index PATH`).
+    """Run `nodeids` (None: the whole suite) in `root` as `options` say; `on_row(row)` sees each
+    report row (collected, start, test...) while the run goes on.
 
     Only a whole-suite run of the saved code runs under the user's pytest-xdist (`-n` in
-    their config): test ids, candidates, sandboxed or warm runs gain nothing from starting
-    workers, so they run in pytest's own process. A run of the saved code (no overlay, no
-    sandbox) goes into the project's impact map (impact/feed.py)."""
-    policy = as_policy(sandbox)
-    ids = bool(nodeids) and not spread
-    serial = bool(ids or overlay) or warm is not None or policy is not None
-    inv = build_pytest_invocation(
-        root,
-        nodeids=nodeids,
-        python=python,
-        pytest_args=pytest_args,
-        test_timeout=test_timeout,
-        overlay=overlay,
-        trace=trace,
-        serial=serial,
-        own_cache=own_cache,
-    )
+    their config): test ids (unless `options.spread`), candidates, sandboxed or warm runs gain
+    nothing from starting workers, so they run in pytest's own process. A run of the saved code
+    (no overlay, no sandbox) goes into the project's impact map (impact/feed.py)."""
+    options = options or RunOptions()
+    policy = options.policy
+    ids = bool(nodeids) and not options.spread
+    serial = bool(ids or options.overlay) or options.warm is not None or policy is not None
+    inv = build_pytest_invocation(root, options, nodeids=nodeids, serial=serial)
     started = time.time()
-    result = await _run(inv, warm, run_timeout, policy, on_row)
-    if not overlay and policy is None:
-        record = (inv.root, python, nodeids, pytest_args, result)
-        await record_run(*record, traced=trace, started=started)
+    result = await _run(inv, options.warm, options.run_timeout, policy, on_row)
+    if not options.overlay and policy is None:
+        record = (inv.root, options.python, nodeids, options.pytest_args, result)
+        await record_run(*record, traced=options.trace, started=started)
     return result
 
 

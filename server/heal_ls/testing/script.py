@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.invocation import DROPPED_ENV, PLUGIN_DIR
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.process import run_process
-from heal_ls.testing.sandbox import NotIsolated, as_policy, sandboxed
+from heal_ls.testing.sandbox import NotIsolated, sandboxed
 from heal_ls.testing.traceback_text import failure_from_text, parse_faulthandler
 
 BOOT = os.path.join(PLUGIN_DIR, wire.OVERLAY_BOOT)
@@ -26,22 +27,18 @@ KILL_MARGIN = 3.0  # seconds after faulthandler's own timeout before we kill the
 
 
 async def run_script(
-    root,
-    script,
-    *,
-    python: str | None = None,
-    timeout: float = 30.0,
-    args: Sequence[str] = (),
-    overlay: dict[str, str] | None = None,
-    sandbox=False,
+    root, script, options: RunOptions | None = None, *, args: Sequence[str] = ()
 ) -> RunResult:
-    """sandbox: True or a SandboxPolicy runs untrusted code (candidates) in the sandbox."""
+    """`python script *args` in `root` with the options' interpreter, overlay and sandbox, for
+    at most their run_timeout seconds (the pytest-only options do not apply)."""
+    options = options or RunOptions()
+    timeout = options.run_timeout
     root = os.path.abspath(str(root))
     script = os.path.abspath(os.path.join(root, str(script)))
     with tempfile.TemporaryDirectory(prefix="heal-ls-script-") as workdir:
-        cmd = [python or sys.executable, BOOT, script, *args]
-        env = _script_env(workdir, overlay, timeout)
-        box = sandboxed(cmd, env, timeout, as_policy(sandbox), root=root, writable=[workdir])
+        cmd = [options.python or sys.executable, BOOT, script, *args]
+        env = _script_env(workdir, options.overlay, timeout)
+        box = sandboxed(cmd, env, timeout, options.policy, root=root, writable=[workdir])
         try:
             with box as (cmd, env, preexec):
                 outcome = await run_process(

@@ -89,7 +89,7 @@ def test_each_candidate_runs_only_the_guards_within_the_budget(monkeypatch):
 
     seen: list[list[str]] = []
 
-    async def verify_module_text(root, path, text, failures, guards, **kwargs):
+    async def verify_module_text(root, path, text, failures, guards, options, **kwargs):
         seen.append(list(guards))
         return VerifyOutcome(True, "ok")
 

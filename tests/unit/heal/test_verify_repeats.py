@@ -9,6 +9,7 @@ from heal_ls.heal import verify
 from heal_ls.models import Failure, RunResult
 from heal_ls.models import TestOutcome as Outcome
 from heal_ls.testing.confirm import CONFIRMED, Confirmation
+from heal_ls.testing.options import RunOptions
 
 TEST = "tests/test_m.py::test_total"
 GUARD = "tests/test_m.py::test_sum"
@@ -35,11 +36,11 @@ def runs(monkeypatch):
     ran: list = []
     confirmations = [Confirmation(True, CONFIRMED)]
 
-    async def fake(root, nodeids, overlay, **kwargs):
+    async def fake(root, nodeids, options):
         ran.append(list(nodeids))
         return planned.pop(0)
 
-    async def confirm(root, nodeids, overlay, **kwargs):
+    async def confirm(root, nodeids, options):
         ran.append(("confirm", list(nodeids)))
         return confirmations[0]
 
@@ -51,9 +52,8 @@ def runs(monkeypatch):
 async def check(guards=(GUARD,)):
     failure = Failure(id=TEST, exc_type="AssertionError", message="", test=TEST)
     return await verify.verify_module_text(
-        "/w", "/w/m.py", "x = 1\n", [failure], list(guards),
-        python=None, pytest_args=(), test_timeout=1.0,
-    )  # fmt: skip
+        "/w", "/w/m.py", "x = 1\n", [failure], list(guards), RunOptions(test_timeout=1.0)
+    )
 
 
 async def test_a_fix_that_passes_every_run_is_verified_after_three(runs):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from dataclasses import replace
 
 from heal_ls import diagnose as diagnose_module
 from heal_ls.models import Failure, RunResult
@@ -13,16 +14,18 @@ from heal_ls.testing import coverage_run as coverage_module
 from heal_ls.testing import runner, script
 from heal_ls.testing.agent.heal_protocol import EXCLUDE_OPTION
 from heal_ls.testing.options import RunOptions
+from heal_ls.testing.sandbox import SandboxPolicy
 
 WARM = object()  # stands for a warm runner: passed on by identity, never looked into
 OPTIONS = RunOptions("/py/bin/python", ["-x"], 7.0, 90.0, {"/w/m.py": "x = 1\n"}, WARM)
 
 
-def test_each_option_is_a_keyword_of_run_pytest_with_the_same_default():
+def test_run_pytest_takes_the_options_whole_and_only_the_call_s_own_things_beside():
     parameters = inspect.signature(runner.run_pytest).parameters
-    defaults = RunOptions().pytest_kwargs()
-    assert {name: parameters[name].default for name in defaults} == defaults
+    assert list(parameters) == ["root", "options", "nodeids", "on_row"]
     assert OPTIONS.pytest_args == ("-x",)  # a list from argparse is kept as a tuple
+    assert RunOptions(sandbox=True).policy == SandboxPolicy()  # True is the default policy
+    assert RunOptions(sandbox=False).sandbox is None and RunOptions().policy is None
 
 
 def test_diagnose_hands_every_option_to_the_run_of_the_tests_files(tmp_path, monkeypatch):
@@ -30,27 +33,26 @@ def test_diagnose_hands_every_option_to_the_run_of_the_tests_files(tmp_path, mon
     seen: list = []
     failing = Failure(id="t::a", exc_type="E", message="", test="t::a", covered=["m.py:1"])
 
-    async def run_pytest(root, **kwargs):
-        seen.append(kwargs)
+    async def run_pytest(root, options, **kwargs):
+        seen.append((options, kwargs))
         return RunResult(root=root, failed=1, failures=[failing], tests=[Outcome("t::a", "failed")])
 
     monkeypatch.setattr(runner, "run_pytest", run_pytest)
     asyncio.run(diagnose_module.diagnose(tmp_path, OPTIONS, tests=["t::a"]))
-    assert seen == [{"nodeids": ["t"], "on_row": None, **OPTIONS.pytest_kwargs()}]
+    assert seen == [(OPTIONS, {"nodeids": ["t"], "on_row": None})]
+    assert seen[0][0].warm is WARM
 
 
 def test_a_script_runs_with_the_interpreter_run_timeout_and_overlay(tmp_path, monkeypatch):
     seen: dict = {}
 
-    async def run_script(root, path, **kwargs):
-        seen.update(kwargs, path=path)
+    async def run_script(root, path, options):
+        seen.update(path=path, options=options)
         return RunResult(root=root)
 
     monkeypatch.setattr(script, "run_script", run_script)
     asyncio.run(diagnose_module.diagnose(tmp_path, OPTIONS, script="tool.py"))
-    assert seen == {"path": "tool.py", "python": "/py/bin/python", "timeout": 90.0} | {
-        "overlay": OPTIONS.overlay
-    }
+    assert seen == {"path": "tool.py", "options": OPTIONS}
 
 
 def test_the_coverage_run_adds_its_exclusions_trace_and_timeout_to_the_options(
@@ -60,8 +62,8 @@ def test_the_coverage_run_adds_its_exclusions_trace_and_timeout_to_the_options(
     (tmp_path / "tests" / "test_a.py").write_text("def test_x():\n    pass\n")
     seen: dict = {}
 
-    async def run_pytest(root, **kwargs):
-        seen.update(kwargs)
+    async def run_pytest(root, options, **kwargs):
+        seen.update(kwargs, options=options)
         outcome = Outcome(nodeid="tests/test_a.py::test_y", outcome="passed")
         return RunResult(root=root, tests=[outcome], error="not cached: a fake run")
 
@@ -72,14 +74,12 @@ def test_the_coverage_run_adds_its_exclusions_trace_and_timeout_to_the_options(
         )
     )
     assert [t.nodeid for t in found.tests] == ["tests/test_a.py::test_y"]
-    assert seen == {
-        "nodeids": ["tests/test_a.py"],
-        "trace": True,
-        "python": "/py/bin/python",
-        "pytest_args": ("-x", EXCLUDE_OPTION, "tests/test_a.py::test_x"),
-        "test_timeout": 7.0,
-        "run_timeout": 70.0,  # ten times the per-test timeout, at least a minute
-        "overlay": OPTIONS.overlay,
-        "warm": WARM,
-        "own_cache": False,
-    }
+    traced = seen.pop("options")
+    assert seen == {"nodeids": ["tests/test_a.py"]}
+    assert traced == replace(
+        OPTIONS,
+        pytest_args=("-x", EXCLUDE_OPTION, "tests/test_a.py::test_x"),
+        run_timeout=70.0,  # ten times the per-test timeout, at least a minute
+        trace=True,
+    )
+    assert traced.warm is WARM

@@ -1,9 +1,9 @@
 """Sending a verified fix: workspace/applyEdit with a TextDocumentEdit pinned to a version.
 
 The fix was computed on `before` (the buffer when the heal started). If the buffer changed
-since, the new function is spliced again into the current text when that function itself is
-unchanged (`respice`), and a multi-node fix is re-planned when every node it touches is
-unchanged (`plan.replan`); otherwise the fix is refused. Never applied blind, never to the disk.
+since, the engine redoes it on the current text (`heal.plan.redo`: the new function spliced
+again into its unchanged def, a multi-node fix re-planned when every node it touches is
+unchanged); otherwise the fix is refused. Never applied blind, never to the disk.
 """
 
 from __future__ import annotations
@@ -33,32 +33,6 @@ class Refused(Exception):
 class Applied:
     text: str  # the document text after the edit
     version: int | None  # the version the edit was pinned to
-
-
-def function_in(module_text: str, suspect: Suspect) -> str:
-    """The source of `suspect`'s function as it stands in `module_text` (found by qualname)."""
-    from heal_ls.locate.refind import refind
-    from heal_ls.pysource.splice import function_source
-
-    found = refind(suspect, module_text)
-    if found is None:
-        raise Refused(f"{suspect.qualname} is not in the fixed text")
-    return function_source(module_text, found)
-
-
-def retarget(current: str, before: str, after: str, suspect: Suspect) -> str:
-    """The fixed text for `current`: `after` itself, or the fix redone on the changed buffer."""
-    from heal_ls.locate.refind import respice
-    from heal_ls.pysource.splice import SpliceError
-
-    if current == before:
-        return after
-    try:
-        return respice(current, suspect, before, function_in(after, suspect))
-    except SpliceError as exc:
-        raise Refused(
-            f"{suspect.qualname} changed while it was being healed ({exc}); heal it again"
-        ) from None
 
 
 def end_position(codec: PositionCodec, lines: list[str]) -> types.Position:
@@ -117,22 +91,6 @@ def node_edits(codec: PositionCodec, text: str, edits: NodeEdits) -> list[types.
     ]
 
 
-def planned_on(
-    current: str, before: str, after: str, edits: NodeEdits, touched: list[str]
-) -> tuple[str, NodeEdits]:
-    """(fixed text, node edits) of a planned fix for `current`: as planned when the buffer is
-    still `before`, else re-planned on the new text if the touched nodes are unchanged."""
-    if current == before:
-        return after, edits
-    from heal_ls.heal.plan import NodeEdit, PlanError, replan
-
-    try:
-        text, moved = replan(before, current, [NodeEdit(**e) for e in edits])
-    except PlanError as exc:
-        raise Refused(f"{exc} ({', '.join(touched)} being healed); heal again") from None
-    return text, [vars(e) for e in moved]
-
-
 def edit_label(qualname: str, touched: list[str], radius: str | None) -> str:
     """The edit's label, which previews show: what it heals, touches, and its blast radius."""
     extra = f"; {radius}" if radius else ""
@@ -150,10 +108,15 @@ def fix_for(
 ) -> tuple[str, list[types.TextEdit]]:
     """(fixed text, TextEdits) for the buffer's `current` text: one per node of a planned fix
     (re-planned if the buffer changed), else one minimal edit of the respliced function."""
+    from heal_ls.heal.plan import NodeEdit, PlanError, redo
+
+    try:
+        planned = [NodeEdit(**e) for e in edits or []]
+        target, on_current = redo(current, before, after, suspect, planned, touched)
+    except PlanError as exc:
+        raise Refused(str(exc)) from None
     if edits:
-        target, on_current = planned_on(current, before, after, edits, touched)
-        return target, node_edits(codec, current, on_current)
-    target = retarget(current, before, after, suspect)
+        return target, node_edits(codec, current, [vars(e) for e in on_current])
     return target, [minimal_edit(codec, current, target)]
 
 

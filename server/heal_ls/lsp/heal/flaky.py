@@ -17,6 +17,7 @@ from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.lsp.workspace.state import Known
 from heal_ls.testing.flaky import recheck, reruns_for, worth_rechecking
+from heal_ls.testing.options import RunOptions
 
 
 async def triage(server: HealLanguageServer, folder: Folder, known: Known) -> bool:
@@ -32,13 +33,15 @@ async def triage(server: HealLanguageServer, folder: Folder, known: Known) -> bo
             folder.root,
             test,
             times,
+            RunOptions(
+                python=settings.python,
+                pytest_args=tuple(settings.pytestArgs),
+                own_cache=True,
+                test_timeout=settings.testTimeout,
+                overlay=unsaved_overlay(server, folder.root) or None,
+                warm=warm_runner(folder),
+            ),
             on_run=lambda done, total: progress.report(f"run {done + 2} of {total + 1}"),
-            python=settings.python,
-            pytest_args=tuple(settings.pytestArgs),
-            own_cache=True,
-            test_timeout=settings.testTimeout,
-            overlay=unsaved_overlay(server, folder.root) or None,
-            warm=warm_runner(folder),
             stop_at_pass=True,
         )
     if not found.passed:

@@ -62,7 +62,6 @@ async def group_of(
     the result's proof names them."""
     from heal_ls.heal.shared_cause import recheck
     from heal_ls.heal.targets import HealTarget
-    from heal_ls.testing.sandbox import SandboxPolicy
 
     ids = {f.id for f in healed}
     others = [k for k in folder.state.known.values() if k.failure.test and k.id not in ids]
@@ -72,12 +71,11 @@ async def group_of(
     passing = await recheck(
         folder.root,
         [HealTarget(failures=[k.failure]) for k in others],
-        {**unsaved_overlay(server, folder.root), path: result.new_source},
-        python=config.python,
-        pytest_args=config.pytest_args,
-        test_timeout=config.test_timeout,
-        warm=warm_runner(folder),
-        sandbox=SandboxPolicy(config.test_env, config.allow_unisolated),
+        config.run_options(
+            overlay={**unsaved_overlay(server, folder.root), path: result.new_source},
+            warm=warm_runner(folder),
+            sandbox=config.sandbox,
+        ),
     )
     group = [k for k in others if k.failure.test in passing]
     if group:

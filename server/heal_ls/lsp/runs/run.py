@@ -98,12 +98,9 @@ async def prewarm(folder: Folder) -> None:
     if runner is None:
         return
     settings = folder.settings
-    inv = build_pytest_invocation(
-        folder.root,
-        python=settings.python,
-        pytest_args=("--collect-only", *settings.pytestArgs),
-        trace=False,
-    )
+    collect = ("--collect-only", *settings.pytestArgs)
+    options = RunOptions(python=settings.python, pytest_args=collect, trace=False)
+    inv = build_pytest_invocation(folder.root, options)
     try:
         ready = await runner.prewarm(inv)
     finally:

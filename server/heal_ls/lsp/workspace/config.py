@@ -124,25 +124,5 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
 
 
 def heal_config(settings: Settings) -> HealConfig:
-    """The engine's HealConfig for these settings."""
-    return HealConfig(
-        provider=settings.provider,
-        model=settings.model,
-        base_url=settings.baseUrl,
-        max_attempts=settings.maxAttempts,
-        candidates=settings.candidates,
-        python=settings.python,
-        pytest_args=tuple(settings.pytestArgs),
-        test_timeout=settings.testTimeout,
-        request_timeout=settings.requestTimeout,
-        local_budget_count=settings.localBudget,
-        local_budget_seconds=settings.localSeconds,
-        use_cache=settings.useCache,
-        max_tokens=settings.maxTokensPerHeal,
-        prices=settings.prices or None,
-        max_nodes=settings.maxNodes,
-        allow_imports=settings.allowImports,
-        test_env=tuple(settings.testEnv),
-        allow_unisolated=settings.allowUnisolated,
-        verify_seconds=settings.verifySeconds,
-    )
+    """The engine's HealConfig for these settings (heal/config.py SOURCES maps the names)."""
+    return HealConfig.from_settings(vars(settings))

@@ -8,6 +8,7 @@ import textwrap
 
 from heal_ls.testing.agent.heal_select import named
 from heal_ls.testing.invocation import SELECT_OVER, build_pytest_invocation
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
 
 IDS = frozenset(
@@ -53,6 +54,6 @@ def test_many_ids_run_as_their_files_and_the_run_reports_exactly_them(tmp_path):
     inv = build_pytest_invocation(tmp_path, nodeids=asked)
     assert inv.argv[-1] == "tests/test_cases.py" and asked[0] not in inv.argv
     inv.cleanup()
-    run = asyncio.run(run_pytest(tmp_path, nodeids=asked, trace=False))
+    run = asyncio.run(run_pytest(tmp_path, RunOptions(trace=False), nodeids=asked))
     assert sorted(t.nodeid for t in run.tests) == sorted(asked)
     assert (run.passed, run.failed, run.complete) == (150, 0, True)

@@ -6,6 +6,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
 
 FILES = {
@@ -129,7 +130,7 @@ def build_project(root: Path) -> Path:
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     root = build_project(tmp_path_factory.mktemp("proj"))
-    return asyncio.run(run_pytest(root, test_timeout=10, run_timeout=120))
+    return asyncio.run(run_pytest(root, RunOptions(test_timeout=10, run_timeout=120)))
 
 
 def failure(run, suffix):
