@@ -1,12 +1,16 @@
-"""The code that runs in the user's interpreter works on the oldest and the newest Python.
+"""The code that runs in the user's interpreter works on every Python users run, 3.8 to 3.13.
 
-That code is the pytest plugin, the warm server with its forked children, and the script runner
-(stdlib + pytest only). `heal-ls check`, `heal-ls fix --provider local` and the warm runner run
-here for real with `--python` a venv of pyenv's CPython 3.8 and one of 3.13, each with pytest 8
-from PyPI (scripts/project_python/setup.sh, cached under .cache/project-python/); a version
-pyenv has no build of is skipped with that reason. The source is also checked for Python 3.8:
-grammar (ast feature_version) and the standard-library names added in 3.9 or later, which a run
-reaches only on the paths it takes.
+That code is the pytest plugin (with its record of which functions ran), the warm server with
+its forked children, the sandbox's launcher inside them, `heal_serve` and the script runner
+(stdlib + pytest only). Each version gets one venv of pyenv's CPython X.Y with pytest 8 from
+PyPI (scripts/project_python/setup.sh, made once and cached under .cache/project-python/; a
+version pyenv has no build of is skipped with that reason), shared by the tests of this module.
+Per version, one row: a real `heal-ls check --python` (the plugin's report and its record of the
+functions the failing test ran), then on one warm runner a run of the saved code, the fix served
+to a sandboxed run and the plugin-free confirmation of it in the sandbox. `heal-ls fix --provider
+local` runs whole on the oldest version. The source is also checked for Python 3.8: grammar (ast
+feature_version) and the standard-library names added in 3.9 or later, which a run reaches only
+on the paths it takes.
 """
 
 from __future__ import annotations
@@ -58,7 +62,10 @@ def oldest_python() -> str:
     return project_python(".".join(map(str, OLDEST)))
 
 
-@pytest.fixture(scope="module", params=["3.8", "3.13"])
+VERSIONS = ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"]
+
+
+@pytest.fixture(scope="module", params=VERSIONS)
 def any_python(request) -> str:
     return project_python(request.param)
 
@@ -113,41 +120,53 @@ def test_the_checker_catches_what_broke_on_3_8(tmp_path):
         too_new(bad)
 
 
-def test_check_fix_and_the_warm_runner_work_under_the_project_python(any_python, example_copy):
-    from heal_ls.testing.invocation import build_pytest_invocation
+FAILING = "tests/test_inventory.py::test_remove_all"
+
+
+def heal_ls(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    command = [sys.executable, "-m", "heal_ls", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_check_warm_runs_and_the_sandbox_work_under_each_python(any_python, example_copy):
+    from heal_ls.testing.confirm import CONFIRMED, confirm_run
+    from heal_ls.testing.options import RunOptions
+    from heal_ls.testing.runner import run_pytest
     from heal_ls.testing.warm.client import WarmRunner
 
     root = example_copy("inventory")
-    env = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    heal = [sys.executable, "-m", "heal_ls"]
-    check = subprocess.run(
-        [*heal, "check", str(root), "--python", any_python, "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, **env},
-    )
+    check = heal_ls("check", str(root), "--python", any_python, "--json")
     assert check.returncode == 1, check.stderr
-    assert json.loads(check.stdout)["failed"] == 1
-    fix = subprocess.run(
-        [*heal, "fix", str(root), "--python", any_python, "--provider", "local", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, **env},
-    )
+    (failure,) = json.loads(check.stdout)["failures"]
+    reasons = {s["qualname"]: s["reason"] for s in failure["suspects"]}
+    assert reasons["Inventory.remove"] == "raised here"
+    assert reasons["Inventory.add"].startswith("ran during the failing test")  # the plugin's hits
+
+    module = root / "shop" / "inventory.py"
+    fixed = {str(module): module.read_text().replace("<= 1:", "<= 0:")}
+
+    async def warm_runs():
+        runner = WarmRunner(any_python, str(root))
+        warm = RunOptions(python=any_python, warm=runner)
+        candidate = RunOptions(python=any_python, warm=runner, overlay=fixed, sandbox=True)
+        try:
+            saved = await run_pytest(root, warm, nodeids=[FAILING])
+            served = await run_pytest(root, candidate, nodeids=[FAILING])
+            confirmed = await confirm_run(str(root), [FAILING], candidate)
+            return saved, served, confirmed, runner.cold_runs, runner.server is not None
+        finally:
+            runner.close()
+
+    saved, served, confirmed, cold_runs, served_warm = asyncio.run(warm_runs())
+    assert (saved.failed, saved.passed, served.passed, served.failed) == (1, 0, 1, 0), served.error
+    assert confirmed.summary == CONFIRMED
+    assert (cold_runs, served_warm) == (0, True)  # served warm, no fallback to a cold run
+
+
+def test_fix_verifies_under_the_oldest_python(oldest_python, example_copy):
+    root = example_copy("inventory")
+    fix = heal_ls("fix", str(root), "--python", oldest_python, "--provider", "local", "--json")
     healed = json.loads(fix.stdout)["results"][0]
     assert (healed["status"], healed["warning"]) == ("verified", None), fix.stderr  # sandboxed
     assert "warm runner unavailable" not in fix.stderr
-
-    async def warm_run():
-        runner = WarmRunner(any_python, str(root))
-        inv = build_pytest_invocation(root, python=any_python)
-        try:
-            returncode, _ = await runner.run(inv, 120)
-            return returncode, runner.cold_runs, runner.server is not None
-        finally:
-            inv.cleanup()
-            runner.close()
-
-    assert asyncio.run(warm_run()) == (1, 0, True)  # served warm, no fallback to a cold run

@@ -63,7 +63,7 @@ class SandboxPolicy:
 
 
 def as_policy(sandbox) -> SandboxPolicy | None:
-    """run_pytest(sandbox=True | False | None | SandboxPolicy) -> a policy or None."""
+    """RunOptions(sandbox=True | False | None | SandboxPolicy) -> a policy or None."""
     if sandbox is True:
         return SandboxPolicy()
     return sandbox or None
