@@ -7,7 +7,7 @@ from dataclasses import fields
 
 from heal_ls.cli import build_parser
 from heal_ls.heal.config import SOURCES, HealConfig
-from heal_ls.lsp.config import Settings, heal_config, parse_settings
+from heal_ls.lsp.workspace.config import Settings, heal_config, parse_settings
 
 
 def parse(command: str, *argv: str):
