@@ -1,0 +1,236 @@
+"""Ranking on the real-bug corpus without re-running a test: capture each bug's evidence once,
+then re-rank it as often as the ranking changes.
+
+`--capture` runs the same pipeline `heal-ls check --test <failing tests>` runs in
+`heal-ls bench --real` (diagnose: the failing tests' files, the contrast the map lends, the
+history) on each bug's buggy tree, and keeps the run, the evidence and the failures as JSON
+under `--store` with the tree they ran in. Without `--capture` it calls `locate` on what was
+kept, with this checkout's ranking, and prints where the developer's fixed function ranks
+(top-1, top-3, listed) per bug and in all: seconds instead of a corpus run. The evidence holds
+absolute paths into the kept trees, so keep the store where it was captured. `bench --real
+--check-only` stays the measurement; this is the inner loop (it needs the corpus cache).
+
+`--suite localise` does the same for `heal-ls bench --suite localise` (the injected mutations
+of four packages, 12 a package): each mutant's evidence is kept with the mutated module's text,
+replayed as an unsaved overlay over one pristine tree a package.
+
+    python benchmarks/rank_replay.py --capture [--only BUG|PROJECT ...]
+    python benchmarks/rank_replay.py [--only ...] [--show N]
+    python benchmarks/rank_replay.py --suite localise [--capture]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shlex
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from heal_ls import diagnose as pipeline
+from heal_ls.bench.corpus import load_bugs, load_projects, test_env, tree, venv
+from heal_ls.bench.real import rank
+from heal_ls.locate import locate
+from heal_ls.models import Failure, RunResult, TestOutcome
+from heal_ls.testing.options import RunOptions
+
+STORE = Path(tempfile.gettempdir()) / "heal-ls-rank-replay"  # outside any git checkout: git apply
+
+
+def capture(bug, project, store: Path) -> None:
+    where = store / bug.id
+    shutil.rmtree(where, ignore_errors=True)
+    where.mkdir(parents=True)
+    root = tree(bug, where / "tree")
+    kept: dict = {}
+
+    def keep(failures, root_, evidence):
+        kept.update(failures=failures, evidence=evidence)
+        return original(failures, root_, evidence)
+
+    original = pipeline.locate_all
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(test_env(project, root))
+    os.environ["HEAL_LS_CACHE_DIR"] = str(where / "heal-cache")
+    cwd = os.getcwd()
+    os.chdir(root)
+    pipeline.locate_all = keep
+    try:
+        options = RunOptions(venv(project), tuple(shlex.split(shlex.join(project.pytest_args))), 3)
+        asyncio.run(pipeline.diagnose(str(root), options, tests=list(bug.failing_tests)))
+    finally:
+        pipeline.locate_all = original
+        os.chdir(cwd)
+        os.environ.clear()
+        os.environ.update(saved)
+    document = {
+        "root": str(root.resolve()),
+        "failures": [f.to_dict() for f in kept.get("failures", [])],
+        "evidence": _run_dict(kept["evidence"]) if "evidence" in kept else None,
+    }
+    (where / "evidence.json").write_text(json.dumps(document), encoding="utf-8")
+
+
+def _run_dict(run: RunResult) -> dict:
+    from dataclasses import asdict
+
+    return asdict(run)
+
+
+def _run_of(data: dict) -> RunResult:
+    run = RunResult(**data)
+    run.failures = [Failure.from_dict(f) for f in data["failures"]]
+    run.tests = [TestOutcome.from_dict(t) for t in data["tests"]]
+    return run
+
+
+def replay(bug, store: Path, show: int) -> int | None | str:
+    found = store / bug.id / "evidence.json"
+    if not found.is_file():
+        return "not captured"
+    document = json.loads(found.read_text(encoding="utf-8"))
+    run = _run_of(document["evidence"]) if document["evidence"] else None
+    failures = [Failure.from_dict(f) for f in document["failures"] if f.get("test")]
+    failures.sort(key=lambda f: f.test or "")
+    if not failures:
+        return "no failure"
+    located = locate(failures[0], document["root"], run)
+    suspects = [
+        {"path": os.path.relpath(s.path, document["root"]), "qualname": s.qualname}
+        for s in located.suspects
+    ]
+    position = rank(suspects, bug.functions)
+    if show and position != 1:
+        print(f"  {bug.id}: fixed {', '.join(bug.functions)}")
+        for n, s in enumerate(located.suspects[:show], 1):
+            print(f"    {n:>2} {s.score:.4f} {s.qualname} :: {s.reason}")
+    return position
+
+
+def capture_localise(store: Path, per_package: int = 12, test_timeout: float = 3) -> None:
+    from heal_ls.bench import localise
+
+    async def one(package, root, mutant, number):
+        target = root / mutant.path
+        original = target.read_text(encoding="utf-8")
+        mutated = mutant.apply(original)
+        kept: dict = {}
+
+        def keep(failures, root_, evidence):
+            kept.update(failures=failures, evidence=evidence)
+            return plain(failures, root_, evidence)
+
+        plain = pipeline.locate_all
+        target.write_text(mutated, encoding="utf-8")
+        pipeline.locate_all = keep
+        try:
+            options = RunOptions(test_timeout=test_timeout, run_timeout=300)
+            tests = [package.tests] if package.tests else None
+            run, _ = await pipeline.diagnose(root, options, tests=tests)
+        finally:
+            pipeline.locate_all = plain
+            target.write_text(original, encoding="utf-8")
+        failures = [f for f in kept.get("failures", []) if f.test]
+        if run.error or not failures:
+            return False
+        document = {
+            "root": str(root),
+            "package": package.name,
+            "bug": mutant.name,
+            "kind": mutant.kind,
+            "target": str(target),
+            "qualname": mutant.qualname,
+            "overlay": {str(target): mutated},
+            "failures": [f.to_dict() for f in failures],
+            "evidence": _run_dict(kept["evidence"]),
+        }
+        found = store / "localise" / f"{package.name}-{number:02}.json"
+        found.write_text(json.dumps(document), encoding="utf-8")
+        return True
+
+    async def every():
+        for package in localise.PACKAGES:
+            root = store / "localise" / package.name
+            shutil.rmtree(root, ignore_errors=True)
+            shutil.copytree(localise.fetch(package), root)
+            os.environ["PYTHONPATH"] = str(root / package.pythonpath)
+            kept = 0
+            for mutant in localise.candidate_mutants(package, root):
+                if kept >= per_package:
+                    break
+                print(f"capturing {package.name} {mutant.name}", file=sys.stderr, flush=True)
+                kept += await one(package, root, mutant, kept)
+
+    (store / "localise").mkdir(parents=True, exist_ok=True)
+    saved = os.environ.get("PYTHONPATH")
+    try:
+        asyncio.run(every())
+    finally:
+        os.environ.pop("PYTHONPATH", None)
+        if saved is not None:
+            os.environ["PYTHONPATH"] = saved
+
+
+def replay_localise(store: Path, show: int) -> None:
+    from heal_ls.bench import localise
+
+    rows = []
+    for found in sorted((store / "localise").glob("*.json")):
+        document = json.loads(found.read_text(encoding="utf-8"))
+        run = _run_of(document["evidence"])
+        failures = [Failure.from_dict(f) for f in document["failures"]]
+        failures.sort(key=lambda f: f.id)
+        ranks = []
+        for failure in failures[: localise.MAX_FAILURES_PER_BUG]:
+            located = locate(failure, document["root"], run, overlay=document["overlay"])
+            position = localise._rank(located.suspects, document["target"], document["qualname"])
+            ranks.append(position)
+            if show and position != 1:
+                print(f"  {document['bug']} ({failure.id}): rank {position}")
+                for n, s in enumerate(located.suspects[:show], 1):
+                    print(f"    {n:>2} {s.score:.4f} {s.qualname} :: {s.reason}")
+        rows.append({**document, "ranks": ranks, "nested": False})
+        print(f"{document['package']:16} {document['kind']:6} ranks {ranks}  {document['bug']}")
+    print("\n".join(localise.table(rows, [])))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", default=())
+    parser.add_argument("--capture", action="store_true")
+    parser.add_argument("--store", type=Path, default=STORE)
+    parser.add_argument("--show", type=int, default=0, help="the first N suspects of a miss")
+    parser.add_argument("--suite", choices=["real", "localise"], default="real")
+    args = parser.parse_args()
+    if args.suite == "localise":
+        if args.capture:
+            capture_localise(args.store)
+        else:
+            replay_localise(args.store, args.show)
+        return 0
+    projects = load_projects()
+    bugs = load_bugs(only=args.only)
+    if args.capture:
+        for bug in bugs:
+            print(f"capturing {bug.id}", file=sys.stderr, flush=True)
+            capture(bug, projects[bug.project], args.store)
+        return 0
+    top1 = top3 = listed = 0
+    for bug in bugs:
+        position = replay(bug, args.store, args.show)
+        print(f"{bug.id}: {position if position is not None else '-'}")
+        if isinstance(position, int):
+            top1 += position == 1
+            top3 += position <= 3
+            listed += 1
+    print(f"top-1 {top1}/{len(bugs)}, top-3 {top3}/{len(bugs)}, listed {listed}/{len(bugs)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
