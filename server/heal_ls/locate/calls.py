@@ -22,7 +22,7 @@ def names_on_line(tree: ast.Module, line: int) -> list[str]:
     """Names the statement at `line` calls (outermost first), then the other names it reads."""
     parts = statement_parts(tree.body, line)
     reads = [n for p in parts for n in ast.walk(p) if isinstance(n, (ast.Attribute, ast.Name))]
-    names = call_names(parts) + [_name_of(node) for node in sorted(reads, key=_position)]
+    names = call_names(parts) + [name_of(node) for node in sorted(reads, key=_position)]
     return list(dict.fromkeys(n for n in names if n))
 
 
@@ -33,7 +33,7 @@ def call_names(parts: list[ast.AST]) -> list[str]:
     for part in parts:
         for node in ast.walk(part):
             if isinstance(node, ast.Call):
-                found.append((_position(node), _name_of(node.func) or _returned_of(node.func)))
+                found.append((_position(node), name_of(node.func) or _returned_of(node.func)))
             found += [(_position(node), name) for name in _implicit_dunders(node)]
     return [name for _, name in sorted(found, key=lambda f: f[0]) if name]
 
@@ -93,7 +93,7 @@ def _position(node: Any) -> tuple[int, int]:
 def _returned_of(func: ast.AST) -> str | None:
     """`cached(c)(f)` calls what `cached` returns: one of its nested defs, named `cached.<locals>.*`."""
     if isinstance(func, ast.Call):
-        inner = _name_of(func.func)
+        inner = name_of(func.func)
         return f"{inner}{RETURNED}" if inner else None
     return None
 
@@ -111,13 +111,13 @@ def wrappers_of(tree: ast.Module, names: list[str]) -> list[str]:
         if isinstance(node, DEF_TYPES) and node.name in wanted:
             for decorator in node.decorator_list:
                 target = decorator.func if isinstance(decorator, ast.Call) else decorator
-                name = _name_of(target)
+                name = name_of(target)
                 if name:
                     found.append(f"{name}{NESTED}")
     return list(dict.fromkeys(found))
 
 
-def _name_of(node: ast.AST) -> str | None:
+def name_of(node: ast.AST) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):

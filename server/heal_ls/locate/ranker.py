@@ -18,6 +18,7 @@ from heal_ls.locate.evidence import (
     rejected_argument,
     signature_error_callee,
 )
+from heal_ls.locate.expected import expected_exceptions, raises_any
 from heal_ls.locate.flow import names_feeding_line
 from heal_ls.locate.index import FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.spectrum import (
@@ -87,6 +88,7 @@ class Ranker:
             return module_level_reason(innermost, self.root, self.index(innermost.path))
         reason = raised_reason(failure, innermost)
         self.raise_site(code, reason, 1.0, "on the failing call path", refusals=True)
+        self.missing_refusal(failure, code)
         covered = self.covered_functions(failure)
         scores = ochiai_scores(failure, run)
         index = self.index(innermost.path)
@@ -98,6 +100,28 @@ class Ranker:
             self.feeding_values(frame, covered, 0.85 - 0.01 * hop)
         self.add_covered(failure, scores, run)
         return None
+
+    def missing_refusal(self, failure: Failure, code: list[Frame]):
+        """The test expects `ValueError` around the call that crashed deeper with another
+        exception: the caller on the path that raises `ValueError` for other inputs is where the
+        refusal of this one is missing; it outranks the line that tripped over the input."""
+        test = [f for f in failure.frames if is_test_file(f.path, self.root)]
+        index = self.index(test[-1].path) if test else None
+        if index is None or index.tree is None:
+            return
+        expected = expected_exceptions(index.tree, test[-1].line)
+        if not expected or failure.exc_type.rsplit(".", 1)[-1] in expected:
+            return
+        for frame in reversed(code[:-1]):
+            node = self.function_of(frame)
+            if node is not None and raises_any(self.index(frame.path), node, expected):
+                where = f"{relative_path(test[-1].path, self.root)}:{test[-1].line}"
+                reason = (
+                    f"raises {'/'.join(sorted(expected))} for other inputs; the test expects it"
+                    f" at {where}, got {failure.exc_type} from deeper"
+                )
+                self.add(frame.path, node, reason, 1.01, frame.line)
+                return
 
     def feeding_values(self, frame: Frame, covered, score: float):
         index = self.index(frame.path)

@@ -1,0 +1,49 @@
+"""The exception a test expects, read from the test line: when the call under
+`with pytest.raises(ValueError):` (or `self.assertRaises(ValueError)`) crashes deeper with
+another exception (`IndexError` on an empty list), the check the test is about is missing: the
+function that should have refused the input is one that already raises what the test expects
+for other inputs (it validates them), not the line that tripped over the input later."""
+
+from __future__ import annotations
+
+import ast
+
+from heal_ls.locate.calls import name_of
+from heal_ls.locate.index import FunctionNode, ModuleIndex
+
+RAISES = {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"}
+
+
+def expected_exceptions(tree: ast.Module, line: int) -> set[str]:
+    """The class names (last dotted part) a `with pytest.raises(E)`/`assertRaises(E)` block
+    holding `line` expects; empty when the line is in no such block."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.With, ast.AsyncWith)) or not node.body:
+            continue
+        start, end = node.body[0].lineno, node.end_lineno or node.lineno
+        if not start <= line <= end:
+            continue
+        for item in node.items:
+            call = item.context_expr
+            if isinstance(call, ast.Call) and name_of(call.func) in RAISES and call.args:
+                found |= _class_names(call.args[0])
+    return found
+
+
+def raises_any(index: ModuleIndex | None, node: FunctionNode, names: set[str]) -> bool:
+    """Does the def raise one of these exception classes (by name) somewhere in its own body?"""
+    found = index.def_node(node.def_line) if index is not None else None
+    if found is None:
+        return False
+    for raised in ast.walk(found):
+        if isinstance(raised, ast.Raise) and raised.exc is not None:
+            exc = raised.exc.func if isinstance(raised.exc, ast.Call) else raised.exc
+            if name_of(exc) in names:
+                return True
+    return False
+
+
+def _class_names(node: ast.AST) -> set[str]:
+    elements = node.elts if isinstance(node, ast.Tuple) else [node]
+    return {name for e in elements if (name := name_of(e))}

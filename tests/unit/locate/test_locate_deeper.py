@@ -1,0 +1,104 @@
+"""locate(): rules for real bugs whose fix is not where the failure shows (issue 22, ranking):
+a missing refusal of an input the test expects refused."""
+
+from textwrap import dedent
+
+import pytest
+from heal_ls.locate import locate
+from heal_ls.models import Failure, Frame
+
+UNITS = """\
+def pick(names, index):
+    return names[index]
+
+
+def describe(parts):
+    return pick(parts, -1) + " ago"
+
+
+def humanize(delta, granularity):
+    if granularity == "nonsense":
+        raise ValueError("unknown granularity")
+    return describe([f"{delta} {g}" for g in granularity])
+"""
+
+
+@pytest.fixture
+def ws(tmp_path):
+    (tmp_path / "units.py").write_text(UNITS)
+    (tmp_path / "tests").mkdir()
+    return tmp_path
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def crash(ws, test: str, exc_type: str) -> Failure:
+    """humanize(3, []) raised `exc_type` in pick(), called from the last line of `test`."""
+    text = dedent(test)
+    (ws / "tests" / "test_units.py").write_text(text)
+    here = str(ws / "units.py")
+    return Failure(
+        id="tests/test_units.py::test_empty",
+        test="tests/test_units.py::test_empty",
+        exc_type=exc_type,
+        message="list index out of range",
+        frames=[
+            Frame(str(ws / "tests" / "test_units.py"), len(text.splitlines()), "test_empty"),
+            Frame(here, line_of(UNITS, "return describe("), "humanize"),
+            Frame(here, line_of(UNITS, 'return pick(parts, -1) + " ago"'), "describe"),
+            Frame(here, line_of(UNITS, "return names[index]"), "pick"),
+        ],
+    )
+
+
+PYTEST_RAISES = """\
+    import pytest
+    from units import humanize
+
+
+    def test_empty():
+        with pytest.raises(ValueError):
+            humanize(3, [])
+"""
+
+ASSERT_RAISES = """\
+    import unittest
+    from units import humanize
+
+
+    class TestUnits(unittest.TestCase):
+        def test_empty(self):
+            with self.assertRaises((TypeError, ValueError)):
+                humanize(3, [])
+"""
+
+
+@pytest.mark.parametrize("test", [PYTEST_RAISES, ASSERT_RAISES])
+def test_a_crash_where_the_test_expects_a_refusal_blames_the_refusing_caller(ws, test):
+    located = locate(crash(ws, test, "IndexError"), str(ws))
+    top = located.suspects[0]
+    assert top.qualname == "humanize"
+    assert "raises" in top.reason and "ValueError" in top.reason and "IndexError" in top.reason
+    assert [s.qualname for s in located.suspects[1:3]] == ["pick", "describe"]
+
+
+def test_the_expected_exception_itself_or_no_expectation_keeps_the_raise_site_first(ws):
+    plain = """\
+        from units import humanize
+
+
+        def test_empty():
+            humanize(3, [])
+    """
+    for test, exc_type in ((plain, "IndexError"), (PYTEST_RAISES, "ValueError")):
+        located = locate(crash(ws, test, exc_type), str(ws))
+        assert located.suspects[0].qualname == "pick"
+        assert located.suspects[0].reason == "raised here"
+
+
+def test_no_caller_raising_the_expected_exception_keeps_the_raise_site_first(ws):
+    test = PYTEST_RAISES.replace("ValueError", "KeyError")
+    located = locate(crash(ws, test, "IndexError"), str(ws))
+    assert [s.qualname for s in located.suspects] == ["pick", "describe", "humanize"]
