@@ -18,10 +18,17 @@ from heal_ls.pysource.parse import DEF_TYPES
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-def names_on_line(tree: ast.Module, line: int) -> list[str]:
-    """Names the statement at `line` calls (outermost first), then the other names it reads."""
+def names_on_line(tree: ast.Module, line: int, local: frozenset[str] = frozenset()) -> list[str]:
+    """Names the statement at `line` calls (outermost first), then the other names it reads
+    (a property, a function handed to `map`), but not the `local` variables it reads: a bare
+    name bound in the test (`version` in `assert version in spec`) runs no function of ours."""
     parts = statement_parts(tree.body, line)
-    reads = [n for p in parts for n in ast.walk(p) if isinstance(n, (ast.Attribute, ast.Name))]
+    reads = [
+        n
+        for p in parts
+        for n in ast.walk(p)
+        if isinstance(n, ast.Attribute) or (isinstance(n, ast.Name) and n.id not in local)
+    ]
     names = call_names(parts) + [name_of(node) for node in sorted(reads, key=_position)]
     return list(dict.fromkeys(n for n in names if n))
 

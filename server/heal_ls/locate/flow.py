@@ -67,6 +67,21 @@ def calls_before_line(tree: ast.Module, line: int) -> list[list[str]]:
     return found
 
 
+def locals_at(tree: ast.Module, line: int) -> frozenset[str]:
+    """The plain names the test function holding `line` binds: its parameters (fixtures,
+    parametrize arguments) and what it assigns."""
+    function = _enclosing_function(tree.body, line)
+    if function is None:
+        return frozenset()
+    arguments = function.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    names = {a.arg for a in every}
+    for _lineno, targets, _value in _assignments(function, (function.end_lineno or line) + 1):
+        names |= {t for t in targets if "." not in t}
+    return frozenset(names)
+
+
 def calls_given(tree: ast.Module, line: int) -> list[list[str]]:
     """The names each earlier statement calls that hands a call an object `line` reads
     (`wrapper = cached(cache, lock=lock)(f)` before `assert lock.count == 2`), nearest first."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from heal_ls.locate.calls import imported_functions, matches, names_on_line, wrappers_of
-from heal_ls.locate.flow import calls_before_line, calls_given, names_feeding_line
+from heal_ls.locate.flow import calls_before_line, calls_given, locals_at, names_feeding_line
 from heal_ls.locate.index import FunctionNode
 from heal_ls.pysource.paths import is_test_file
 
@@ -24,7 +24,7 @@ def line_suspects(tree: ast.Module, test_path: str, test_line: int, covered: Poo
         for path, node in imported_functions(tree, test_path, root)
         if not is_test_file(path, root)
     ]
-    on_line = names_on_line(tree, test_line)
+    on_line = names_on_line(tree, test_line, locals_at(tree, test_line))
     on_line += wrappers_of(tree, on_line)
     feeding = names_feeding_line(tree, test_line)
     return resolve(on_line, pool), resolve(feeding, pool)

@@ -1,5 +1,6 @@
 """locate(): rules for real bugs whose fix is not where the failure shows (issue 22, ranking):
-a missing refusal of an input the test expects refused."""
+a missing refusal of an input the test expects refused; a local variable on the failing line
+mistaken for a function of the same name."""
 
 from textwrap import dedent
 
@@ -102,3 +103,60 @@ def test_no_caller_raising_the_expected_exception_keeps_the_raise_site_first(ws)
     test = PYTEST_RAISES.replace("ValueError", "KeyError")
     located = locate(crash(ws, test, "IndexError"), str(ws))
     assert [s.qualname for s in located.suspects] == ["pick", "describe", "humanize"]
+
+
+SPEC = """\
+class Spec:
+    def __init__(self, text):
+        self.text = text
+
+    @property
+    def version(self):
+        return self.text.lstrip("=")
+
+    def __contains__(self, item):
+        return item == self.version
+
+
+def square(x):
+    return x * x
+"""
+
+
+@pytest.mark.parametrize(
+    ("check", "expected"),
+    [
+        ("assert version in spec", "Spec.__contains__"),  # a parameter named like a property
+        ("assert spec.version == version", "Spec.version"),  # the property itself is read
+        ("assert list(map(square, [version])) == [4]", "square"),  # handed to map, runs
+    ],
+)
+def test_a_local_variable_read_on_the_failing_line_runs_no_function(tmp_path, check, expected):
+    (tmp_path / "spec.py").write_text(SPEC)
+    (tmp_path / "tests").mkdir()
+    text = dedent(f"""\
+        import pytest
+        from spec import Spec, square
+
+
+        @pytest.mark.parametrize("version", ["2"])
+        def test_in(version):
+            spec = Spec("==1")
+            {check}
+    """)
+    (tmp_path / "tests" / "test_spec.py").write_text(text)
+    here = str(tmp_path / "spec.py")
+    covered = [f"{here}:{line_of(SPEC, needle)}" for needle in ("def __init__", "@property")]
+    covered += [f"{here}:{line_of(SPEC, 'def __contains__')}", f"{here}:{line_of(SPEC, 'def sq')}"]
+    failure = Failure(
+        id="tests/test_spec.py::test_in[2]",
+        test="tests/test_spec.py::test_in[2]",
+        exc_type="AssertionError",
+        message="assert False",
+        frames=[Frame(str(tmp_path / "tests" / "test_spec.py"), len(text.splitlines()), "test_in")],
+        covered=covered,
+    )
+    located = locate(failure, str(tmp_path))
+    assert located.suspects[0].qualname == expected
+    if expected == "Spec.__contains__":
+        assert "Spec.version" not in [s.qualname for s in located.suspects[:2]]
