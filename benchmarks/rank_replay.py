@@ -17,6 +17,12 @@ replayed as an unsaved overlay over one pristine tree a package.
     python benchmarks/rank_replay.py --capture [--only BUG|PROJECT ...]
     python benchmarks/rank_replay.py [--only ...] [--show N]
     python benchmarks/rank_replay.py --suite localise [--capture]
+    python benchmarks/rank_replay.py --green [--only ...]
+
+`--green` replays benchmarks/green_replay.py's question on the kept evidence: the project's
+previous cached release is the last green snapshot, the functions the failing tests ran that
+differ from it are "changed since green" (impact/green.py, as `check` would read them from the
+map), and each bug is ranked without and with that history.
 """
 
 from __future__ import annotations
@@ -31,7 +37,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from heal_ls import diagnose as pipeline
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # green_replay, a sibling script
+
+from heal_ls import diagnose as pipeline  # noqa: E402
 from heal_ls.bench.corpus import load_bugs, load_projects, test_env, tree, venv
 from heal_ls.bench.real import rank
 from heal_ls.locate import locate
@@ -89,7 +97,23 @@ def _run_of(data: dict) -> RunResult:
     return run
 
 
-def replay(bug, store: Path, show: int) -> int | None | str:
+def changed_since(bug, root: str, failures: list[Failure], scratch: Path) -> list[str] | None:
+    """The keys the failing tests ran whose function differs from the previous cached release
+    (None: no earlier release is cached)."""
+    from green_replay import previous_release, sources
+    from heal_ls.impact.green import changed_since_green, keep_green
+    from heal_ls.impact.schema import connect
+
+    older = previous_release(bug.project, bug.version)
+    if older is None:
+        return None
+    db = connect(scratch / f"{bug.id}.sqlite", root, sys.executable)
+    keep_green(db, str(older), sources(older))
+    keys = sorted({key for failure in failures for key in failure.covered})
+    return changed_since_green(db, root, keys)
+
+
+def replay(bug, store: Path, show: int, green: Path | None = None) -> int | None | str:
     found = store / bug.id / "evidence.json"
     if not found.is_file():
         return "not captured"
@@ -99,6 +123,12 @@ def replay(bug, store: Path, show: int) -> int | None | str:
     failures.sort(key=lambda f: f.test or "")
     if not failures:
         return "no failure"
+    if green is not None:
+        changed = changed_since(bug, document["root"], failures, green)
+        if changed is None:
+            return "no earlier release"
+        run = run or RunResult(document["root"])
+        run.changed_since_green = changed
     located = locate(failures[0], document["root"], run)
     suspects = [
         {"path": os.path.relpath(s.path, document["root"]), "qualname": s.qualname}
@@ -206,6 +236,7 @@ def main() -> int:
     parser.add_argument("--store", type=Path, default=STORE)
     parser.add_argument("--show", type=int, default=0, help="the first N suspects of a miss")
     parser.add_argument("--suite", choices=["real", "localise"], default="real")
+    parser.add_argument("--green", action="store_true", help="with the previous release as green")
     args = parser.parse_args()
     if args.suite == "localise":
         if args.capture:
@@ -220,6 +251,8 @@ def main() -> int:
             print(f"capturing {bug.id}", file=sys.stderr, flush=True)
             capture(bug, projects[bug.project], args.store)
         return 0
+    if args.green:
+        return green_table(bugs, args.store)
     top1 = top3 = listed = 0
     for bug in bugs:
         position = replay(bug, args.store, args.show)
@@ -229,6 +262,25 @@ def main() -> int:
             top3 += position <= 3
             listed += 1
     print(f"top-1 {top1}/{len(bugs)}, top-3 {top3}/{len(bugs)}, listed {listed}/{len(bugs)}")
+    return 0
+
+
+def green_table(bugs, store: Path) -> int:
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="rank-green-") as scratch:
+        for bug in bugs:
+            after = replay(bug, store, 0, Path(scratch))
+            if not isinstance(after, int) and after is not None:
+                print(f"{bug.id}: {after}")
+                continue
+            before = replay(bug, store, 0)
+            rows.append((bug.id, before, after))
+            print(f"{bug.id}: {before if before is not None else '-'} -> {after or '-'}")
+    within = lambda i, n: sum(1 for r in rows if isinstance(r[i], int) and r[i] <= n)  # noqa: E731
+    print(
+        f"{len(rows)} bugs with an earlier cached release: top-1 {within(1, 1)} -> "
+        f"{within(2, 1)}, top-3 {within(1, 3)} -> {within(2, 3)}"
+    )
     return 0
 
 
