@@ -92,12 +92,13 @@ class Ranker:
         covered = self.covered_functions(failure)
         scores = ochiai_scores(failure, run)
         index = self.index(innermost.path)
-        # `size = self.getsizeof(v)` then `if size > limit` raised: the callee made the value;
-        # and when the raising line read an argument, what its caller computed to pass it
+        # `size = self.getsizeof(v)` then `if size > limit` raised: the callee made the value,
+        # and comes before the callers that only led here; when the raising line read an
+        # argument, what its caller computed to pass it (after the callers)
         for hop, frame in enumerate(reversed(code[-2:])):
             if hop and not reads_argument(index, node, innermost.line):
                 break
-            self.feeding_values(frame, covered, 0.85 - 0.01 * hop)
+            self.feeding_values(frame, covered, 0.95 if not hop else 0.85 - 0.01 * hop)
         self.add_covered(failure, scores, run)
         return None
 

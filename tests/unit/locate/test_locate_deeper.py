@@ -1,6 +1,6 @@
 """locate(): rules for real bugs whose fix is not where the failure shows (issue 22, ranking):
 a missing refusal of an input the test expects refused; a local variable on the failing line
-mistaken for a function of the same name."""
+mistaken for a function of the same name; the callee that made the value a line crashed on."""
 
 from textwrap import dedent
 
@@ -160,3 +160,46 @@ def test_a_local_variable_read_on_the_failing_line_runs_no_function(tmp_path, ch
     assert located.suspects[0].qualname == expected
     if expected == "Spec.__contains__":
         assert "Spec.version" not in [s.qualname for s in located.suspects[:2]]
+
+
+TAGS = """\
+def normalize(text):
+    return text.replace(".", "_")
+
+
+def platforms(raw):
+    linux = normalize(raw)
+    _, arch = linux.split("_", 1)
+    return [arch]
+
+
+def tags(raw):
+    return [f"py3-{p}" for p in platforms(raw)]
+"""
+
+
+def test_the_callee_that_made_the_value_a_line_crashed_on_outranks_the_callers(tmp_path):
+    (tmp_path / "tags.py").write_text(TAGS)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_tags.py").write_text(
+        'from tags import tags\n\n\ndef test_space():\n    assert tags("isilon onefs")\n'
+    )
+    here = str(tmp_path / "tags.py")
+    failure = Failure(
+        id="tests/test_tags.py::test_space",
+        test="tests/test_tags.py::test_space",
+        exc_type="ValueError",
+        message="not enough values to unpack (expected 2, got 1)",
+        frames=[
+            Frame(str(tmp_path / "tests" / "test_tags.py"), 5, "test_space"),
+            Frame(here, line_of(TAGS, "for p in platforms(raw)"), "tags"),
+            Frame(here, line_of(TAGS, "_, arch = linux.split"), "platforms"),
+        ],
+        covered=[f"{here}:{line_of(TAGS, f'def {name}(')}" for name in TAGS_DEFS],
+    )
+    located = locate(failure, str(tmp_path))
+    assert [s.qualname for s in located.suspects] == ["platforms", "normalize", "tags"]
+    assert located.suspects[1].reason.startswith("computes a value used where it was raised")
+
+
+TAGS_DEFS = ("normalize", "platforms", "tags")
