@@ -1,8 +1,13 @@
 """`heal-ls bench --real` end to end on a tiny corpus built here (no network): the pinned
 tarball is unpacked, the commit's test part makes the new test fail, --verify proves which bug
-reproduces, and the bench checks, ranks and heals it, then re-runs the regression tests."""
+reproduces, and the bench checks, ranks and heals it, then re-runs the regression tests;
+the corpus runner reads each test's outcome from pytest's JUnit report."""
+
+import sys
+from textwrap import dedent
 
 import pytest
+from heal_ls.bench import corpus
 from heal_ls.cli import main
 from helpers.corpus import build_corpus
 
@@ -71,3 +76,45 @@ def test_unknown_bugs_and_a_missing_corpus_are_one_line_errors(tmp_path, capsys)
     (corpus / "projects.json").unlink()
     assert main(args) == 2
     assert "projects.json" in capsys.readouterr().err
+
+
+def test_outcomes_come_from_pytests_junit_report_ids_with_spaces_included(tmp_path):
+    (tmp_path / "tests" / "sub").mkdir(parents=True)
+    (tmp_path / "tests" / "sub" / "test_a.py").write_text(
+        dedent(
+            """\
+            import pytest
+
+
+            def test_one():
+                pass
+
+
+            class TestSuite:
+                class TestInner:
+                    def test_deep(self):
+                        assert 0
+
+                @pytest.mark.parametrize("x", [1, 2], ids=["a b", "c.d"])
+                def test_two(self, x):
+                    assert x == 1
+
+
+            @pytest.mark.xfail
+            def test_xfail():
+                assert 0
+            """
+        )
+    )
+    (tmp_path / "tests" / "test_b.py").write_text("import not_a_module_anywhere\n")
+    tiny = corpus.Project("tiny", ".", (), ())
+    found = corpus.run_tests(sys.executable, tiny, tmp_path, ["tests/sub"])
+    assert found == {
+        "tests/sub/test_a.py::test_one": "PASSED",
+        "tests/sub/test_a.py::TestSuite::TestInner::test_deep": "FAILED",
+        "tests/sub/test_a.py::TestSuite::test_two[a b]": "PASSED",
+        "tests/sub/test_a.py::TestSuite::test_two[c.d]": "FAILED",
+        "tests/sub/test_a.py::test_xfail": "XFAIL",
+    }
+    broken = corpus.run_tests(sys.executable, tiny, tmp_path, ["tests/test_b.py"])
+    assert broken == {"tests/test_b.py": "ERROR"}

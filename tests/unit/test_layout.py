@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "server" / "heal_ls"
@@ -36,6 +37,7 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@cache  # read once per session: every rule walks the same tree
 def server_modules() -> dict[str, Path]:
     return {
         module_name(p): p
@@ -81,6 +83,7 @@ def imported(path: Path, module: str) -> set[str]:
     return found
 
 
+@cache
 def import_graph() -> dict[str, set[str]]:
     return {m: imported(p, m) for m, p in server_modules().items()}
 

@@ -1,10 +1,8 @@
 """The real-bug corpus's pure parts (no runs, no network): reading diffs, naming the functions a
-fix touched, storing bugs, reading pytest's outcomes, ranking, the table; and the shipped corpus
-itself is well formed."""
+fix touched, storing bugs, ranking, the table; and the shipped corpus itself is well formed.
+Reading pytest's outcomes from a real run is in tests/e2e/test_bench_real.py."""
 
 import re
-import sys
-from textwrap import dedent
 
 import pytest
 from heal_ls.bench import corpus, real
@@ -74,48 +72,6 @@ def test_bugs_round_trip_and_bad_names_are_refused(tmp_path):
     with pytest.raises(corpus.CorpusError, match="malformed bug"):
         corpus.load_bugs(folder)
     assert corpus.load_projects(folder)["tiny"] == corpus.Project("tiny", "src", (), ())
-
-
-def test_outcomes_come_from_pytests_junit_report_ids_with_spaces_included(tmp_path):
-    (tmp_path / "tests" / "sub").mkdir(parents=True)
-    (tmp_path / "tests" / "sub" / "test_a.py").write_text(
-        dedent(
-            """\
-            import pytest
-
-
-            def test_one():
-                pass
-
-
-            class TestSuite:
-                class TestInner:
-                    def test_deep(self):
-                        assert 0
-
-                @pytest.mark.parametrize("x", [1, 2], ids=["a b", "c.d"])
-                def test_two(self, x):
-                    assert x == 1
-
-
-            @pytest.mark.xfail
-            def test_xfail():
-                assert 0
-            """
-        )
-    )
-    (tmp_path / "tests" / "test_b.py").write_text("import not_a_module_anywhere\n")
-    tiny = corpus.Project("tiny", ".", (), ())
-    found = corpus.run_tests(sys.executable, tiny, tmp_path, ["tests/sub"])
-    assert found == {
-        "tests/sub/test_a.py::test_one": "PASSED",
-        "tests/sub/test_a.py::TestSuite::TestInner::test_deep": "FAILED",
-        "tests/sub/test_a.py::TestSuite::test_two[a b]": "PASSED",
-        "tests/sub/test_a.py::TestSuite::test_two[c.d]": "FAILED",
-        "tests/sub/test_a.py::test_xfail": "XFAIL",
-    }
-    broken = corpus.run_tests(sys.executable, tiny, tmp_path, ["tests/test_b.py"])
-    assert broken == {"tests/test_b.py": "ERROR"}
 
 
 def test_rank_is_the_fixed_function_or_the_def_enclosing_it():
