@@ -21,12 +21,18 @@ lint: setup
 	$(BIN)/mypy
 	MYPYPATH=server/heal_ls/testing/agent $(BIN)/mypy --no-check-untyped-defs --explicit-package-bases server/heal_ls/testing/agent/*.py
 
-test: lint
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+# `make test` runs on two pytest-xdist workers (WORKERS=0: one process): a file runs on one
+# worker, each editor's tests on one worker (the groups are marked in tests/conftest.py).
+WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 
-# The inner loop: unit and in-process engine tests, no real editor, server or project run.
+test: lint
+	$(PYTEST) -n $(WORKERS) --dist loadgroup tests
+
+# The inner loop: unit and in-process engine tests, no real editor, server or project run
+# (one process: ~45 s of CPU, and its timing tests see no second worker).
 test-fast: setup
-	$(BIN)/python -m pytest -q -p no:cacheprovider -x tests/unit
+	$(PYTEST) -x tests/unit
 
 # check exits 1 because the example has a failing test: that is the point of the demo.
 demo: setup

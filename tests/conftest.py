@@ -21,6 +21,37 @@ collect_ignore = ["e2e/multinode", "setups"]
 for _name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
     os.environ.pop(_name, None)
 os.environ["HEAL_LS_CACHE_DIR"] = tempfile.mkdtemp(prefix="heal-ls-test-cache-")
+_NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "venv_plugins: the test's pytest subprocesses load the plugins installed here (xdist,"
+        " pytest-cov...) as a user's would",
+    )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _children_without_dev_plugins():
+    """The pytest runs the tests start (heal-ls's and their own) load no plugin by entry point:
+    this venv's dev plugins (hypothesis, pytest-lsp, pytest-asyncio...) are nothing the example
+    projects use, and importing them costs ~2.7 s of CPU per pytest start, more than half of a
+    `heal-ls fix`. Set once the session's own plugins are loaded (under xdist: in each worker)."""
+    before = os.environ.get(_NO_AUTOLOAD)
+    os.environ[_NO_AUTOLOAD] = "1"
+    yield
+    if before is None:
+        del os.environ[_NO_AUTOLOAD]
+    else:
+        os.environ[_NO_AUTOLOAD] = before
+
+
+@pytest.fixture(autouse=True)
+def _children_with_venv_plugins(request, monkeypatch):
+    """Tests about a user's plugins (marked `venv_plugins`) run pytest as a user would."""
+    if request.node.get_closest_marker("venv_plugins") is not None:
+        monkeypatch.delenv(_NO_AUTOLOAD, raising=False)
 
 
 @pytest.fixture
@@ -52,6 +83,7 @@ def example_copy(tmp_path):
 
 _ORDER = {"unit": 0, "e2e": 1, "lsp": 2, "nvim": 3, "vscode": 4}
 _MARKED_FOLDERS = {"e2e", "lsp", "nvim", "vscode"}
+_ONE_WORKER = {"nvim", "vscode"}
 
 
 def pytest_collection_modifyitems(items):
@@ -63,6 +95,11 @@ def pytest_collection_modifyitems(items):
 
     items.sort(key=rank)  # stable: keeps each file's own order
     for item in items:  # markers by folder: `-m lsp`, `-m 'not vscode'`...
-        folder = Path(str(item.fspath)).relative_to(REPO / "tests").parts[0]
+        path = Path(str(item.fspath)).relative_to(REPO / "tests")
+        folder = path.parts[0]
         if folder in _MARKED_FOLDERS:
             item.add_marker(folder)
+        # Under `-n 2 --dist loadgroup` a file runs on one worker (its module fixtures run once);
+        # an editor's files on one worker (one tool install, one editor at a time).
+        group = folder if folder in _ONE_WORKER else path.as_posix()
+        item.add_marker(pytest.mark.xdist_group(group))

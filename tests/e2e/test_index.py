@@ -11,6 +11,8 @@ import pytest
 from heal_ls.impact import Function, ImpactMap
 from helpers.cli import heal_ls, write
 
+pytestmark = pytest.mark.venv_plugins  # its runs go through the pytest-xdist installed here
+
 PROJECT = {
     "pyproject.toml": "",
     "pkg/__init__.py": "",

@@ -14,7 +14,7 @@ import pytest
 from helpers.cli import heal_ls
 from helpers.setups import load_harness
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.venv_plugins]
 
 setups = load_harness()
 

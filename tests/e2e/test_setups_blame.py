@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from helpers.cli import heal_check
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.venv_plugins]
 
 SETUPS = Path(__file__).resolve().parents[1] / "setups"
 

@@ -15,7 +15,7 @@ import pytest
 from heal_ls.testing.runner import run_pytest
 from helpers.cli import heal_ls, write
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.venv_plugins]
 
 INI = "[pytest]\npythonpath = .\naddopts = -n 2\n"
 WHERE = """import os

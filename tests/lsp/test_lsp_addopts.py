@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from helpers.lsp import server_env
 
-pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
+pytestmark = [pytest.mark.lsp, pytest.mark.e2e, pytest.mark.venv_plugins]
 
 SETUPS = Path(__file__).resolve().parents[1] / "setups"
 FAILED = re.compile(r"^FAILED (\S+)", re.M)

@@ -9,7 +9,7 @@ import pytest
 from helpers.setups import load_harness
 from lsprotocol import types as t
 
-pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
+pytestmark = [pytest.mark.lsp, pytest.mark.e2e, pytest.mark.venv_plugins]
 
 setups = load_harness()
 
