@@ -47,11 +47,16 @@ def _children_without_dev_plugins():
         os.environ[_NO_AUTOLOAD] = before
 
 
-@pytest.fixture(autouse=True)
-def _children_with_venv_plugins(request, monkeypatch):
-    """Tests about a user's plugins (marked `venv_plugins`) run pytest as a user would."""
-    if request.node.get_closest_marker("venv_plugins") is not None:
-        monkeypatch.delenv(_NO_AUTOLOAD, raising=False)
+@pytest.fixture(autouse=True, scope="module")
+def _children_with_venv_plugins(request):
+    """Modules about a user's plugins (`pytestmark = pytest.mark.venv_plugins`) run pytest as a
+    user would, in their module-scoped fixtures too."""
+    if request.node.get_closest_marker("venv_plugins") is None:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv(_NO_AUTOLOAD, raising=False)
+        yield
 
 
 @pytest.fixture

@@ -16,6 +16,8 @@ from heal_ls.heal.guards import find_guards
 from heal_ls.testing.options import RunOptions
 from helpers.projects import write_files
 
+pytestmark = pytest.mark.venv_plugins  # the project's tests use pytest-mock's `mocker`
+
 FILES = {
     "pytest.ini": "[pytest]\npythonpath = src\naddopts = --doctest-modules\ntestpaths = tests src\n",
     "src/recap/__init__.py": "",
