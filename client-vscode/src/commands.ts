@@ -1,5 +1,5 @@
-// Palette commands (category "Heal"), registered as paletteId(name). Their ids differ from the
-// server's heal.* commands, which vscode-languageclient registers by itself.
+// Palette commands (category "Heal"). Their ids differ from the server's heal.* commands, which
+// vscode-languageclient registers by itself.
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 import {
@@ -7,8 +7,6 @@ import {
   FAILURES,
   HEAL_FAILING_TEST,
   LOAD_REPORT,
-  PaletteCommand,
-  paletteId,
   RERUN_FAILED,
   RUN_SCRIPT,
   RUN_TESTS,
@@ -24,26 +22,23 @@ export interface FailureInfo {
   exc_type: string;
   suspect: { path: string; qualname: string; line: number } | null;
   healable: boolean;
-  reason?: string | null;
 }
 
-/** A test id, `{test}`, or a test item of the Testing view (its id is the test's node id). */
-type TestArg = string | { test?: string } | vscode.TestItem | undefined;
+type TestArg = string | { test?: string } | undefined;
 
 export function registerCommands(context: vscode.ExtensionContext, server: HealServer): void {
-  const commands: Record<PaletteCommand, (...args: never[]) => unknown> = {
-    healFailingTest: (arg: TestArg) => healFailingTest(server, arg),
-    runTests: () => serverCommand(server, RUN_TESTS, []),
-    rerunFailed: () => serverCommand(server, RERUN_FAILED, []),
-    runScript: (uri?: vscode.Uri) => runScript(server, uri),
-    debugTest: (arg: TestArg) => debugTest(server, arg),
-    loadReport: (uri?: vscode.Uri) => loadReport(server, uri),
-    setApiKey: (arg?: { provider?: string; key?: string }) => setApiKey(context, arg),
-    showLogs: () => server.output.show(),
-    restart: () => server.restart('Heal: Restart Server'),
+  const commands: Record<string, (...args: never[]) => unknown> = {
+    'heal-ls.healFailingTest': (arg: TestArg) => healFailingTest(server, arg),
+    'heal-ls.runTests': () => serverCommand(server, RUN_TESTS, []),
+    'heal-ls.rerunFailed': () => serverCommand(server, RERUN_FAILED, []),
+    'heal-ls.runScript': (uri?: vscode.Uri) => runScript(server, uri),
+    'heal-ls.debugTest': (arg: TestArg) => debugTest(server, arg),
+    'heal-ls.loadReport': (uri?: vscode.Uri) => loadReport(server, uri),
+    'heal-ls.setApiKey': (arg?: { provider?: string; key?: string }) => setApiKey(context, arg),
+    'heal-ls.showLogs': () => server.output.show(),
+    'heal-ls.restart': () => server.restart('Heal: Restart Server'),
   };
-  for (const [name, handler] of Object.entries(commands)) {
-    const id = paletteId(name as PaletteCommand);
+  for (const [id, handler] of Object.entries(commands)) {
     context.subscriptions.push(vscode.commands.registerCommand(id, handler));
   }
 }
@@ -53,12 +48,11 @@ export function registerCommands(context: vscode.ExtensionContext, server: HealS
  * progress from the server (its cancel stops the real work), so they get no `title`; the
  * others get a client-side progress notification whose cancel cancels the request.
  */
-export async function serverCommand(
+async function serverCommand(
   server: HealServer,
   command: string,
   args: unknown[],
   title?: string,
-  token?: vscode.CancellationToken,
 ): Promise<unknown> {
   await server.ready(); // a command run while the server starts waits for it
   const client = server.client;
@@ -68,7 +62,7 @@ export async function serverCommand(
   }
   const params = { command, arguments: args };
   if (title === undefined) {
-    return client.sendRequest(ExecuteCommandRequest.type, params, token);
+    return client.sendRequest(ExecuteCommandRequest.type, params);
   }
   const options = { location: vscode.ProgressLocation.Notification, title, cancellable: true };
   return vscode.window.withProgress(options, (_progress, token) =>
@@ -76,7 +70,7 @@ export async function serverCommand(
   );
 }
 
-export async function listFailures(server: HealServer): Promise<FailureInfo[]> {
+async function listFailures(server: HealServer): Promise<FailureInfo[]> {
   await server.ready();
   const result = await server.client?.sendRequest<{ failures: FailureInfo[] }>(FAILURES, {});
   return result?.failures ?? [];
@@ -84,7 +78,7 @@ export async function listFailures(server: HealServer): Promise<FailureInfo[]> {
 
 /** The failure named by `arg`, the only one there is, or the one the user picks. */
 async function pickFailure(server: HealServer, arg: TestArg, healableOnly: boolean) {
-  const wanted = typeof arg === 'string' ? arg : arg && 'id' in arg ? arg.id : arg?.test;
+  const wanted = typeof arg === 'string' ? arg : arg?.test;
   const failures = (await listFailures(server)).filter((f) => f.healable || !healableOnly);
   if (wanted) {
     return failures.find((f) => f.test === wanted || f.id === wanted) ?? ({ test: wanted } as FailureInfo);
@@ -114,8 +108,20 @@ async function healFailingTest(server: HealServer, arg: TestArg): Promise<unknow
   if (!failure) {
     return undefined;
   }
-  // The server tells the user the outcome (window/showMessage, in every editor): one message.
-  return serverCommand(server, HEAL_FAILING_TEST, [{ test: failure.test ?? failure.id }]);
+  const test = failure.test ?? failure.id;
+  const target = failure.suspect?.qualname ?? test;
+  const result = await serverCommand(server, HEAL_FAILING_TEST, [{ test }]);
+  reportHeal(target, result);
+  return result;
+}
+
+function reportHeal(target: string, result: unknown): void {
+  const { status, message } = (result ?? {}) as { status?: string; message?: string };
+  if (status === 'verified') {
+    void vscode.window.showInformationMessage(`Heal: ${target} fixed; the failing test passes now.`);
+  } else if (status && status !== 'cancelled') {
+    void vscode.window.showWarningMessage(`Heal: ${target}: ${status}${message ? ` (${message})` : ''}`);
+  }
 }
 
 /** "Load CI Test Report": a JUnit XML file's failures become diagnostics; nothing runs. */

@@ -9,14 +9,11 @@ import { isKeySecret } from './secrets';
 import { HealServer } from './server';
 import { SECTION } from './settings';
 import { HealStatus, StatusItem } from './status';
-import { HealTests } from './testing';
 
 /** What activate() returns: lets tests and other extensions look inside. */
 export interface HealApi {
   server: HealServer;
   status: StatusItem;
-  /** The Testing view's controller and what it shows per test. */
-  tests: HealTests;
   /** Fixes waiting in the refactor preview (heal.previewFixes). */
   pendingPreviews(): number;
   /** The last debugpy attach configuration the extension asked VS Code to start. */
@@ -35,8 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<HealAp
       }
     });
   });
-  const tests = new HealTests(server);
-  context.subscriptions.push(output, status, server, tests);
+  context.subscriptions.push(output, status, server);
   registerCommands(context, server);
   watchRestartTriggers(context, server);
   await server.start().catch((err: unknown) => {
@@ -48,7 +44,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<HealAp
   return {
     server,
     status,
-    tests,
     pendingPreviews: () => preview.pendingPreviews,
     lastAttach: () => debug.lastAttach,
   };

@@ -1,6 +1,5 @@
 // Status bar item fed by the server's `heal/status` notification: failing count and busy state.
 import * as vscode from 'vscode';
-import { paletteId } from './constants';
 
 export interface HealStatus {
   running: boolean;
@@ -18,7 +17,7 @@ export class StatusItem implements vscode.Disposable {
   constructor() {
     this.item = vscode.window.createStatusBarItem('heal.status', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Heal';
-    this.item.command = paletteId('healFailingTest');
+    this.item.command = 'heal-ls.healFailingTest';
     this.render();
     this.item.show();
   }
