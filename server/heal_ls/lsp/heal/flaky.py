@@ -12,12 +12,12 @@ from heal_ls.lsp.failures import diagnostics
 from heal_ls.lsp.log import logger
 from heal_ls.lsp.progress import Progress
 from heal_ls.lsp.runs.run import warm_runner
+from heal_ls.lsp.workspace.config import run_options
 from heal_ls.lsp.workspace.documents import unsaved_overlay
 from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.lsp.workspace.state import Known
 from heal_ls.testing.flaky import recheck, reruns_for, worth_rechecking
-from heal_ls.testing.options import RunOptions
 
 
 async def triage(server: HealLanguageServer, folder: Folder, known: Known) -> bool:
@@ -33,11 +33,9 @@ async def triage(server: HealLanguageServer, folder: Folder, known: Known) -> bo
             folder.root,
             test,
             times,
-            RunOptions(
-                python=settings.python,
-                pytest_args=tuple(settings.pytestArgs),
+            run_options(
+                settings,
                 own_cache=True,
-                test_timeout=settings.testTimeout,
                 overlay=unsaved_overlay(server, folder.root) or None,
                 warm=warm_runner(folder),
             ),

@@ -20,12 +20,12 @@ from heal_ls.locate.contrast import with_passing
 from heal_ls.lsp.failures import diagnostics
 from heal_ls.lsp.log import logger
 from heal_ls.lsp.progress import Progress
+from heal_ls.lsp.workspace.config import run_options
 from heal_ls.lsp.workspace.documents import unsaved_overlay
 from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.models import Failure, RunResult, TestOutcome
 from heal_ls.testing.coverage_run import coverage_run
-from heal_ls.testing.options import RunOptions
 
 FILL_TEST_TIMEOUT = 2.0  # seconds per test: a hanging or network test cannot stall the fill
 TITLE = "heal: learning which tests run the suspects"
@@ -56,9 +56,8 @@ async def fill(
     failing: list[str],
 ) -> None:
     settings = folder.settings
-    options = RunOptions(
-        python=settings.python,
-        pytest_args=tuple(settings.pytestArgs),
+    options = run_options(
+        settings,
         test_timeout=min(FILL_TEST_TIMEOUT, settings.testTimeout),
         own_cache=True,  # the user's lastfailed is theirs
     )

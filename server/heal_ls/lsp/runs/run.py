@@ -24,12 +24,12 @@ from heal_ls.lsp.log import logger
 from heal_ls.lsp.progress import Progress
 from heal_ls.lsp.runs import fill
 from heal_ls.lsp.workspace import status
+from heal_ls.lsp.workspace.config import run_options
 from heal_ls.lsp.workspace.documents import unsaved_overlay
 from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.lsp.workspace.state import Known
 from heal_ls.models import Failure, RunResult
-from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import build_pytest_invocation
 from heal_ls.testing.warm.client import WarmRunner, get_warm_runner
 
@@ -71,12 +71,10 @@ async def tests(
     settings = folder.settings
 
     async def start(buffers: dict[str, str]) -> Diagnosis:
-        options = RunOptions(
-            python=settings.python,
+        options = run_options(
+            settings,
             # the user's lastfailed is theirs: it tells us about THEIR runs (lsp/runs/lastfailed.py)
-            pytest_args=tuple(settings.pytestArgs),
             own_cache=True,
-            test_timeout=settings.testTimeout,
             overlay={**buffers, **(overlay or {})} or None,
             warm=warm_runner(folder),
         )
@@ -99,7 +97,7 @@ async def prewarm(folder: Folder) -> None:
         return
     settings = folder.settings
     collect = ("--collect-only", *settings.pytestArgs)
-    options = RunOptions(python=settings.python, pytest_args=collect, trace=False)
+    options = run_options(settings, pytest_args=collect, trace=False)
     inv = build_pytest_invocation(folder.root, options)
     try:
         ready = await runner.prewarm(inv)
@@ -117,8 +115,8 @@ async def script(
     overlay: dict[str, str] | None = None,
 ) -> RunResult | None:
     async def start(buffers: dict[str, str]) -> Diagnosis:
-        options = RunOptions(
-            python=folder.settings.python,
+        options = run_options(
+            folder.settings,
             run_timeout=SCRIPT_TIMEOUT,
             overlay={**buffers, **(overlay or {})} or None,
         )

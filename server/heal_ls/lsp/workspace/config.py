@@ -13,6 +13,7 @@ from typing import Any
 
 from heal_ls.heal.config import HealConfig
 from heal_ls.llm import PROVIDERS
+from heal_ls.testing.options import RunOptions
 
 ENGINE = HealConfig()  # where a setting is an engine option, its default is the engine's
 
@@ -126,3 +127,10 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
 def heal_config(settings: Settings) -> HealConfig:
     """The engine's HealConfig for these settings (heal/config.py SOURCES maps the names)."""
     return HealConfig.from_settings(vars(settings))
+
+
+def run_options(settings: Settings, **changes: Any) -> RunOptions:
+    """A run of the folder's tests as its settings say: the interpreter, pytest arguments and
+    per-test timeout by the one mapping (`heal_config(...).run_options`), with `changes` for
+    the run at hand (overlay, warm runner, own cache...)."""
+    return heal_config(settings).run_options(**changes)
