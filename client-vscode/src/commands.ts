@@ -14,15 +14,7 @@ import {
 import { attachDebugger, isDebugTarget } from './debug';
 import { isKeyProvider, KeyProvider, PROVIDERS, storeKey } from './secrets';
 import { HealServer } from './server';
-
-export interface FailureInfo {
-  id: string;
-  test: string | null;
-  message: string;
-  exc_type: string;
-  suspect: { path: string; qualname: string; line: number } | null;
-  healable: boolean;
-}
+import { FailureInfo, FailuresPayload, HealOutcome } from './wire';
 
 type TestArg = string | { test?: string } | undefined;
 
@@ -72,7 +64,7 @@ async function serverCommand(
 
 async function listFailures(server: HealServer): Promise<FailureInfo[]> {
   await server.ready();
-  const result = await server.client?.sendRequest<{ failures: FailureInfo[] }>(FAILURES, {});
+  const result = await server.client?.sendRequest<FailuresPayload>(FAILURES, {});
   return result?.failures ?? [];
 }
 
@@ -116,7 +108,7 @@ async function healFailingTest(server: HealServer, arg: TestArg): Promise<unknow
 }
 
 function reportHeal(target: string, result: unknown): void {
-  const { status, message } = (result ?? {}) as { status?: string; message?: string };
+  const { status, message } = (result ?? {}) as Partial<HealOutcome>;
   if (status === 'verified') {
     void vscode.window.showInformationMessage(`Heal: ${target} fixed; the failing test passes now.`);
   } else if (status && status !== 'cancelled') {

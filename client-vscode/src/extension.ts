@@ -8,7 +8,8 @@ import * as preview from './preview';
 import { isKeySecret } from './secrets';
 import { HealServer } from './server';
 import { SECTION } from './settings';
-import { HealStatus, StatusItem } from './status';
+import { StatusItem } from './status';
+import { StatusPayload } from './wire';
 
 /** What activate() returns: lets tests and other extensions look inside. */
 export interface HealApi {
@@ -25,7 +26,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<HealAp
   const status = new StatusItem();
   const server = new HealServer(context, output, (client) => {
     preview.handleApplyEdit(client, output);
-    client.onNotification(STATUS, (params: HealStatus) => status.update(params));
+    client.onNotification(STATUS, (params: StatusPayload) => status.update(params));
     client.onDidChangeState((event) => {
       if (event.newState === State.Stopped) {
         status.serverStopped();

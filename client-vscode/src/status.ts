@@ -1,17 +1,10 @@
 // Status bar item fed by the server's `heal/status` notification: failing count and busy state.
 import * as vscode from 'vscode';
-
-export interface HealStatus {
-  running: boolean;
-  failing: number;
-  healing: string | null;
-  /** The last heal's outcome and budget meter (tokens in/out, estimated cost). */
-  lastHeal?: { qualname: string; status: string; meter: string } | null;
-}
+import { StatusPayload } from './wire';
 
 export class StatusItem implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
-  current: HealStatus = { running: false, failing: 0, healing: null };
+  current: StatusPayload = { running: false, failing: 0, healing: null, lastHeal: null };
   stopped = false;
 
   constructor() {
@@ -30,7 +23,7 @@ export class StatusItem implements vscode.Disposable {
     return String(this.item.tooltip ?? '');
   }
 
-  update(status: Partial<HealStatus>): void {
+  update(status: Partial<StatusPayload>): void {
     this.current = {
       running: Boolean(status.running),
       failing: Number(status.failing ?? 0),

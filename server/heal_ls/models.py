@@ -182,6 +182,17 @@ class Attempt:
 
 
 @dataclass
+class NodeEdit:
+    """module_text[start:end] becomes `text` (code point offsets into the original module text);
+    `qualname` names the touched node ("<imports>" for the import block)."""
+
+    qualname: str
+    start: int
+    end: int
+    text: str
+
+
+@dataclass
 class HealResult:
     status: HealStatus
     suspect: Suspect | None = None
@@ -197,9 +208,9 @@ class HealResult:
     )
     touched: list[str] = field(default_factory=list)  # qualnames of the nodes the fix changes
     notes: list[str] = field(default_factory=list)  # what the model's answer held that was ignored
-    # one {qualname, start, end, text} per touched node (offsets into the original text); empty
-    # for a single-function fix, whose one node is the suspect
-    edits: list[dict] = field(default_factory=list)
+    # one per touched node of a planned fix; empty for a single-function fix, whose one node is
+    # the suspect
+    edits: list[NodeEdit] = field(default_factory=list)
     tokens_in: int = 0  # the budget meter (heal/budget.py): tokens = tokens_in + tokens_out
     tokens_out: int = 0
     cost: float | None = None  # estimated USD; None when the model's price is unknown

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from heal_ls import payload
 from heal_ls.locate import Located, is_workspace_file, relative_path
 from heal_ls.models import Failure, RunResult, Suspect
 from heal_ls.pysource.source import SourceError, read_source, split_lines
@@ -127,7 +128,7 @@ def to_json(
     if flaky is not None:
         for row in rows:
             found = flaky.get(row["id"])
-            row["flaky"] = found.to_json() if found else None
+            row["flaky"] = payload.to_json(found)
     return {
         "root": root,
         "passed": result.passed,

@@ -17,6 +17,7 @@ from heal_ls.heal.loop import heal_failure, warm_runner_for
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
 from heal_ls.llm import PROVIDERS
 from heal_ls.models import HealResult, HealStatus
+from heal_ls.payload import to_json
 from heal_ls.testing.flaky import Flaky, triage
 from heal_ls.testing.invocation import interpreter
 
@@ -202,7 +203,7 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
                 root, result, remaining, candidate, config, run_result, grouped=not accepted
             )
         row = _row(root, target, result, applied, run_result)
-        rows += [row | {"after_apply": after.to_json() if after else None}, *fixed_along]
+        rows += [row | {"after_apply": to_json(after)}, *fixed_along]
     live.__exit__()  # the bar goes before the report
     print_report(rows, as_json=args.json, applying=args.apply, local=config.provider == "local")
     if not targets:

@@ -32,9 +32,6 @@ class AfterApply:
             line += f"; BROKEN by the fix: {', '.join(self.broken)}"
         return line
 
-    def to_json(self) -> dict:
-        return {"ran": self.ran, "broken": self.broken, "error": self.error}
-
 
 async def run_cut_guards(root: str, cut: Sequence[str], options: RunOptions) -> AfterApply:
     """Run `cut` on the code as it is now (the fix applied; `options.overlay`: unsaved

@@ -99,7 +99,7 @@ def finish(
     if new_source is not None:
         diff = unified_diff(relpath, ctx.module_text, new_source)
         touched = planned.touched if planned else [ctx.suspect.qualname]
-        edits = [vars(e) for e in planned.edits] if planned else []
+        edits = list(planned.edits) if planned else []
         notes = planned.notes if planned else []
     best_diff = ""
     if new_source is None and ctx.best_plan is not None:

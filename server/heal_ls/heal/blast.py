@@ -34,9 +34,6 @@ class Blast:
             return sites
         return f"{sites}, {self.guards} guard test{'s' * (self.guards != 1)}"
 
-    def to_json(self) -> dict:
-        return {"callers": self.callers, "guards": self.guards}
-
 
 def python_files(root: str):
     for folder, dirs, names in os.walk(root):

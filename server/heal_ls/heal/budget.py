@@ -45,10 +45,6 @@ class Usage:
     def tokens(self) -> int:
         return self.tokens_in + self.tokens_out
 
-    def to_json(self) -> dict:
-        cost = None if self.cost is None else round(self.cost, 6)
-        return {"tokens_in": self.tokens_in, "tokens_out": self.tokens_out, "cost": cost}
-
     def text(self) -> str:
         """`1,200 in / 340 out tokens, ~$0.0087` (no cost part when unknown)."""
         line = f"{self.tokens_in:,} in / {self.tokens_out:,} out tokens"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from heal_ls.heal.answer import ReadAnswer, read_answer
-from heal_ls.models import Suspect
+from heal_ls.models import NodeEdit, Suspect
 from heal_ls.pysource.parse import DEF_TYPES
 
 IMPORT_BLOCK = "<imports>"
@@ -30,16 +30,6 @@ IMPORT_BLOCK = "<imports>"
 
 class PlanError(Exception):
     """The answer cannot become a safe edit; str(err) says why, in words fit for the model."""
-
-
-@dataclass
-class NodeEdit:
-    """module_text[start:end] becomes `text`; `qualname` names the touched node."""
-
-    qualname: str
-    start: int
-    end: int
-    text: str
 
 
 @dataclass

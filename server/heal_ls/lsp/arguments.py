@@ -16,10 +16,12 @@ from typing import Any, TypeVar
 import attrs
 from pygls.exceptions import JsonRpcInvalidParams
 
+from heal_ls.payload import OMIT_NONE, to_object
+
 
 def _text(expect: str, strict: bool = False) -> Any:
     """A string field, None when not given; `strict`: a present null is an error."""
-    return attrs.field(default=None, metadata={"expect": expect, "strict": strict})
+    return attrs.field(default=None, metadata={"expect": expect, "strict": strict, OMIT_NONE: True})
 
 
 @attrs.frozen
@@ -97,4 +99,4 @@ def convert(args: tuple, cls: type[Args], command: str) -> Args:
 
 def to_wire(args: attrs.AttrsInstance) -> dict[str, str]:
     """The argument object as a client sends it: the given keys only."""
-    return {k: v for k, v in attrs.asdict(args).items() if v is not None}
+    return to_object(args)

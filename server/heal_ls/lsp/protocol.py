@@ -1,19 +1,35 @@
 """Every name heal-ls puts on the wire, defined once (client-vscode/src/constants.ts mirrors it),
-and the payloads of its custom messages.
+and the payloads of its custom messages, typed (client-vscode/src/wire.ts is generated from
+them by scripts/ts_mirror.py; tests/unit/lsp/test_wire_mirror.py fails when the two differ).
 
 - commands (workspace/executeCommand), their arguments typed in lsp/arguments.py:
   heal.healFunction {failure} or {uri, qualname}, heal.healFailingTest {test?},
   heal.runTests {test} or {uri} or nothing, heal.rerunFailed, heal.runScript {script} or {uri},
-  heal.debugTest {test?}, heal.loadReport {report, folder?}
-- notification `heal/status` (StatusPayload)
-- request `heal/failures` -> {failures: [{id, test, message, exc_type, suspect, healable, reason}]}
+  heal.debugTest {test?}, heal.loadReport {report, folder?}; heal.healFunction and
+  heal.healFailingTest answer a HealOutcome
+- notification `heal/status` (StatusPayload, its last heal a LastHeal)
+- request `heal/failures` -> FailuresPayload (a FailureInfo per failure)
+- a heal diagnostic's `data`: DiagnosticData (a FailureInfo and the failure's id)
+
+Payloads become JSON through heal_ls.payload.to_json only.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
+
+from heal_ls import payload
+from heal_ls.heal.blast import Blast
+from heal_ls.lsp.arguments import (
+    DebugTestArgs,
+    HealFailingTestArgs,
+    HealFunctionArgs,
+    LoadReportArgs,
+    RunScriptArgs,
+    RunTestsArgs,
+)
+from heal_ls.models import HealStatus
+from heal_ls.testing.flaky import Flaky
 
 HEAL_FUNCTION = "heal.healFunction"
 HEAL_FAILING_TEST = "heal.healFailingTest"
@@ -30,27 +46,65 @@ STATUS = "heal/status"
 FAILURES = "heal/failures"
 
 
-@attrs.define
+@attrs.frozen(kw_only=True)
+class LastHeal:
+    """The last heal's outcome and budget meter (camelCase on the wire, as LSP does)."""
+
+    qualname: str
+    status: HealStatus
+    tokensIn: int  # noqa: N815 - the wire names
+    tokensOut: int  # noqa: N815
+    cost: float | None  # estimated USD, rounded to 6 places; None when the price is unknown
+    model: str | None  # the model asked, if any
+    meter: str  # "1,200 in / 340 out tokens, ~$0.0087" or "no model call"
+
+
+@attrs.frozen(kw_only=True)
 class StatusPayload:
-    """`heal/status`: what the status bar shows (camelCase on the wire, as LSP does)."""
+    """`heal/status`: what the status bar shows."""
 
     running: bool
     failing: int
     healing: str | None
-    lastHeal: dict[str, Any] | None  # noqa: N815 - the wire name
-
-    def to_wire(self) -> dict[str, Any]:
-        return attrs.asdict(self)
+    lastHeal: LastHeal | None  # noqa: N815 - the wire name
 
 
-@attrs.define
+@attrs.frozen(kw_only=True)
+class SuspectInfo:
+    """Where a failure points: the suspect function and the line of its def."""
+
+    path: str
+    qualname: str
+    line: int
+
+
+@attrs.frozen(kw_only=True)
+class FailureInfo:
+    """One known failure, for the client's pickers and views."""
+
+    id: str
+    test: str | None
+    message: str
+    exc_type: str
+    suspect: SuspectInfo | None
+    healable: bool
+    reason: str | None  # why it cannot be healed, when it cannot
+    flaky: Flaky | None  # what re-runs on unchanged code showed, once triaged
+    blast: Blast | None  # call sites and guard tests of the suspect, once known
+
+
+@attrs.frozen(kw_only=True)
+class DiagnosticData(FailureInfo):
+    """A heal diagnostic's `data`: its failure, and the failure's id again as `failure`."""
+
+    failure: str
+
+
+@attrs.frozen(kw_only=True)
 class FailuresPayload:
-    """`heal/failures`: every known failure, for the client's pickers."""
+    """`heal/failures`: every known failure."""
 
-    failures: list[dict[str, Any]]
-
-    def to_wire(self) -> dict[str, Any]:
-        return attrs.asdict(self)
+    failures: list[FailureInfo]
 
 
 @attrs.define
@@ -63,11 +117,23 @@ class HealOutcome:
     message: str
     applied: bool = False
     qualname: str | None = None
-    touched: list[str] | None = None  # the functions a verified fix changed
-    told: bool = False  # the user was already told (an unverified offer): not on the wire
+    # the functions a verified fix changed (absent otherwise)
+    touched: list[str] | None = attrs.field(default=None, metadata={payload.OMIT_NONE: True})
+    # the user was already told (an unverified offer): not on the wire
+    told: bool = attrs.field(default=False, metadata={payload.LOCAL: True})
 
-    def to_wire(self) -> dict[str, Any]:
-        wire = attrs.asdict(self, filter=lambda a, v: a.name != "told")
-        if self.touched is None:
-            del wire["touched"]
-        return wire
+
+# What client-vscode/src/wire.ts mirrors (scripts/ts_mirror.py), with the classes they name.
+WIRE_TYPES = (
+    StatusPayload,
+    FailuresPayload,
+    DiagnosticData,
+    HealOutcome,
+    RunTestsArgs,
+    LoadReportArgs,
+    RunScriptArgs,
+    DebugTestArgs,
+    HealFailingTestArgs,
+    HealFunctionArgs,
+)
+WIRE_ALIASES = {"HealStatus": HealStatus}

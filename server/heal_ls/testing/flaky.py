@@ -29,9 +29,6 @@ class Flaky:
     runs: int  # every run, the first failing one included
     passed: int
 
-    def to_json(self) -> dict:
-        return {"runs": self.runs, "passed": self.passed}
-
     def label(self) -> str:
         if not self.passed:
             seen = 1 - (1 - PASS_RATE) ** (self.runs - 1)

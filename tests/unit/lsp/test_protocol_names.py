@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from heal_ls.lsp import protocol
+from heal_ls.payload import to_object
 
 REPO = Path(__file__).resolve().parents[3]
 CLIENT_SRC = REPO / "client-vscode" / "src"
@@ -60,11 +61,11 @@ def test_no_other_client_module_spells_a_wire_name():
 
 def test_heal_outcome_keeps_its_wire_shape():
     plain = protocol.HealOutcome("failed", "no verified fix", told=True)
-    assert plain.to_wire() == {
+    assert to_object(plain) == {
         "status": "failed",
         "message": "no verified fix",
         "applied": False,
         "qualname": None,
     }
-    fixed = protocol.HealOutcome("verified", "ok", True, "f", touched=["f"]).to_wire()
+    fixed = to_object(protocol.HealOutcome("verified", "ok", True, "f", touched=["f"]))
     assert fixed["touched"] == ["f"] and "told" not in fixed

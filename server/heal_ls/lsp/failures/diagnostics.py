@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 from lsprotocol import types
 
+from heal_ls.lsp.protocol import DiagnosticData
 from heal_ls.lsp.workspace.documents import line_range, lines_of, path_to_uri
 from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.lsp.workspace.state import Known
 from heal_ls.models import OUTER_FRAMES
+from heal_ls.payload import to_object
 
 SOURCE = "heal"
 
@@ -37,9 +40,9 @@ def error_line(known: Known) -> tuple[str, int] | None:
 
 
 def diagnostic_data(known: Known) -> dict[str, Any]:
-    data = known.to_json()
-    data["failure"] = known.id
-    return data
+    """The diagnostic's `data` (DiagnosticData), as JSON."""
+    info = attrs.asdict(known.info(), recurse=False)
+    return to_object(DiagnosticData(**info, failure=known.id))
 
 
 class Builder:

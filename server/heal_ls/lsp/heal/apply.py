@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
 
 from lsprotocol import types
 from pygls.workspace import PositionCodec
@@ -19,10 +18,8 @@ from heal_ls.lsp.heal.unverified import write_diff
 from heal_ls.lsp.workspace.documents import current_text, path_to_uri, split_lines
 from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.server import HealLanguageServer
-from heal_ls.models import Suspect
+from heal_ls.models import NodeEdit, Suspect
 from heal_ls.pysource.diff import unified_diff
-
-NodeEdits = list[dict[str, Any]]  # a planned fix's edits: {start, end, text} offsets (heal/plan)
 
 
 class Refused(Exception):
@@ -72,7 +69,7 @@ def offset_position(
     return codec.position_to_client_units(lines, types.Position(line, offset - starts[line]))
 
 
-def node_edits(codec: PositionCodec, text: str, edits: NodeEdits) -> list[types.TextEdit]:
+def node_edits(codec: PositionCodec, text: str, edits: list[NodeEdit]) -> list[types.TextEdit]:
     """One TextEdit per touched node of a planned fix (offsets into `text`)."""
     lines = split_lines(text)
     starts, at = [], 0
@@ -82,10 +79,10 @@ def node_edits(codec: PositionCodec, text: str, edits: NodeEdits) -> list[types.
     return [
         types.TextEdit(
             range=types.Range(
-                offset_position(codec, lines, starts, e["start"]),
-                offset_position(codec, lines, starts, e["end"]),
+                offset_position(codec, lines, starts, e.start),
+                offset_position(codec, lines, starts, e.end),
             ),
-            new_text=e["text"],
+            new_text=e.text,
         )
         for e in edits
     ]
@@ -103,20 +100,19 @@ def fix_for(
     current: str,
     before: str,
     after: str,
-    edits: NodeEdits | None,
+    edits: list[NodeEdit] | None,
     touched: list[str],
 ) -> tuple[str, list[types.TextEdit]]:
     """(fixed text, TextEdits) for the buffer's `current` text: one per node of a planned fix
     (re-planned if the buffer changed), else one minimal edit of the respliced function."""
-    from heal_ls.heal.plan import NodeEdit, PlanError, redo
+    from heal_ls.heal.plan import PlanError, redo
 
     try:
-        planned = [NodeEdit(**e) for e in edits or []]
-        target, on_current = redo(current, before, after, suspect, planned, touched)
+        target, on_current = redo(current, before, after, suspect, list(edits or []), touched)
     except PlanError as exc:
         raise Refused(str(exc)) from None
     if edits:
-        return target, node_edits(codec, current, [vars(e) for e in on_current])
+        return target, node_edits(codec, current, on_current)
     return target, [minimal_edit(codec, current, target)]
 
 
@@ -127,7 +123,7 @@ async def apply_fix(
     before: str,
     after: str,
     tries: int = 2,
-    edits: NodeEdits | None = None,
+    edits: list[NodeEdit] | None = None,
     touched: list[str] | None = None,
     confirm: str | None = None,
     radius: str | None = None,

@@ -29,7 +29,7 @@ from heal_ls.lsp.heal.shared_cause import cause_of, group_of
 from heal_ls.lsp.heal.unverified import confirm_weak_fix, offer_best_candidate
 from heal_ls.lsp.log import guarded, logger
 from heal_ls.lsp.progress import Progress
-from heal_ls.lsp.protocol import HEAL_FAILING_TEST, HEAL_FUNCTION, HealOutcome
+from heal_ls.lsp.protocol import HEAL_FAILING_TEST, HEAL_FUNCTION, HealOutcome, LastHeal
 from heal_ls.lsp.workspace import status
 from heal_ls.lsp.workspace.config import heal_config
 from heal_ls.lsp.workspace.documents import current_text, unsaved_overlay
@@ -38,6 +38,7 @@ from heal_ls.lsp.workspace.folders import in_workspace
 from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.lsp.workspace.state import Known
 from heal_ls.models import HealResult, Suspect
+from heal_ls.payload import to_object
 
 
 def outcome(
@@ -204,15 +205,15 @@ def fixed_message(known: Known, suspect: Suspect, result: HealResult, meter: str
 def remember_budget(server: HealLanguageServer, qualname: str, result: HealResult) -> str:
     """Keep the heal's budget for heal/status; return it as a message suffix ('' if no model)."""
     spent = Usage(result.tokens_in, result.tokens_out, result.cost)
-    server.last_heal = {
-        "qualname": qualname,
-        "status": result.status,
-        "tokensIn": spent.tokens_in,
-        "tokensOut": spent.tokens_out,
-        "cost": None if spent.cost is None else round(spent.cost, 6),
-        "model": result.model,
-        "meter": spent.text() if result.model else "no model call",
-    }
+    server.last_heal = LastHeal(
+        qualname=qualname,
+        status=result.status,
+        tokensIn=spent.tokens_in,
+        tokensOut=spent.tokens_out,
+        cost=None if spent.cost is None else round(spent.cost, 6),
+        model=result.model,
+        meter=spent.text() if result.model else "no model call",
+    )
     return f" ({spent.text()})" if result.model else ""
 
 
@@ -279,7 +280,7 @@ def register(server: HealLanguageServer) -> None:
             known = matches[0] if matches else None
         if known is None or folder is None:
             raise JsonRpcInvalidParams(f"{HEAL_FUNCTION}: no known failure for {to_wire(given)}")
-        return (await heal(server, folder, known)).to_wire()
+        return to_object(await heal(server, folder, known))
 
     @server.command(HEAL_FAILING_TEST)
     @guarded
@@ -294,5 +295,5 @@ def register(server: HealLanguageServer) -> None:
         if picked is None or picked[1] is None:
             message = f"no known failure for {test}" if test else "no failing test to heal"
             server.show(f"heal: {message} (run the tests first)")
-            return outcome("skipped", message).to_wire()
-        return (await heal(server, picked[0], picked[1])).to_wire()
+            return to_object(outcome("skipped", message))
+        return to_object(await heal(server, picked[0], picked[1]))

@@ -22,7 +22,7 @@ from pygls.lsp.server import LanguageServer
 
 from heal_ls import __version__
 from heal_ls.lsp.log import connected, logger
-from heal_ls.lsp.protocol import HEALS, RUNS, HealOutcome
+from heal_ls.lsp.protocol import HEALS, RUNS, HealOutcome, LastHeal
 from heal_ls.lsp.transport import wire
 from heal_ls.lsp.transport.cancel import HealProtocol
 from heal_ls.lsp.workspace.documents import inside, uri_to_path
@@ -61,7 +61,7 @@ class HealLanguageServer(LanguageServer):
         """The heal in flight (one at a time, whatever its folder); a cancel stops it."""
         self.healing_target: str | None = None
         """The function being healed, for heal/status."""
-        self.last_heal: dict[str, Any] | None = None
+        self.last_heal: LastHeal | None = None
         """The last heal's outcome and budget, for heal/status."""
         self.progress_cancels: dict[str, Callable[[], None]] = {}
         """Work-done progress token -> what its cancel stops (lsp/progress.py)."""

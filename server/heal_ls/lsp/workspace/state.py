@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from heal_ls.heal.blast import Blast
+from heal_ls.lsp.protocol import FailureInfo, SuspectInfo
 from heal_ls.models import Failure, RunResult, Suspect
 from heal_ls.testing.flaky import Flaky
 
@@ -39,22 +40,23 @@ class Known:
             return self.failure.script.replace("\\", "/").rsplit("/", 1)[-1]
         return self.failure.id
 
-    def to_json(self) -> dict:
+    def info(self) -> FailureInfo:
+        """This failure as the client sees it (`heal/failures`; a diagnostic's data)."""
         suspect = None
         if self.suspect is not None:
             line = self.suspect.def_line or self.suspect.start_line
-            suspect = {"path": self.suspect.path, "qualname": self.suspect.qualname, "line": line}
-        return {
-            "id": self.id,
-            "test": self.failure.test,
-            "message": self.failure.message,
-            "exc_type": self.failure.exc_type,
-            "suspect": suspect,
-            "healable": self.healable,
-            "reason": self.reason,
-            "flaky": self.flaky.to_json() if self.flaky else None,
-            "blast": self.blast.to_json() if self.blast else None,
-        }
+            suspect = SuspectInfo(path=self.suspect.path, qualname=self.suspect.qualname, line=line)
+        return FailureInfo(
+            id=self.id,
+            test=self.failure.test,
+            message=self.failure.message,
+            exc_type=self.failure.exc_type,
+            suspect=suspect,
+            healable=self.healable,
+            reason=self.reason,
+            flaky=self.flaky,
+            blast=self.blast,
+        )
 
 
 def _covers(scope: list[str], failure_id: str) -> bool:

@@ -1,8 +1,7 @@
-"""Custom protocol for status bars and pickers.
+"""Custom protocol for status bars and pickers (the payloads: lsp/protocol.py).
 
-- notification `heal/status` {running: bool, failing: int, healing: str | null, lastHeal:
-  {qualname, status, tokensIn, tokensOut, cost, model, meter} | null}
-- request `heal/failures` -> {failures: [{id, test, message, exc_type, suspect, healable, reason}]}
+- notification `heal/status`: a StatusPayload
+- request `heal/failures` -> a FailuresPayload
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from typing import Any
 from heal_ls.lsp.log import connected, guarded
 from heal_ls.lsp.protocol import FAILURES, STATUS, FailuresPayload, StatusPayload
 from heal_ls.lsp.workspace.server import HealLanguageServer
+from heal_ls.payload import to_object
 
 
 def status_payload(server: HealLanguageServer) -> StatusPayload:
@@ -27,14 +27,14 @@ def notify(server: HealLanguageServer) -> None:
     if not connected(server):
         return
     try:
-        server.protocol.notify(STATUS, status_payload(server).to_wire())
+        server.protocol.notify(STATUS, to_object(status_payload(server)))
     except Exception:  # the status bar is a nicety: never let it break a run
         pass
 
 
 def failures_payload(server: HealLanguageServer) -> dict[str, Any]:
-    known = [k.to_json() for f in server.folders for k in f.state.known.values()]
-    return FailuresPayload(known).to_wire()
+    known = [k.info() for f in server.folders for k in f.state.known.values()]
+    return to_object(FailuresPayload(failures=known))
 
 
 def register(server: HealLanguageServer) -> None:
