@@ -20,6 +20,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from platformdirs import user_cache_dir
+
 VERSION = "1"
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,7 +52,6 @@ def cache_dir() -> Path:
     override = os.environ.get("HEAL_LS_CACHE_DIR")
     if override:
         return Path(override)
-    from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("heal-ls", appauthor=False))
 

@@ -16,6 +16,7 @@ be out of date (it ran a function that changed since) is stale until it runs aga
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import time
@@ -183,8 +184,6 @@ class ImpactMap:
 
 
 def _json(items: Iterable[str]) -> str:
-    import json
-
     return json.dumps(list(items))
 
 

@@ -16,6 +16,9 @@ import subprocess
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from heal_ls.impact.fingerprints import file_functions
+from heal_ls.locate.index import index_source
+
 MAX_COMMITS = 3
 GIT_SECONDS = 3.0
 CACHE_SIZE = 256
@@ -48,8 +51,6 @@ def function_commits(path: str, qualname: str) -> list[Commit] | None:
 
 
 def _key(path: str, qualname: str) -> tuple[str, str, str] | None:
-    from heal_ls.impact.fingerprints import file_functions
-
     found = file_functions(path)
     mine = found.functions.get(qualname) if found is not None else None
     return (os.path.abspath(path), qualname, mine.fingerprint) if mine is not None else None
@@ -74,8 +75,6 @@ def _log(path: str, qualname: str) -> list[Commit] | None:
 
 
 def _span(text: str, qualname: str) -> tuple[int, int] | None:
-    from heal_ls.locate.index import index_source
-
     try:
         node = index_source(text).find(qualname)
     except (SyntaxError, ValueError):

@@ -13,6 +13,8 @@ import dataclasses
 import logging
 from collections.abc import Iterable
 
+from heal_ls.impact import Function, ImpactMap
+from heal_ls.impact.fingerprints import file_functions
 from heal_ls.models import RunResult, TestOutcome
 
 logger = logging.getLogger(__name__)
@@ -44,9 +46,6 @@ def with_known(run: RunResult, root: str, python: str | None = None) -> RunResul
 
 def known_passing(root: str, python: str | None, keys: Iterable[str]) -> list[TestOutcome]:
     """The map's fresh passing tests of those functions, each covering the ones it ran."""
-    from heal_ls.impact import Function, ImpactMap
-    from heal_ls.impact.fingerprints import file_functions
-
     found: dict[str, TestOutcome] = {}
     with ImpactMap.open(root, python) as impact:
         impact.sync()

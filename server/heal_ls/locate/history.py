@@ -18,6 +18,7 @@ import logging
 import os
 from collections.abc import Iterable
 
+from heal_ls.impact import ImpactMap
 from heal_ls.models import RunResult, Suspect
 
 logger = logging.getLogger(__name__)
@@ -33,8 +34,6 @@ def with_history(run: RunResult, root: str, python: str | None = None) -> RunRes
     if not keys:
         return run
     try:
-        from heal_ls.impact import ImpactMap
-
         if not ImpactMap.exists(root, python):
             return run
         with ImpactMap.open(root, python) as impact:

@@ -23,6 +23,7 @@ from heal_ls.impact.store import ImpactMap, MapStats
 from heal_ls.models import RunResult
 from heal_ls.pysource.paths import test_files
 from heal_ls.testing.options import RunOptions
+from heal_ls.testing.runner import run_pytest
 
 FILL_TEST_TIMEOUT = 5.0  # seconds per test while filling (a focused run's default is 10)
 FILL_RUN_TIMEOUT = 6 * 3600.0
@@ -80,8 +81,6 @@ async def fill_map(
 ) -> Filled:
     """Run what the map lacks under `target` (a folder or file relative to `root`; None: all).
     workers: pytest-xdist's `-n` (None or "0": serial)."""
-    from heal_ls.testing.runner import run_pytest
-
     root = os.path.abspath(root)
     options = options or RunOptions(test_timeout=FILL_TEST_TIMEOUT, run_timeout=FILL_RUN_TIMEOUT)
     started = time.monotonic()

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.options import RunOptions
+from heal_ls.testing.runner import run_pytest
 
 PASS_RATE = 0.2  # the flakiest test triage must catch: one that passes one run in five
 CONFIDENCE = 0.95
@@ -74,8 +75,6 @@ async def recheck(
 ) -> Flaky:
     """Run `nodeid` `times` more times as `options` say (untraced); the first, failing run
     counts as one. `on_run(done, times)` is called before each re-run."""
-    from heal_ls.testing.runner import run_pytest
-
     options = replace(options, trace=False)
     passed = done = 0
     for done in range(1, times + 1):

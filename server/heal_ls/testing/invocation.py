@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from heal_ls.impact.schema import cache_dir
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.lastfailed import config_file
 from heal_ls.testing.options import RunOptions
@@ -157,8 +158,6 @@ def plugin_env(root: str, report_path: str, trace: bool, test_timeout: float) ->
     env[wire.ROOT] = root
     env[wire.TRACE] = "1" if trace else "0"
     if trace:  # the instrumented modules' code, kept across runs (agent/heal_hits.py)
-        from heal_ls.impact.schema import cache_dir
-
         env[wire.HITS_CACHE] = str(cache_dir() / "hits")
     env[wire.TEST_TIMEOUT] = f"{test_timeout:g}" if test_timeout and test_timeout > 0 else "0"
     return env

@@ -32,6 +32,11 @@ from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.sandbox_env import scrub
 from heal_ls.testing.sandbox_view import View, is_under, probe_view, view
 
+try:
+    import resource
+except ImportError:  # no rlimits where Python has no resource module (Windows)
+    resource = None  # type: ignore[assignment]
+
 MEMORY_LIMIT = 2 * 1024**3  # bytes of address space per process
 CPU_MARGIN = 5  # CPU seconds allowed beyond the wall-clock timeout
 FILE_LIMIT = 1024**3  # bytes per written file
@@ -97,9 +102,7 @@ class Sandbox:
 
 
 def apply_limits(cpu_seconds: float) -> None:
-    try:
-        import resource
-    except ImportError:
+    if resource is None:
         return
     for name, value in (
         ("RLIMIT_AS", MEMORY_LIMIT),

@@ -19,6 +19,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+try:
+    import pwd
+except ImportError:  # no password database (Windows)
+    pwd = None  # type: ignore[assignment]
+
 TESTING_DIR = str(Path(__file__).resolve().parent)  # our plugin and warm server live here
 TEMP_SIZE = 1024**3  # bytes of each temp dir's tmpfs (where tests write their files)
 OTHER_SIZE = 128 * 1024**2  # bytes of every other tmpfs (home folders, /run, /dev/shm)
@@ -51,10 +56,9 @@ def tmpfs_size(path: str) -> int:
 def home_dirs() -> list[str]:
     """$HOME and the home the password database knows (code can find either)."""
     homes = {os.path.expanduser("~")}
-    with contextlib.suppress(ImportError, KeyError):
-        import pwd
-
-        homes.add(pwd.getpwuid(os.getuid()).pw_dir)
+    if pwd is not None:
+        with contextlib.suppress(KeyError):
+            homes.add(pwd.getpwuid(os.getuid()).pw_dir)
     return sorted(h for h in homes if h and h != "/")
 
 

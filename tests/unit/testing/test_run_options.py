@@ -67,7 +67,7 @@ def test_the_coverage_run_adds_its_exclusions_trace_and_timeout_to_the_options(
         outcome = Outcome(nodeid="tests/test_a.py::test_y", outcome="passed")
         return RunResult(root=root, tests=[outcome], error="not cached: a fake run")
 
-    monkeypatch.setattr(runner, "run_pytest", run_pytest)
+    monkeypatch.setattr(coverage_module, "run_pytest", run_pytest)
     found = asyncio.run(
         coverage_module.coverage_run(
             str(tmp_path), failing=["tests/test_a.py::test_x"], options=OPTIONS

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import io
 import os
 import signal
@@ -24,8 +25,7 @@ from warm_rules import is_workspace
 def _rewrite_cache_is_hashed() -> bool:
     """pytest >= 8.4 validates its rewritten-test .pyc by source hash, not by mtime."""
     try:
-        import inspect
-
+        # lazy: pytest's private module, inside the try: a pytest without it runs uncached
         from _pytest.assertion import rewrite
 
         return "source_hash" in inspect.getsource(rewrite._read_pyc)
@@ -68,7 +68,7 @@ def _die_with_parent(parent: int) -> None:
     """Linux: the kernel kills this child if the warm server dies (no orphaned runs)."""
     if sys.platform.startswith("linux"):
         try:
-            import ctypes
+            import ctypes  # lazy: Linux only, in the forked child
 
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
@@ -145,7 +145,7 @@ def _main(pytest, argv: list[str], profile_path: str | None) -> int:
     """pytest.main, optionally under cProfile (HEAL_LS_WARM_PROFILE=file, for diagnosing)."""
     if not profile_path:
         return int(pytest.main(argv, plugins=[warm_rules.RewriteRecorder()]))
-    import cProfile
+    import cProfile  # lazy: only when HEAL_LS_WARM_PROFILE asks for a profile
 
     profiler = cProfile.Profile(time.process_time)  # CPU time: meaningful on a busy machine
     try:
@@ -165,7 +165,7 @@ def run_child(request: dict, root: str, base_path: list[str], close_fds: list[in
         warm_sandbox.apply(request.get("sandbox"), request["env"])
         _fresh_std_streams(bool(request["env"].get("PYTHONUNBUFFERED")))
         _apply_request(request, root, base_path)
-        import pytest
+        import pytest  # lazy: after the run's sys.path and environment are in place
 
         warm_rules.warm_rewritten.guard_plain_preloads(request["output"])
         code = _main(pytest, list(request["argv"]), os.environ.get("HEAL_LS_WARM_PROFILE"))

@@ -50,6 +50,7 @@ def guard_plain_preloads(output: str) -> None:
     conftest's pytest_plugins names it), leave at once (doubt) instead of letting the run differ
     from a cold one by a warning; the client runs it cold and stops preloading that module."""
     try:
+        # lazy: pytest's private module, in the child only; a pytest without it is not guarded
         from _pytest.assertion.rewrite import AssertionRewritingHook
 
         original = AssertionRewritingHook._warn_already_imported
@@ -86,6 +87,7 @@ class _StubConfig:
     """The little of pytest's Config that the rewriting hook reads outside a session."""
 
     def __init__(self) -> None:
+        # lazy: pytest's private module, imported only once import_rewritten has found it
         from _pytest.assertion.rewrite import assertstate_key
 
         self.stash = {assertstate_key: types.SimpleNamespace(trace=lambda *args: None)}
@@ -99,6 +101,7 @@ class _StubConfig:
 def import_rewritten(names: list[str], marked: list[str], prefix: str | None, importer) -> None:
     """Import `names` with pytest's rewriting hook; `importer(name)` does the import itself."""
     try:
+        # lazy: pytest's private module, inside the try: an unknown pytest preloads nothing
         from _pytest.assertion.rewrite import AssertionRewritingHook
 
         hook = AssertionRewritingHook(_StubConfig())  # type: ignore[arg-type]  # what it reads

@@ -14,6 +14,11 @@ import sys
 
 import warm_mounts
 
+try:
+    import resource
+except ImportError:  # no rlimits where Python has no resource module (Windows)
+    resource = None  # type: ignore[assignment]
+
 LIMITS: tuple[tuple[str, str], ...] = (("RLIMIT_AS", "memory"), ("RLIMIT_CPU", "cpu_seconds"))
 LIMITS += (("RLIMIT_FSIZE", "file_size"), ("RLIMIT_NPROC", "processes"))
 
@@ -43,11 +48,7 @@ def apply(spec: dict | None, env: dict) -> None:
 
 
 def _limit(name: str, value) -> None:
-    try:
-        import resource
-    except ImportError:
-        return
-    if not value or not hasattr(resource, name):
+    if resource is None or not value or not hasattr(resource, name):
         return
     limit = getattr(resource, name)
     try:
