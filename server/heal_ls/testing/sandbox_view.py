@@ -24,6 +24,8 @@ try:
 except ImportError:  # no password database (Windows)
     pwd = None  # type: ignore[assignment]
 
+from heal_ls.testing.agent import heal_protocol as wire
+
 TESTING_DIR = str(Path(__file__).resolve().parent)  # our plugin and warm server live here
 TEMP_SIZE = 1024**3  # bytes of each temp dir's tmpfs (where tests write their files)
 OTHER_SIZE = 128 * 1024**2  # bytes of every other tmpfs (home folders, /run, /dev/shm)
@@ -114,7 +116,7 @@ def probe_view() -> View:
     return View(hidden=("/tmp",), keep=keep, writable=(), inside={}, cwd="/")
 
 
-def per_run(box: View | None, shared: str, own: str) -> dict:
+def per_run(box: View | None, shared: str, own: str) -> wire.Fresh:
     """What a warm run mounts afresh in its own mount namespace (warm_mounts.mount_fresh): every
     tmpfs of the view, and what the view binds under them bound back; of the exchange folder all
     runs share (`shared`), only the run's own (`own`). box: the view its server was started in."""
@@ -123,7 +125,7 @@ def per_run(box: View | None, shared: str, own: str) -> dict:
     under_tmpfs = [t for t in targets if any(is_under(t, h) for h in box.hidden)]
     top = {t for t in under_tmpfs if not any(t != o and is_under(t, o) for o in under_tmpfs)}
     covers = sorted(set(_sockets_under(box.cwd)) - set(box.covered))  # made since the start
-    return {"tmpfs": box.tmpfs(), "binds": sorted(top), "covers": covers}
+    return wire.Fresh(tmpfs=box.tmpfs(), binds=sorted(top), covers=covers)
 
 
 def visible_sockets(root: str, hidden: list[str]) -> list[str]:

@@ -29,15 +29,19 @@ session was interrupted (KeyboardInterrupt, SIGINT, pytest.exit) is "failed" wit
 "interrupted": true. A test line's "call" is the outcome of the test's call phase ("passed",
 "failed", "skipped"), absent when the call phase never ran (a skip or error in setup).
 
-Warm server (one JSON object per line on its stdin/stdout):
-  <- {"event": "ready", "pid", "python", "site_dirs"}
-  -> {"op": "run", "id", "argv", "env", "cwd", "output", "timeout", "pycache", "sandbox"}
-  <- {"event": "started", "id", "pid"}, then {"event": "done", "id", "returncode", "timed_out",
-     "cpu"} or {"event": "error", "id", "message", "kind"}  (the client then runs it cold)
-  -> {"op": "kill", "id"}   -> {"op": "exit"}   <- {"event": "learned" | "tainted", ...}
+Warm server (`python warm_server.py ROOT OPTIONS`, OPTIONS a ServerOptions; then one message per
+line on its stdin/stdout, each a dataclass below: `encode(message)`, `decode(line)`):
+  <- Ready
+  -> Run (its `sandbox`: the child's Limits, with the mounts made Fresh for it)
+  <- Started, then Done or Error (the client then runs it cold)
+  -> Kill   -> Exit   <- Learned (what it preloaded since) | Tainted (a preload started a thread)
 """
 
 from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar
 
 PLUGIN_NAME = "heal_pytest_plugin"  # loaded with `-p heal_pytest_plugin`
 SERVE_PLUGIN = "heal_serve"  # the plugin-free confirmation run's only plugin: serves the overlay
@@ -82,3 +86,162 @@ READY, STARTED, DONE, ERROR, LEARNED, TAINTED = (
 # The "kind" of an error event when the run's rewritten plugins differ from the preloaded ones
 # (DOUBT: stop trusting the rewrite) or a plain module was rewritten (DOUBT_PLAIN: learn it).
 DOUBT, DOUBT_PLAIN = "doubt", "doubt-plain"
+
+
+# Warm server messages: a request is tagged {"op": ...}, an answer {"event": ...}; their fields
+# follow. Python 3.8 reads this module too: typing's List, Dict... in the annotations.
+
+
+@dataclass
+class Rewritten:
+    """Modules pytest assert-rewrote that the server may preload rewritten."""
+
+    names: list[str] = field(default_factory=list)
+    marked: list[str] = field(default_factory=list)  # modules marked for rewriting
+    prefix: str | None = None  # the rewritten bytecode's cache tag
+
+
+@dataclass
+class ServerOptions:
+    """The server's start-up options (its second argument, as JSON)."""
+
+    preload: list[str] = field(default_factory=list)  # module names to import first
+    rewritten: Rewritten = field(default_factory=Rewritten)
+    exclude: list[str] = field(default_factory=list)  # never preloaded (they misbehaved)
+    rewritten_ok: bool = True  # False once a run's config did not fit rewritten preloads
+    NESTED: ClassVar[dict[str, type]] = {"rewritten": Rewritten}
+
+
+@dataclass
+class Fresh:
+    """What a sandboxed run mounts afresh in its own mount namespace (warm_mounts.mount_fresh)."""
+
+    tmpfs: list[tuple[str, int]]  # (path, size cap in bytes), outer first
+    binds: list[str]  # bound back from the server's view
+    covers: list[str] = field(default_factory=list)  # unix sockets made since the start
+
+
+@dataclass
+class Limits:
+    """A run's resource limits (warm_sandbox.apply); pid_namespace: its own PID namespace."""
+
+    memory: int | None = None
+    cpu_seconds: int | None = None
+    file_size: int | None = None
+    processes: int | None = None
+    pid_namespace: bool = False
+    fresh: Fresh | None = None
+    NESTED: ClassVar[dict[str, type]] = {"fresh": Fresh}
+
+
+@dataclass
+class Run:
+    """Run pytest with `argv` in a forked child; its output goes to the file `output`."""
+
+    id: int
+    argv: list[str]
+    env: dict[str, str]
+    cwd: str
+    output: str
+    timeout: float
+    pycache: str | None = None  # where bytecode goes when the user's env turns it off
+    sandbox: Limits | None = None
+    TAG: ClassVar[tuple[str, str]] = ("op", RUN)
+    NESTED: ClassVar[dict[str, type]] = {"sandbox": Limits}
+
+
+@dataclass
+class Kill:
+    id: int
+    TAG: ClassVar[tuple[str, str]] = ("op", KILL)
+
+
+@dataclass
+class Exit:
+    TAG: ClassVar[tuple[str, str]] = ("op", EXIT)
+
+
+@dataclass
+class Ready:
+    pid: int
+    python: str  # sys.version
+    site_dirs: list[str]
+    TAG: ClassVar[tuple[str, str]] = ("event", READY)
+
+
+@dataclass
+class Started:
+    id: int
+    pid: int
+    TAG: ClassVar[tuple[str, str]] = ("event", STARTED)
+
+
+@dataclass
+class Done:
+    id: int
+    returncode: int
+    timed_out: bool
+    cpu: float = 0.0  # CPU seconds of the run (user + system)
+    TAG: ClassVar[tuple[str, str]] = ("event", DONE)
+
+
+@dataclass
+class Error:
+    """The run cannot be served warm; kind DOUBT or DOUBT_PLAIN, or "error"."""
+
+    id: int
+    message: str
+    kind: str = "error"
+    TAG: ClassVar[tuple[str, str]] = ("event", ERROR)
+
+
+@dataclass
+class Learned:
+    modules: list[str]  # plain modules preloaded since the last Learned
+    rewritten: Rewritten
+    TAG: ClassVar[tuple[str, str]] = ("event", LEARNED)
+    NESTED: ClassVar[dict[str, type]] = {"rewritten": Rewritten}
+
+
+@dataclass
+class Tainted:
+    module: str  # importing it started a thread: the server exits, restart without it
+    TAG: ClassVar[tuple[str, str]] = ("event", TAINTED)
+
+
+MESSAGES = {
+    cls.TAG: cls for cls in (Run, Kill, Exit, Ready, Started, Done, Error, Learned, Tainted)
+}
+
+
+def encode(message: Any) -> str:
+    """A message or ServerOptions as one line of JSON (a message with its tag first)."""
+    tag = getattr(message, "TAG", None)
+    data = asdict(message)
+    return json.dumps({tag[0]: tag[1], **data} if tag else data)
+
+
+def build(cls: type[Any], data: Any) -> Any:
+    """`cls` (a dataclass above) from its JSON object; unknown keys are ignored, a missing or
+    malformed field raises TypeError (ValueError from json)."""
+    if not isinstance(data, dict):
+        raise TypeError(f"{cls.__name__}: expected an object, got {type(data).__name__}")
+    nested = getattr(cls, "NESTED", {})
+    names = {f.name for f in fields(cls)}
+    values = {k: v for k, v in data.items() if k in names}
+    for name, inner in nested.items():
+        if values.get(name) is not None:
+            values[name] = build(inner, values[name])
+    return cls(**values)
+
+
+def decode(line: Any) -> Any:
+    """The message one line holds (str or bytes); TypeError or ValueError if it is none."""
+    data = json.loads(line)
+    if not isinstance(data, dict):
+        raise TypeError("a message is a JSON object")
+    for key in ("op", "event"):
+        cls = MESSAGES.get((key, str(data.get(key))))
+        if cls is not None:
+            return build(cls, data)
+    raise TypeError(f"not a message: {sorted(data)}")

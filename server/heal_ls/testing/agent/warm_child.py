@@ -17,6 +17,7 @@ import sys
 import time
 import traceback
 
+import heal_protocol as wire
 import warm_rules
 import warm_sandbox
 from warm_rules import is_workspace
@@ -117,8 +118,8 @@ def _pytest_as_main() -> None:
     sys.modules["__main__"] = main
 
 
-def _apply_request(request: dict, root: str, base_path: list[str]) -> None:
-    cwd, env = request["cwd"], request["env"]
+def _apply_request(request: wire.Run, root: str, base_path: list[str]) -> None:
+    cwd, env = request.cwd, request.env
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(env)
@@ -126,8 +127,8 @@ def _apply_request(request: dict, root: str, base_path: list[str]) -> None:
     first = [] if env.get("PYTHONSAFEPATH") else [cwd]  # what `python -m pytest` puts first
     sys.path[:] = first + extra + [p for p in base_path if p not in extra]
     _pytest_as_main()
-    sys.argv = [str(sys.modules["__main__"].__file__), *request["argv"]]
-    _choose_bytecode_cache(env, request.get("pycache"))
+    sys.argv = [str(sys.modules["__main__"].__file__), *request.argv]
+    _choose_bytecode_cache(env, request.pycache)
     _no_workspace_bytecode(root)
     _forget_process_caches()
 
@@ -154,23 +155,23 @@ def _main(pytest, argv: list[str], profile_path: str | None) -> int:
         profiler.dump_stats(profile_path)
 
 
-def run_child(request: dict, root: str, base_path: list[str], close_fds: list[int]) -> None:
+def run_child(request: wire.Run, root: str, base_path: list[str], close_fds: list[int]) -> None:
     """Runs in the forked child; never returns."""
     code = 70
     before = set(sys.modules)
     parent = os.getppid()
-    warm_rules.RewriteRecorder.output = request["output"]
+    warm_rules.RewriteRecorder.output = request.output
     try:
-        _isolate(request["output"], close_fds, parent)
-        warm_sandbox.apply(request.get("sandbox"), request["env"])
-        _fresh_std_streams(bool(request["env"].get("PYTHONUNBUFFERED")))
+        _isolate(request.output, close_fds, parent)
+        warm_sandbox.apply(request.sandbox, request.env)
+        _fresh_std_streams(bool(request.env.get("PYTHONUNBUFFERED")))
         _apply_request(request, root, base_path)
         import pytest  # lazy: after the run's sys.path and environment are in place
 
-        warm_rules.warm_rewritten.guard_plain_preloads(request["output"])
-        code = _main(pytest, list(request["argv"]), os.environ.get("HEAL_LS_WARM_PROFILE"))
+        warm_rules.warm_rewritten.guard_plain_preloads(request.output)
+        code = _main(pytest, list(request.argv), os.environ.get("HEAL_LS_WARM_PROFILE"))
         sys.stdout.flush()
-        warm_rules.write_learned(request["output"], before, root, base_path)
+        warm_rules.write_learned(request.output, before, root, base_path)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
     except BaseException:  # noqa: BLE001 - report and exit like a crashed interpreter

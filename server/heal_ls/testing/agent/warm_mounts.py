@@ -16,6 +16,10 @@ import contextlib
 import ctypes
 import os
 import signal
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import heal_protocol as wire
 
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 8, 4096, 16384, 1 << 18
 CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
@@ -47,19 +51,19 @@ def make_target(source_fd: int, target: str) -> None:
         os.close(os.open(target, os.O_WRONLY | os.O_CREAT, 0o644))
 
 
-def mount_fresh(spec: dict) -> None:
-    """spec: {"tmpfs": [[path, bytes], ...] outer first, "binds": [path, ...], "covers": [socket
-    path, ...]}. Raises OSError."""
+def mount_fresh(spec: wire.Fresh) -> None:
+    """Mount the run's fresh tmpfs, bind back what its view binds under them, cover the unix
+    sockets made since the server started. Raises OSError."""
     mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing of ours reaches the server
-    binds = [(os.open(path, os.O_PATH), path) for path in spec["binds"]]
-    for path, size in spec["tmpfs"]:
+    binds = [(os.open(path, os.O_PATH), path) for path in spec.binds]
+    for path, size in spec.tmpfs:
         os.makedirs(path, exist_ok=True)
         mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={int(size)}")
     for fd, path in binds:
         make_target(fd, path)
         mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)  # flags kept: read-only
         os.close(fd)
-    for path in spec.get("covers", []):  # unix sockets made in the workspace since the start
+    for path in spec.covers:  # unix sockets made in the workspace since the start
         mount("/dev/null", path, None, MS_BIND)
 
 

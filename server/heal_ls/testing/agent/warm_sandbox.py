@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 
+import heal_protocol as wire
 import warm_mounts
 
 try:
@@ -23,8 +24,8 @@ LIMITS: tuple[tuple[str, str], ...] = (("RLIMIT_AS", "memory"), ("RLIMIT_CPU", "
 LIMITS += (("RLIMIT_FSIZE", "file_size"), ("RLIMIT_NPROC", "processes"))
 
 
-def apply(spec: dict | None, env: dict) -> None:
-    """Apply {"memory", "cpu_seconds", "file_size", "processes", "pid_namespace", "fresh"}.
+def apply(spec: wire.Limits | None, env: dict) -> None:
+    """Apply the run's Limits: rlimits, a PID namespace, fresh mounts.
 
     With pid_namespace, this process stays outside as a waiter and only its child returns.
     fresh (warm_mounts.mount_fresh's spec): the run's writable places are new; a run that cannot
@@ -33,10 +34,10 @@ def apply(spec: dict | None, env: dict) -> None:
     if not spec:
         return
     for name, key in LIMITS:
-        _limit(name, spec.get(key))
-    fresh = spec.get("fresh")
+        _limit(name, getattr(spec, key))
+    fresh = spec.fresh
     flags = warm_mounts.CLONE_NEWPID | (warm_mounts.CLONE_NEWNS if fresh else 0)
-    if spec.get("pid_namespace") and _new_namespaces(flags):
+    if spec.pid_namespace and _new_namespaces(flags):
         if fresh:
             warm_mounts.mount_fresh(fresh)
         warm_mounts.fork_and_wait()  # the namespace's first process: every process dies with it

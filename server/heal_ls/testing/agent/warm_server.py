@@ -2,13 +2,12 @@
 
 Runs under the USER's interpreter, so it is stdlib + pytest only, shipped as files put on sys.path
 (like the pytest plugin). Started by heal_ls.testing.warm.process as `python warm_server.py ROOT
-OPTIONS_JSON` (preload, rewritten, exclude, rewritten_ok). JSON lines, requests on stdin, replies
-on the original stdout (fd 1 is then pointed at stderr, so stray prints cannot corrupt them):
-  <- {"event": "ready", "pid", "python", "site_dirs"}
-  -> {"op": "run", "id", "argv", "env", "cwd", "output", "timeout", "pycache", "sandbox"}
-  <- {"event": "started", "id", "pid"}, then {"event": "done", "id", "returncode", "timed_out",
-     "cpu"} or {"event": "error", "id", "message", "kind"}  (the client then runs it cold)
-  -> {"op": "kill", "id"}   -> {"op": "exit"}   <- {"event": "learned" | "tainted", ...}
+OPTIONS_JSON` (a heal_protocol.ServerOptions). The messages are heal_protocol's dataclasses, one
+JSON line each, requests on stdin, replies on the original stdout (fd 1 is then pointed at
+stderr, so stray prints cannot corrupt them):
+  <- Ready
+  -> Run   <- Started, then Done or Error (the client then runs it cold)
+  -> Kill   -> Exit   <- Learned | Tainted
 Workspace modules are never imported here (checked before every fork), so children import them
 fresh. The server exits when stdin closes (its parent died), on "exit", or after IDLE seconds.
 """
@@ -23,6 +22,7 @@ import signal
 import sys
 import threading
 import time
+from dataclasses import dataclass
 
 import heal_protocol as wire
 import warm_child
@@ -38,14 +38,23 @@ def exit_code(status: int) -> int:
     return os.WEXITSTATUS(status)
 
 
+@dataclass
+class Child:
+    """A forked run: its request, when it must end, whether it was stopped for that."""
+
+    request: wire.Run
+    deadline: float
+    timed_out: bool = False
+
+
 class WarmServer:
-    def __init__(self, root: str, options: dict):
+    def __init__(self, root: str, options: wire.ServerOptions):
         self.root = os.path.realpath(root)
-        self.exclude = set(options.get("exclude", []))
-        self.rewritten_ok = options.get("rewritten_ok", True)
+        self.exclude = set(options.exclude)
+        self.rewritten_ok = options.rewritten_ok
         self.out = os.fdopen(os.dup(1), "w", buffering=1)  # protocol channel
         os.dup2(2, 1)  # stray prints from imported modules must not corrupt the protocol
-        self.children: dict[int, dict] = {}  # pid -> request
+        self.children: dict[int, Child] = {}  # pid -> its run
         self.pending_learn: dict = {}
         self.last_activity = time.monotonic()
         self.wakeup_r, self.wakeup_w = os.pipe()
@@ -55,12 +64,12 @@ class WarmServer:
         self.base_path = warm_rules.base_sys_path(self.root)
         self.preload(["pytest"])
         warm_rules.warm_rewritten.baseline.update(sys.modules)
-        self.preload(options.get("preload", []))
-        self.preload_rewritten(options.get("rewritten") or {})
-        self.send(event=wire.READY, pid=os.getpid(), python=sys.version, site_dirs=self.site_dirs())
+        self.preload(options.preload)
+        self.preload_rewritten(options.rewritten)
+        self.send(wire.Ready(pid=os.getpid(), python=sys.version, site_dirs=self.site_dirs()))
 
-    def send(self, **msg) -> None:
-        self.out.write(json.dumps(msg) + "\n")
+    def send(self, message: object) -> None:
+        self.out.write(wire.encode(message) + "\n")
 
     def site_dirs(self) -> list[str]:
         return [p for p in self.base_path if os.path.isdir(p)]
@@ -72,7 +81,7 @@ class WarmServer:
                 continue
             warm_rules.quiet_import(name)
             if threading.active_count() > 1:
-                self.send(event=wire.TAINTED, module=name)
+                self.send(wire.Tainted(module=name))
                 raise SystemExit(3)  # the client restarts us with this module excluded
         warm_rules.assert_no_workspace_modules(self.root)
         warm_rules.fill_pure_caches()
@@ -93,7 +102,7 @@ class WarmServer:
                 buffer += data
                 *lines, buffer = buffer.split(b"\n")
                 for line in lines:
-                    if line.strip() and self.handle(json.loads(line)) == wire.EXIT:
+                    if line.strip() and self.handle(wire.decode(line)) == wire.EXIT:
                         return
             if not self.children:
                 self.learn()
@@ -101,25 +110,24 @@ class WarmServer:
                     return
 
     def wait_seconds(self) -> float:
-        deadlines = [c["deadline"] for c in self.children.values()]
+        deadlines = [c.deadline for c in self.children.values()]
         if deadlines:
             return max(0.0, min(deadlines) - time.monotonic())
         return max(0.1, IDLE_SECONDS - (time.monotonic() - self.last_activity))
 
-    def handle(self, request: dict) -> str | None:
+    def handle(self, request: object) -> str | None:
         self.last_activity = time.monotonic()
-        op = request.get("op")
-        if op == wire.EXIT:
+        if isinstance(request, wire.Exit):
             return wire.EXIT
-        if op == wire.KILL:
+        if isinstance(request, wire.Kill):
             for pid, child in self.children.items():
-                if child["id"] == request["id"]:
+                if child.request.id == request.id:
                     self.kill(pid, child)
-        elif op == wire.RUN:
+        elif isinstance(request, wire.Run):
             self.start(request)
         return None
 
-    def start(self, request: dict) -> None:
+    def start(self, request: wire.Run) -> None:
         try:
             warm_rules.assert_no_workspace_modules(self.root)
             sys.stdout.flush()
@@ -127,7 +135,7 @@ class WarmServer:
             gc.freeze()  # children's collections skip our objects: no copy-on-write of the heap
             pid = os.fork()
         except Exception as exc:  # noqa: BLE001 - any doubt goes back to the client
-            self.send(event=wire.ERROR, id=request["id"], message=f"{type(exc).__name__}: {exc}")
+            self.send(wire.Error(id=request.id, message=f"{type(exc).__name__}: {exc}"))
             return
         if pid == 0:
             fds = [self.out.fileno(), self.wakeup_r, self.wakeup_w]
@@ -136,12 +144,12 @@ class WarmServer:
             os.setpgid(pid, pid)  # also done by the child; whichever runs first wins the race
         except OSError:
             pass
-        deadline = time.monotonic() + float(request.get("timeout") or 3600)
-        self.children[pid] = dict(request, deadline=deadline, timed_out=False)
-        self.send(event=wire.STARTED, id=request["id"], pid=pid)
+        deadline = time.monotonic() + float(request.timeout or 3600)
+        self.children[pid] = Child(request, deadline)
+        self.send(wire.Started(id=request.id, pid=pid))
 
-    def kill(self, pid: int, child: dict, timed_out: bool = False) -> None:
-        child["timed_out"] = child["timed_out"] or timed_out
+    def kill(self, pid: int, child: Child, timed_out: bool = False) -> None:
+        child.timed_out = child.timed_out or timed_out
         try:
             os.killpg(pid, signal.SIGKILL)
         except OSError:
@@ -153,9 +161,9 @@ class WarmServer:
     def enforce_deadlines(self) -> None:
         now = time.monotonic()
         for pid, child in list(self.children.items()):
-            if now >= child["deadline"]:
+            if now >= child.deadline:
                 self.kill(pid, child, timed_out=True)
-                child["deadline"] = now + 1.0  # SIGKILL is on its way; check again later
+                child.deadline = now + 1.0  # SIGKILL is on its way; check again later
 
     def reap(self) -> None:
         for pid in list(self.children):
@@ -165,18 +173,13 @@ class WarmServer:
             child = self.children.pop(pid)
             code = exit_code(status)
             cpu = round(usage.ru_utime + usage.ru_stime, 4)
-            doubt = warm_rules.warm_rewritten.take_doubt(child["output"])
+            run = child.request
+            doubt = warm_rules.warm_rewritten.take_doubt(run.output)
             if doubt:
-                self.send(event=wire.ERROR, id=child["id"], **doubt)
+                self.send(wire.build(wire.Error, dict(doubt, id=run.id)))
                 continue
-            self.send(
-                event=wire.DONE,
-                id=child["id"],
-                returncode=code,
-                timed_out=child["timed_out"],
-                cpu=cpu,
-            )
-            self.merge_learned(warm_rules.read_learned(child["output"]))
+            self.send(wire.Done(id=run.id, returncode=code, timed_out=child.timed_out, cpu=cpu))
+            self.merge_learned(warm_rules.read_learned(run.output))
             self.last_activity = time.monotonic()
 
     def merge_learned(self, learned: dict) -> None:
@@ -192,17 +195,16 @@ class WarmServer:
         plain = [n for n in learned.get("plain", []) if n not in sys.modules]
         rewritten = [n for n in learned.get("rewritten", []) if n not in sys.modules]
         if plain or rewritten:
+            batch = wire.Rewritten(rewritten, learned.get("marked", []), learned.get("prefix"))
             self.preload(plain)
-            self.preload_rewritten(dict(learned, names=rewritten))
-            self.send(event=wire.LEARNED, modules=plain, rewritten=dict(learned, names=rewritten))
+            self.preload_rewritten(batch)
+            self.send(wire.Learned(modules=plain, rewritten=batch))
 
-    def preload_rewritten(self, learned: dict) -> None:
-        names = [n for n in learned.get("names", []) if not warm_rules.excluded(n, self.exclude)]
+    def preload_rewritten(self, learned: wire.Rewritten) -> None:
+        names = [n for n in learned.names if not warm_rules.excluded(n, self.exclude)]
         if self.rewritten_ok and names:
             rewritten = warm_rules.warm_rewritten
-            rewritten.import_rewritten(
-                names, learned.get("marked", []), learned.get("prefix"), self.preload_one
-            )
+            rewritten.import_rewritten(names, learned.marked, learned.prefix, self.preload_one)
 
     def preload_one(self, name: str) -> None:
         self.preload([name])
@@ -216,7 +218,7 @@ def main() -> int:
     del sys.path[0]  # our own folder: its modules must not shadow the user's
     root = sys.argv[1]
     options = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
-    server = WarmServer(root, options)
+    server = WarmServer(root, wire.build(wire.ServerOptions, options))
     try:
         server.serve()
     finally:

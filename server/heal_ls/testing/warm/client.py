@@ -18,6 +18,7 @@ import logging
 import os
 import shutil
 import tempfile
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_cache_dir
@@ -133,13 +134,24 @@ class WarmRunner:
                 server = await self._server_for(inv, env)
                 output, inside = os.path.join(host, "out"), f"{inner}/out"
                 fresh = per_run(self.view, IO_INSIDE, inner)
-                limits: dict | None = dict(run_limits(timeout), pid_namespace=True, fresh=fresh)
+                limits: wire.Limits | None = replace(
+                    run_limits(timeout), pid_namespace=True, fresh=fresh
+                )
             else:
                 env, limits = (box.env, run_limits(timeout)) if box else (inv.env, None)
                 server = await self._server_for(inv, inv.env)
                 output = inside = warm_output_path()
-            request = dict(argv=inv.argv, env=env, cwd=inv.cwd, pycache=PYCACHE, sandbox=limits)
-            result = await server.run(request, timeout, output, inside)
+            request = wire.Run(
+                id=0,  # ServerProcess.run numbers it
+                argv=inv.argv,
+                env=env,
+                cwd=inv.cwd,
+                output=inside,
+                timeout=timeout,
+                pycache=PYCACHE,
+                sandbox=limits,
+            )
+            result = await server.run(request, output)
             self.last_cpu, self.failures = server.last_cpu, 0
             if server.learned or server.learned_rewritten:
                 self._harvest(server)
@@ -202,22 +214,25 @@ class WarmRunner:
         self.view = box.view
         return warm_process.ServerProcess(*args, prefix=box.prefix)
 
-    def _options(self) -> dict:
-        rewritten = dict(self.rewritten, names=list(self.rewritten["names"]))
-        rewritten["marked"] = sorted(self.rewritten["marked"])
-        return {
-            "preload": list(self.learned),
-            "rewritten": rewritten,
-            "exclude": sorted(self.excluded),
-            "rewritten_ok": self.rewritten_ok,
-        }
+    def _options(self) -> wire.ServerOptions:
+        rewritten = wire.Rewritten(
+            list(self.rewritten["names"]),
+            sorted(self.rewritten["marked"]),
+            self.rewritten["prefix"],
+        )
+        return wire.ServerOptions(
+            preload=list(self.learned),
+            rewritten=rewritten,
+            exclude=sorted(self.excluded),
+            rewritten_ok=self.rewritten_ok,
+        )
 
     def _harvest(self, server: warm_process.ServerProcess) -> None:
         self.learned.update(dict.fromkeys(server.learned))
         for batch in server.learned_rewritten:
-            self.rewritten["names"].update(dict.fromkeys(batch.get("names", [])))
-            self.rewritten["marked"].update(batch.get("marked", []))
-            self.rewritten["prefix"] = self.rewritten["prefix"] or batch.get("prefix")
+            self.rewritten["names"].update(dict.fromkeys(batch.names))
+            self.rewritten["marked"].update(batch.marked)
+            self.rewritten["prefix"] = self.rewritten["prefix"] or batch.prefix
         server.learned, server.learned_rewritten = [], []
         if server.tainted:
             self.excluded.add(server.tainted)

@@ -9,6 +9,7 @@ import tempfile
 from typing import TYPE_CHECKING
 
 from heal_ls.testing import sandbox as sandboxing
+from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.process import run_process
 from heal_ls.testing.sandbox import CPU_MARGIN, MEMORY_LIMIT, Sandbox
 
@@ -35,13 +36,13 @@ class WarmTimeout(_Timeout):
         self.output = output
 
 
-def run_limits(timeout: float) -> dict:
-    return {
-        "memory": MEMORY_LIMIT,
-        "cpu_seconds": int(timeout) + CPU_MARGIN,
-        "file_size": sandboxing.FILE_LIMIT,
-        "processes": sandboxing.PROCESS_LIMIT,
-    }
+def run_limits(timeout: float) -> wire.Limits:
+    return wire.Limits(
+        memory=MEMORY_LIMIT,
+        cpu_seconds=int(timeout) + CPU_MARGIN,
+        file_size=sandboxing.FILE_LIMIT,
+        processes=sandboxing.PROCESS_LIMIT,
+    )
 
 
 def warm_output_path() -> str:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import os
 import subprocess
 import tempfile
 import threading
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from heal_ls.testing.agent import heal_protocol as wire
@@ -40,13 +41,21 @@ class RunTimedOut(Exception):
 
 
 class _Pending:
-    def __init__(self, loop: asyncio.AbstractEventLoop):
-        self.loop, self.done, self.pid = loop, loop.create_future(), None
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.done: asyncio.Future[tuple[int, bool, float]] = loop.create_future()
+        self.pid: int | None = None
 
-    def settle(self, result=None, error: Exception | None = None) -> None:
-        def apply():
-            if not self.done.done():
-                self.done.set_exception(error) if error else self.done.set_result(result)
+    def settle(
+        self, result: tuple[int, bool, float] | None = None, error: Exception | None = None
+    ) -> None:
+        def apply() -> None:
+            if self.done.done():
+                return
+            if error is not None or result is None:
+                self.done.set_exception(error or WarmUnavailable("no answer"))
+            else:
+                self.done.set_result(result)
 
         try:
             self.loop.call_soon_threadsafe(apply)
@@ -55,13 +64,20 @@ class _Pending:
 
 
 class ServerProcess:
-    def __init__(self, python, root, env, cwd, options: dict, prefix=()):
-        """options: preload (names), rewritten ({names, marked, prefix}), exclude, rewritten_ok.
-        prefix: a sandbox command the server runs in (its pids are then not ours to kill: the
+    def __init__(
+        self,
+        python: str,
+        root: str,
+        env: dict[str, str],
+        cwd: str,
+        options: wire.ServerOptions,
+        prefix: Sequence[str] = (),
+    ) -> None:
+        """prefix: a sandbox command the server runs in (its pids are then not ours to kill: the
         sandbox's PID namespace takes every run down with the server)."""
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
         self.proc = subprocess.Popen(
-            [*prefix, python, SERVER_FILE, root, json.dumps(options)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [*prefix, python, SERVER_FILE, root, wire.encode(options)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self.log, env=env, cwd=cwd, start_new_session=True,
         )  # fmt: skip
         assert self.proc.stdin is not None and self.proc.stdout is not None  # both PIPEs
@@ -70,7 +86,7 @@ class ServerProcess:
         self.ready = threading.Event()
         self.site_dirs: list[str] = []
         self.learned: list[str] = []
-        self.learned_rewritten: list[dict] = []
+        self.learned_rewritten: list[wire.Rewritten] = []
         self.tainted: str | None = None
         self.pending: dict[int, _Pending] = {}
         self.ids = itertools.count(1)
@@ -89,15 +105,14 @@ class ServerProcess:
     def alive(self) -> bool:
         return not self.dead and self.proc.poll() is None
 
-    async def run(
-        self, request: dict, timeout: float, output: str, inside: str | None = None
-    ) -> tuple[int, str]:
-        """request: argv, env, cwd, pycache, sandbox (see warm_server's protocol); output is
-        read here, at the path `inside` for the server when it runs in a sandbox."""
+    async def run(self, request: wire.Run, output: str) -> tuple[int, str]:
+        """Run `request` (its id is given here); its output is read here at `output`, which is
+        `request.output` unless the server runs in a sandbox and sees it elsewhere."""
         rid, pending = next(self.ids), _Pending(asyncio.get_running_loop())
         self.pending[rid] = pending
+        timeout = request.timeout
         try:
-            self._send(dict(request, op=wire.RUN, id=rid, output=inside or output, timeout=timeout))
+            self._send(replace(request, id=rid))
             done = await asyncio.wait_for(asyncio.shield(pending.done), timeout + GRACE)
             code, timed_out, self.last_cpu = done
         except asyncio.TimeoutError:
@@ -139,8 +154,8 @@ class ServerProcess:
             except OSError:
                 pass
 
-    def _send(self, message: dict) -> None:
-        line = (json.dumps(message) + "\n").encode()
+    def _send(self, message: wire.Run | wire.Kill | wire.Exit) -> None:
+        line = (wire.encode(message) + "\n").encode()
         try:
             with self.write_lock:
                 self.stdin.write(line)
@@ -150,7 +165,7 @@ class ServerProcess:
 
     def _kill_run(self, rid: int, pending: _Pending) -> None:
         try:
-            self._send({"op": wire.KILL, "id": rid})
+            self._send(wire.Kill(id=rid))
         except WarmUnavailable:
             if pending.pid and not self.foreign_pids:  # the server is dead; the child may live
                 kill_group(pending.pid)
@@ -158,7 +173,7 @@ class ServerProcess:
     def _read_replies(self) -> None:
         for line in self.stdout:
             try:
-                self._dispatch(json.loads(line))
+                self._dispatch(wire.decode(line))
             except (ValueError, KeyError, TypeError):
                 break  # not our protocol: trust nothing more from this process
         self.dead = True
@@ -167,22 +182,24 @@ class ServerProcess:
             pending.settle(error=WarmUnavailable(f"warm server exited: {self._log_tail()}"))
         self._reap()
 
-    def _dispatch(self, msg: dict) -> None:
-        event, pending = msg["event"], self.pending.get(msg.get("id", -1))
-        if event == wire.READY:
-            self.site_dirs = msg["site_dirs"]
+    def _dispatch(self, msg: object) -> None:
+        pending = self.pending.get(getattr(msg, "id", -1))
+        if isinstance(msg, wire.Ready):
+            self.site_dirs = msg.site_dirs
             self.ready.set()
-        elif event == wire.LEARNED:
-            self.learned += msg["modules"]
-            self.learned_rewritten.append(msg["rewritten"])
-        elif event == wire.TAINTED:
-            self.tainted = msg["module"]
-        elif pending and event == wire.STARTED:
-            pending.pid = msg["pid"]
-        elif pending and event == wire.DONE:
-            pending.settle((msg["returncode"], msg["timed_out"], msg.get("cpu", 0.0)))
-        elif pending and event == wire.ERROR:
-            pending.settle(error=WarmUnavailable(msg["message"], msg.get("kind", "error")))
+        elif isinstance(msg, wire.Learned):
+            self.learned += msg.modules
+            self.learned_rewritten.append(msg.rewritten)
+        elif isinstance(msg, wire.Tainted):
+            self.tainted = msg.module
+        elif pending and isinstance(msg, wire.Started):
+            pending.pid = msg.pid
+        elif pending and isinstance(msg, wire.Done):
+            pending.settle((msg.returncode, msg.timed_out, msg.cpu))
+        elif pending and isinstance(msg, wire.Error):
+            pending.settle(error=WarmUnavailable(msg.message, msg.kind))
+        elif not isinstance(msg, (wire.Started, wire.Done, wire.Error)):
+            raise TypeError(f"not an answer: {msg!r}")  # a request: not our protocol
 
     def _reap(self) -> None:
         try:
