@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from heal_ls.heal.verify import run_sandboxed_tests
 from heal_ls.testing.options import RunOptions
 
 
@@ -37,8 +38,6 @@ async def run_cut_guards(root: str, cut: Sequence[str], options: RunOptions) -> 
     """Run `cut` on the code as it is now (the fix applied; `options.overlay`: unsaved
     buffers), as any test run of the user's own code: untraced, outside the candidates' sandbox,
     cold."""
-    from heal_ls.heal.verify import run_sandboxed_tests
-
     ran = list(cut)
     if not ran:
         return AfterApply()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from heal_ls.heal.answer import AnswerError, ReadAnswer, extract_function, read_answer
+from heal_ls.heal.budget import usage
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.events import HealEvent
 from heal_ls.heal.guard_budget import GuardSelection, select_guards
@@ -28,6 +29,7 @@ from heal_ls.models import (
     HealStatus,
     Suspect,
 )
+from heal_ls.pysource.diff import unified_diff
 from heal_ls.pysource.parse import normalised
 from heal_ls.pysource.splice import SpliceError, splice
 from heal_ls.testing.confirm import CONFIRMED
@@ -67,8 +69,6 @@ class HealContext:
     slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(os.cpu_count() or 1))
 
     def usage(self):
-        from heal_ls.heal.budget import usage
-
         return usage(self.model, self.tokens_in, self.tokens_out, self.config.prices)
 
     def over_budget(self) -> bool:
@@ -83,9 +83,6 @@ class HealContext:
 def finish(
     ctx: HealContext, status: HealStatus, *, new_source: str | None = None, reason=None
 ) -> HealResult:
-    from heal_ls.heal.budget import usage
-    from heal_ls.pysource.diff import unified_diff
-
     spent = usage(ctx.model, ctx.tokens_in, ctx.tokens_out, ctx.config.prices)
     planned = ctx.plans.get(new_source) if new_source is not None else None
     chosen, unguarded = guards_of(ctx, planned)

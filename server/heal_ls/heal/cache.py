@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from platformdirs import user_cache_dir
+
 from heal_ls.models import Failure
 
 _VOLATILE = re.compile(r"0x[0-9a-fA-F]+|\b\d+(\.\d+)?\b")
@@ -25,8 +27,6 @@ def cache_dir() -> Path:
     override = os.environ.get("HEAL_LS_CACHE_DIR")
     if override:
         return Path(override)
-    from platformdirs import user_cache_dir
-
     return Path(user_cache_dir("heal-ls"))
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from heal_ls.heal.guard_budget import DEFAULT_SECONDS
+from heal_ls.llm import choose_provider
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.sandbox import SandboxPolicy
 
@@ -121,6 +122,4 @@ def _read(get, column: Literal["setting", "flag"]) -> dict[str, Any]:
 
 def provider_for(config: HealConfig) -> str:
     """The provider `auto` resolves to (anthropic with its key, else openai, else local)."""
-    from heal_ls.llm import choose_provider
-
     return choose_provider(config.provider, config.base_url)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from heal_ls.models import Failure, RunResult, Suspect
+from heal_ls.testing.coverage_run import coverage_run
 from heal_ls.testing.options import RunOptions
 
 
@@ -121,8 +122,6 @@ async def find_guards(
     """The last run's guards plus those a traced run of the tests around the suspect finds.
     `also`: other functions a fix may touch (a model's multi-node plan); their guards are kept
     apart in `of`, so a fix is held to the tests of the functions it really changes."""
-    from heal_ls.testing.coverage_run import coverage_run
-
     failing = [f.test for f in failures if f.test]
     found = await coverage_run(
         root,

@@ -7,13 +7,16 @@ It never writes a file: the result carries the verified module text for the call
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable
 
 from heal_ls.heal.attempt import HealContext, finish, guards_of
-from heal_ls.heal.config import HealConfig
+from heal_ls.heal.config import HealConfig, provider_for
 from heal_ls.heal.events import HealEvent, never_back
 from heal_ls.heal.guards import Guards, candidate_timeout, find_guards, original_seconds
+from heal_ls.heal.steps import cached_fix, local_search, model_rounds
+from heal_ls.locate import is_test_file, locate
 from heal_ls.models import (
     Failure,
     HealResult,
@@ -21,6 +24,9 @@ from heal_ls.models import (
     RunResult,
     Suspect,
 )
+from heal_ls.pysource.source import read_source
+from heal_ls.pysource.splice import function_source
+from heal_ls.testing.warm.client import get_warm_runner
 
 
 async def heal_failure(
@@ -37,8 +43,6 @@ async def heal_failure(
     started = time.monotonic()
     root = os.path.abspath(root)
     if suspect is None:
-        from heal_ls.locate import locate
-
         located = locate(failure, root, run)
         if not located.healable or not located.suspects:
             return HealResult("skipped", reason=located.reason or "no function to heal")
@@ -68,9 +72,6 @@ async def heal_failure(
 
 
 def _context(root, failure, suspect, config, run, overlay, on_event, also_failing) -> HealContext:
-    from heal_ls.pysource.source import read_source
-    from heal_ls.pysource.splice import function_source
-
     module_text = overlay.get(suspect.path)
     if module_text is None:
         module_text = read_source(suspect.path)
@@ -95,8 +96,6 @@ def offered_suspects(suspect, failure, root, run, overlay, max_nodes: int) -> li
     (the target's own nested defs are part of it already)."""
     if max_nodes <= 1:
         return [suspect]
-    from heal_ls.locate import is_test_file, locate
-
     try:
         ranked = locate(failure, root, run, overlay=overlay).suspects
     except Exception:  # ranking is advice: without it, the target alone is offered
@@ -118,23 +117,16 @@ def warm_runner_for(config: HealConfig, root: str):
     if not config.warm:
         return None
     try:
-        from heal_ls.testing.warm.client import get_warm_runner
-
         return get_warm_runner(config.python or _default_python(), root)
     except Exception:  # the warm runner is an optimisation: fall back to cold runs
         return None
 
 
 def _default_python() -> str:
-    import sys
-
     return sys.executable
 
 
 async def _search(ctx: HealContext) -> HealResult:
-    from heal_ls.heal.config import provider_for
-    from heal_ls.heal.steps import cached_fix, local_search, model_rounds
-
     for step in (cached_fix, local_search, model_rounds):
         result = await step(ctx)
         if result is not None:

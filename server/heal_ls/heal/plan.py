@@ -18,14 +18,25 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Any
 
-from heal_ls.heal.answer import ReadAnswer, read_answer
+from heal_ls.heal.answer import AnswerError, ReadAnswer, check_complete, read_answer
+from heal_ls.heal.safety import UnsafeCandidate, check_candidate, import_risk
+from heal_ls.locate import index_source, suspect_for
+from heal_ls.locate.refind import refind, respice
 from heal_ls.models import NodeEdit, Suspect
-from heal_ls.pysource.parse import DEF_TYPES
+from heal_ls.pysource.parse import DEF_TYPES, normalised
+from heal_ls.pysource.source import line_starts
+from heal_ls.pysource.splice import SpliceError, after_node, function_source, replacement
 
 IMPORT_BLOCK = "<imports>"
+# LIBCST: libcst is imported by the functions that use it, at the first answer planned: it takes
+# 0.2 s of CPU to import (0.5 s with its codemods), more than `heal-ls fix` takes to start
+# without it (0.18 s); a run that plans no answer never pays it.
 
 
 class PlanError(Exception):
@@ -97,7 +108,7 @@ class _Answer:
 
 
 def _parse_answer(answer: str | ReadAnswer) -> _Answer | None:
-    import libcst as cst
+    import libcst as cst  # lazy: libcst, see LIBCST
 
     found = _Answer()
     for block in read_answer(answer).blocks:
@@ -113,7 +124,7 @@ def _parse_answer(answer: str | ReadAnswer) -> _Answer | None:
 
 
 def _read_statement(module, stmt, owner: str, found: _Answer) -> None:
-    import libcst as cst
+    import libcst as cst  # lazy: libcst, see LIBCST
 
     if isinstance(stmt, cst.FunctionDef):
         source = cst.Module(body=[stmt.with_changes(leading_lines=[])]).code
@@ -136,7 +147,7 @@ def _read_statement(module, stmt, owner: str, found: _Answer) -> None:
 
 
 def _is_import(stmt) -> bool:
-    import libcst as cst
+    import libcst as cst  # lazy: libcst, see LIBCST
 
     return (
         isinstance(stmt, cst.SimpleStatementLine)
@@ -147,7 +158,7 @@ def _is_import(stmt) -> bool:
 
 def _is_noise(stmt) -> bool:
     """A docstring, `...` or `pass` at module level: nothing worth telling the user about."""
-    import libcst as cst
+    import libcst as cst  # lazy: libcst, see LIBCST
 
     return isinstance(stmt, cst.SimpleStatementLine) and all(
         isinstance(s, cst.Pass)
@@ -157,13 +168,14 @@ def _is_noise(stmt) -> bool:
 
 
 def _name_count(node) -> int:
-    import libcst as cst
+    import libcst as cst  # lazy: libcst, see LIBCST
 
     return 1 if isinstance(node.names, cst.ImportStar) else len(node.names)
 
 
 def _imports_of(node) -> list[tuple[Any, str | None, str | None]]:  # libcst gives str | None
     """(module, name or None, alias) for each name; relative and star imports are dropped."""
+    # lazy: libcst, see LIBCST
     import libcst as cst
     from libcst.helpers import get_full_name_for_node
 
@@ -181,8 +193,6 @@ def _imports_of(node) -> list[tuple[Any, str | None, str | None]]:  # libcst giv
 
 class _Mapper:
     def __init__(self, module_text: str, target: Suspect, offered: list[Suspect]):
-        from heal_ls.locate import index_source
-
         self.text = module_text
         self.target = target
         self.index = index_source(module_text)
@@ -220,8 +230,6 @@ class _Mapper:
             self.helpers.append(_Def(name, item.source))
 
     def _nested(self, name: str) -> Suspect | None:
-        from heal_ls.locate import suspect_for
-
         prefix = self.target.qualname + ".<locals>."
         inside = [
             f
@@ -264,14 +272,10 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def _same(suspect: Suspect, source: str, module_text: str) -> bool:
-    from heal_ls.pysource.splice import function_source
-
     return _normal(source) == _normal(function_source(module_text, suspect))
 
 
 def _normal(source: str) -> str:
-    from heal_ls.pysource.parse import normalised
-
     return normalised(source)
 
 
@@ -279,9 +283,6 @@ def _normal(source: str) -> str:
 
 
 def _node_edits(module_text, target, changed, helpers, mapper) -> list[NodeEdit]:
-    from heal_ls.heal.answer import AnswerError, check_complete
-    from heal_ls.pysource.splice import SpliceError, after_node, function_source, replacement
-
     edits: list[NodeEdit] = []
     for suspect, source in changed:
         try:
@@ -334,8 +335,6 @@ def _names_used(sources: list[str]) -> set[str]:
 
 
 def _check_rails(module_text: str, path: str, edits: list[NodeEdit], allow_test_edits: bool):
-    from heal_ls.heal.safety import UnsafeCandidate, check_candidate
-
     for edit in edits:
         original = module_text[edit.start : edit.end]
         try:
@@ -351,8 +350,6 @@ def _check_rails(module_text: str, path: str, edits: list[NodeEdit], allow_test_
 
 def _needed_imports(module_text, imports, edits, allowed: bool, notes: list[str]):
     """The answer's imports that a touched node uses and the module does not have yet."""
-    from heal_ls.heal.safety import import_risk
-
     have = _module_imports(module_text)
     used = _names_used([e.text for e in edits])
     needed = []
@@ -372,8 +369,6 @@ def _needed_imports(module_text, imports, edits, allowed: bool, notes: list[str]
 
 
 def _module_imports(module_text: str) -> set[tuple[str, str | None, str | None]]:
-    from heal_ls.locate import index_source
-
     tree = index_source(module_text).tree
     found: set[tuple[str, str | None, str | None]] = set()
     for stmt in tree.body if tree else []:
@@ -386,9 +381,6 @@ def _module_imports(module_text: str) -> set[tuple[str, str | None, str | None]]
 
 def import_block_end(module_text: str) -> int:
     """Offset just past the line that ends the module's leading docstring and imports (0: none)."""
-    from heal_ls.locate import index_source
-    from heal_ls.pysource.source import line_starts
-
     tree = index_source(module_text).tree
     last = 0
     for i, stmt in enumerate(tree.body if tree else []):
@@ -401,6 +393,7 @@ def import_block_end(module_text: str) -> int:
 
 
 def _import_edit(module_text: str, imports) -> NodeEdit:
+    # lazy: libcst, see LIBCST (its codemods: 0.3 s more, only when imports are added)
     import libcst as cst
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import AddImportsVisitor
@@ -446,9 +439,6 @@ def replan(before: str, current: str, edits: list[NodeEdit]) -> tuple[str, list[
     """The same node edits on `current`, a text the user changed while the heal ran: each
     touched node (and the import block) is found where it now stands, its text unchanged, and
     the result is proven again against `current`. PlanError when a touched node changed."""
-    from bisect import bisect_right
-    from difflib import SequenceMatcher
-
     old, new = before.splitlines(keepends=True), current.splitlines(keepends=True)
     old_starts, new_starts = _starts(old), _starts(new)
     matcher = SequenceMatcher(None, old, new, autojunk=False)
@@ -491,8 +481,6 @@ def redo(
         except PlanError as exc:
             being = ", ".join(touched or [suspect.qualname])
             raise PlanError(f"{exc} ({being} being healed); heal again") from None
-    from heal_ls.locate.refind import refind, respice
-    from heal_ls.pysource.splice import SpliceError, function_source
 
     found = refind(suspect, after)
     if found is None:
@@ -516,16 +504,12 @@ def _starts(lines: list[str]) -> list[int]:
 
 
 def _dedent_lines(source: str) -> str:
-    import textwrap
-
     return textwrap.dedent(source.replace("\r\n", "\n").replace("\r", "\n").lstrip("\n"))
 
 
 def prove(before: str, after: str, edits: list[NodeEdit]) -> None:
     """Every byte outside the touched nodes and the import block is identical; each touched node
     is one def that compiles and keeps its name; the import block only gained imports."""
-    from heal_ls.pysource.splice import SpliceError
-
     at_before = at_after = 0
     for edit in edits:
         if edit.start < at_before:
@@ -555,8 +539,6 @@ def prove(before: str, after: str, edits: list[NodeEdit]) -> None:
 
 
 def _prove_node(old: str, edit: NodeEdit) -> None:
-    from heal_ls.pysource.splice import SpliceError
-
     if edit.qualname == IMPORT_BLOCK:
         _prove_imports(old, edit.text)
         return

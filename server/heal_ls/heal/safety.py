@@ -21,6 +21,7 @@ from heal_ls.heal.tampering import (
     judge_tampering,
     verification_tampering,
 )
+from heal_ls.locate import is_test_file  # the one definition, owned by locate
 from heal_ls.pysource.parse import describe_syntax_error, parse_block
 
 _BUILTINS = {
@@ -111,7 +112,7 @@ def check_candidate(
     original_function: str, new_function: str, path: str, allow_test_edits: bool = False
 ) -> None:
     """Raise UnsafeCandidate if the candidate edits a test file or adds a dangerous capability."""
-    if not allow_test_edits and _is_test_file(path):
+    if not allow_test_edits and is_test_file(path):
         raise UnsafeCandidate(
             f"`{os.path.basename(path)}` is a test file and tests are the spec; "
             "fix the code under test instead"
@@ -247,21 +248,6 @@ def _is_getattr_of_guarded(call: ast.Call) -> bool:
 
 def _names_the_test_run(value: object) -> bool:
     return isinstance(value, str) and (value in _TEST_RUN_STRINGS or "PYTEST_CURRENT_TEST" in value)
-
-
-def _is_test_file(path: str) -> bool:
-    try:
-        from heal_ls.locate import is_test_file  # the one definition, owned by locate
-    except ImportError:  # locate not importable (yet): pytest's own naming rules
-        name = os.path.basename(path)
-        in_tests = os.path.basename(os.path.dirname(path)) in ("tests", "test")
-        return (
-            in_tests
-            or name == "conftest.py"
-            or name.startswith("test_")
-            or name.endswith("_test.py")
-        )
-    return is_test_file(path)
 
 
 def _lf(text: str) -> str:

@@ -12,6 +12,7 @@ that pass are grouped under it (`would be fixed by`), never healed on their own.
 from __future__ import annotations
 
 from heal_ls.heal.targets import HealTarget
+from heal_ls.heal.verify import run_sandboxed_tests
 from heal_ls.testing.options import RunOptions
 
 
@@ -22,8 +23,6 @@ async def recheck(
 ) -> set[str]:
     """Node ids among the remaining targets' failing tests that pass on the fixed code (served
     as `options.overlay`)."""
-    from heal_ls.heal.verify import run_sandboxed_tests
-
     nodeids = [f.test for t in remaining for f in t.failures if f.test]
     if not nodeids:
         return set()

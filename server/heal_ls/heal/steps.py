@@ -11,9 +11,11 @@ import os
 import time
 
 from heal_ls.heal.attempt import HealContext, finish, try_candidate
+from heal_ls.heal.cache import RepairCache, cache_key
 from heal_ls.heal.config import HealConfig, provider_for
 from heal_ls.heal.events import HealEvent
 from heal_ls.heal.prompt import build_prompt
+from heal_ls.llm import make_proposer
 from heal_ls.llm.base import ConfigError, ProviderError
 from heal_ls.models import (
     Attempt,
@@ -22,19 +24,16 @@ from heal_ls.models import (
     HealStatus,
 )
 from heal_ls.pysource.parse import normalised
+from heal_ls.repair.local import LocalRepairer
 
 
 def _cache_key(ctx: HealContext) -> str:
-    from heal_ls.heal.cache import cache_key
-
     provider = provider_for(ctx.config)
     return cache_key(ctx.original_function, ctx.failures[0], provider, ctx.config.model or "")
 
 
 def _remember(ctx: HealContext, won: Candidate) -> None:
     if ctx.config.use_cache:
-        from heal_ls.heal.cache import RepairCache
-
         rank = won.attempt if won.proposer == "local" else None
         RepairCache().put(_cache_key(ctx), won.source, local_rank=rank)
 
@@ -57,8 +56,6 @@ async def cached_fix(ctx: HealContext) -> HealResult | None:
     (a smaller `localBudget`, or no local search at all, means the search would not find it)."""
     if not ctx.config.use_cache:
         return None
-    from heal_ls.heal.cache import RepairCache
-
     cached = RepairCache().get(_cache_key(ctx))
     if cached is None:
         return None
@@ -119,7 +116,6 @@ async def local_search(ctx: HealContext) -> HealResult | None:
     count, seconds = local_budget(ctx.config)
     if count == 0:
         return None
-    from heal_ls.repair.local import LocalRepairer
 
     source = LocalRepairer().labelled(
         ctx.original_function, ctx.focus_lines(), ctx.suspect.start_line
@@ -182,7 +178,6 @@ async def model_rounds(ctx: HealContext) -> HealResult | None:
     provider = provider_for(ctx.config)
     if provider == "local":
         return None
-    from heal_ls.llm import make_proposer
 
     try:
         proposer = make_proposer(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from heal_ls.locate.refind import refind
 from heal_ls.models import Failure, Suspect
 
 
@@ -43,7 +44,5 @@ def shared_first(targets: list[HealTarget], located) -> list[HealTarget]:
 
 def refresh_suspect(suspect: Suspect, updated: dict[str, str]) -> Suspect:
     """Find the suspect again in a module an earlier fix of this run already changed."""
-    from heal_ls.locate.refind import refind
-
     text = updated.get(suspect.path)
     return (refind(suspect, text) if text is not None else None) or suspect

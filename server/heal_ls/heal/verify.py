@@ -17,6 +17,8 @@ from dataclasses import dataclass, replace
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.confirm import confirm_run
 from heal_ls.testing.options import RunOptions
+from heal_ls.testing.runner import run_pytest
+from heal_ls.testing.script import run_script
 
 # A candidate passes only when its target tests pass every time: at least MIN_RUNS runs (a fix
 # right 60% of the time gets through 3 runs 22% of the time, 6 runs 5%), up to MAX_RUNS when the
@@ -128,8 +130,6 @@ async def verify_module_text(
     """Run the failing tests (or script) plus guards with `module_text` served for `path` (on
     top of `options.overlay`, the unsaved buffers), untraced, in `options.sandbox`.
     `original_seconds`: the longest these tests took on the original (for a timeout's report)."""
-    from heal_ls.testing.script import run_script
-
     files = {**(options.overlay or {}), path: module_text}
     options = replace(options, overlay=files, trace=False)
     scripts = [f.script for f in failures if f.script]
@@ -198,8 +198,6 @@ def _varies(seconds: list[float]) -> bool:
 async def run_sandboxed_tests(root, nodeids, options: RunOptions) -> RunResult:
     """The given tests, untraced, with `options.overlay` served instead of those files, in
     `options.sandbox` (None: outside any sandbox), with time for each test and a start."""
-    from heal_ls.testing.runner import run_pytest
-
     run_timeout = max(30.0, options.test_timeout * (len(nodeids) + 2))
     return await run_pytest(
         root, replace(options, run_timeout=run_timeout, trace=False), nodeids=nodeids

@@ -52,7 +52,6 @@ def cache_dir() -> Path:
     override = os.environ.get("HEAL_LS_CACHE_DIR")
     if override:
         return Path(override)
-
     return Path(user_cache_dir("heal-ls", appauthor=False))
 
 
