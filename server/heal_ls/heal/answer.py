@@ -22,6 +22,7 @@ from typing import Any
 
 from heal_ls.pysource.parse import (
     DEF_TYPES,
+    Def,
     describe_syntax_error,
     node_source,
     parse_block,
@@ -142,7 +143,7 @@ def check_complete(source: str, original: str | None) -> None:
         _complete(node_source(code, tree.body[0]), tree.body[0], original)
 
 
-def _plain_indent(match: re.Match) -> str:
+def _plain_indent(match: re.Match[str]) -> str:
     """Chat UIs and some models indent with no-break or zero-width spaces: make them spaces."""
     return re.sub(r"[\u00a0\u2000-\u200a\u202f\u3000]", " ", match.group()).replace("\u200b", "")
 
@@ -158,14 +159,14 @@ def _complete(source: str, node: Any, original: str | None) -> str:
     return source
 
 
-def _tokens(source: str):
+def _tokens(source: str) -> list[tokenize.TokenInfo]:
     try:
         return list(tokenize.generate_tokens(io.StringIO(source).readline))
     except (tokenize.TokenError, SyntaxError):
         return []
 
 
-def _is_stub(node) -> bool:
+def _is_stub(node: ast.AST | None) -> bool:
     body = [s for s in getattr(node, "body", []) if not _is_docstring(s)]
     return bool(body) and all(
         isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and s.value.value is ...
@@ -181,7 +182,7 @@ def _is_docstring(stmt: ast.stmt) -> bool:
     )
 
 
-def _first_def(source: str):
+def _first_def(source: str) -> Def | None:
     try:
         defs = parse_block(source.replace("\r\n", "\n"))[1].body
     except SyntaxError:
@@ -211,7 +212,7 @@ def fenced_blocks(text: str) -> list[str]:
     return blocks
 
 
-def _pick(tree: ast.Module, name: str, class_name: str | None, original: str | None):
+def _pick(tree: ast.Module, name: str, class_name: str | None, original: str | None) -> Def | None:
     """The def to take: a method of `class_name` first, then a top-level def, then any def."""
     found = [n for n in ast.walk(tree) if isinstance(n, DEF_TYPES) and n.name == name]
     if not found:
@@ -229,7 +230,7 @@ def _pick(tree: ast.Module, name: str, class_name: str | None, original: str | N
     return _best_of(top or found, original)
 
 
-def _best_of(nodes: list, original: str | None):
+def _best_of(nodes: list[Def], original: str | None) -> Def:
     wanted = _decorators_of(original)
     if wanted is not None:
         same = [n for n in nodes if [ast.unparse(d) for d in n.decorator_list] == wanted]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from heal_ls.heal.answer import AnswerError, ReadAnswer, extract_function, read_answer
-from heal_ls.heal.budget import usage
+from heal_ls.heal.budget import Usage, usage
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.events import HealEvent
 from heal_ls.heal.guard_budget import GuardSelection, select_guards
@@ -65,10 +65,10 @@ class HealContext:
     plans: dict[str, Planned] = field(default_factory=dict)  # module text -> its multi-node plan
     best_plan: Planned | None = None
     # Equal candidates (normalised) share one verification; runs are bounded by the cores.
-    checks: dict[str, asyncio.Future] = field(default_factory=dict)
+    checks: dict[str, asyncio.Future[VerifyOutcome]] = field(default_factory=dict)
     slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(os.cpu_count() or 1))
 
-    def usage(self):
+    def usage(self) -> Usage:
         return usage(self.model, self.tokens_in, self.tokens_out, self.config.prices)
 
     def over_budget(self) -> bool:
@@ -81,7 +81,11 @@ class HealContext:
 
 
 def finish(
-    ctx: HealContext, status: HealStatus, *, new_source: str | None = None, reason=None
+    ctx: HealContext,
+    status: HealStatus,
+    *,
+    new_source: str | None = None,
+    reason: str | None = None,
 ) -> HealResult:
     spent = usage(ctx.model, ctx.tokens_in, ctx.tokens_out, ctx.config.prices)
     planned = ctx.plans.get(new_source) if new_source is not None else None
@@ -296,8 +300,12 @@ def function_from_answer(answer: str | ReadAnswer, suspect: Suspect, original_fu
 
 
 def planned_from_answer(
-    answer: str | ReadAnswer, module_text: str, suspect: Suspect, offered, config
-):
+    answer: str | ReadAnswer,
+    module_text: str,
+    suspect: Suspect,
+    offered: list[Suspect],
+    config: HealConfig,
+) -> Planned | None:
     """The answer as a multi-node plan (nested def, other offered functions, helpers, imports),
     or None when it is a plain fix of the target alone."""
     try:

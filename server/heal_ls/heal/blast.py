@@ -14,12 +14,14 @@ import ast
 import os
 import sqlite3
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from heal_ls.impact.store import Function, ImpactMap
+from heal_ls.models import RunResult, Suspect
 from heal_ls.pysource.paths import FOREIGN_DIRS
 
-_CALLED: dict[str, tuple[tuple[int, int], Counter]] = {}  # path -> (signature, called names)
+_CALLED: dict[str, tuple[tuple[int, int], Counter[str]]] = {}  # path -> (signature, called names)
 
 
 @dataclass
@@ -35,7 +37,7 @@ class Blast:
         return f"{sites}, {self.guards} guard test{'s' * (self.guards != 1)}"
 
 
-def python_files(root: str):
+def python_files(root: str) -> Iterator[str]:
     for folder, dirs, names in os.walk(root):
         dirs[:] = [d for d in dirs if d not in FOREIGN_DIRS and not d.startswith((".", "__"))]
         for name in names:
@@ -43,7 +45,7 @@ def python_files(root: str):
                 yield os.path.join(folder, name)
 
 
-def called_names(path: str) -> Counter:
+def called_names(path: str) -> Counter[str]:
     try:
         stat = os.stat(path)
     except OSError:
@@ -52,7 +54,7 @@ def called_names(path: str) -> Counter:
     cached = _CALLED.get(path)
     if cached is not None and cached[0] == signature:
         return cached[1]
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
     try:
         with open(path, "rb") as handle:
             tree = ast.parse(handle.read())
@@ -75,12 +77,12 @@ def call_sites(root: str, qualname: str) -> int:
     return sum(called_names(path)[name] for path in python_files(root))
 
 
-def guard_count(runs, suspect) -> int:
+def guard_count(runs: Iterable[RunResult | None], suspect: Suspect) -> int:
     """Passing tests, in any of `runs` (RunResults, None skipped), that ran `suspect`."""
     return len(_guards_in(runs, suspect))
 
 
-def _guards_in(runs, suspect) -> set[str]:
+def _guards_in(runs: Iterable[RunResult | None], suspect: Suspect) -> set[str]:
     keys = {f"{suspect.path}:{suspect.start_line}", f"{suspect.path}:{suspect.def_line}"}
     guards = set()
     for run in runs:
@@ -90,7 +92,7 @@ def _guards_in(runs, suspect) -> set[str]:
     return guards
 
 
-def mapped_guards(root: str, suspect, python: str | None) -> set[str]:
+def mapped_guards(root: str, suspect: Suspect, python: str | None) -> set[str]:
     """Fresh passing tests the project's impact map says ran `suspect` (none without a map)."""
     if not ImpactMap.exists(root, python):
         return set()
@@ -103,7 +105,9 @@ def mapped_guards(root: str, suspect, python: str | None) -> set[str]:
         return set()
 
 
-def blast_radius(root: str, suspect, runs, python: str | None = None) -> Blast:
+def blast_radius(
+    root: str, suspect: Suspect, runs: Iterable[RunResult | None], python: str | None = None
+) -> Blast:
     """Call sites, and the guards the given runs and the impact map saw. None of them is no
     evidence of none: a followed run of the failing tests alone, or a `-k` run, never ran the
     passing ones, so 0 would read as "this fix will be weak" before the heal's own guard

@@ -15,8 +15,13 @@ from pathlib import Path
 PRICES = Path(__file__).with_name("prices.json")
 
 
-def price_table(overrides: dict | None = None) -> dict[str, dict]:
-    table = {k: v for k, v in json.loads(PRICES.read_text()).items() if not k.startswith("_")}
+Prices = dict[str, dict[str, float]]  # model name (or prefix) -> {"input", "output"}: USD per 1M
+
+
+def price_table(overrides: Prices | None = None) -> Prices:
+    table: Prices = {
+        k: v for k, v in json.loads(PRICES.read_text()).items() if not k.startswith("_")
+    }
     path = os.environ.get("HEAL_LS_PRICES")
     if path:
         try:
@@ -27,7 +32,7 @@ def price_table(overrides: dict | None = None) -> dict[str, dict]:
     return table
 
 
-def price_of(model: str | None, overrides: dict | None = None) -> dict | None:
+def price_of(model: str | None, overrides: Prices | None = None) -> dict[str, float] | None:
     if not model:
         return None
     table = price_table(overrides)
@@ -51,7 +56,9 @@ class Usage:
         return line if self.cost is None else f"{line}, ~${self.cost:.4f}"
 
 
-def usage(model, tokens_in: int, tokens_out: int, overrides: dict | None = None) -> Usage:
+def usage(
+    model: str | None, tokens_in: int, tokens_out: int, overrides: Prices | None = None
+) -> Usage:
     price = price_of(model, overrides)
     cost = None
     if price is not None:

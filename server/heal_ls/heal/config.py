@@ -8,7 +8,7 @@ to HealConfig: `HealConfig.from_settings(values)` and `HealConfig.from_flags(arg
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -38,7 +38,7 @@ class HealConfig:
     use_cache: bool = True
     warm: bool = True
     max_tokens: int = 0  # tokens (in + out) one heal may spend; 0 = no cap
-    prices: dict | None = None  # per-model price overrides (heal/budget.py)
+    prices: dict[str, dict[str, float]] | None = None  # per-model price overrides (heal/budget.py)
     test_env: tuple[str, ...] = ()  # variables passed into the sandbox: "NAME" or "NAME=value"
     allow_unisolated: bool = False  # run candidates even where no sandbox works (warned)
     verify_seconds: float = (
@@ -106,7 +106,7 @@ def flag_dest(flag: str) -> str:
     return flag.lstrip("-").replace("-", "_")
 
 
-def _read(get, column: Literal["setting", "flag"]) -> dict[str, Any]:
+def _read(get: Callable[[str], Any], column: Literal["setting", "flag"]) -> dict[str, Any]:
     """HealConfig's keywords from `get(name)` (None: not given, the default stays)."""
     values = {}
     for option, (setting, flag) in SOURCES.items():

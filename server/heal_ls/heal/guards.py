@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from heal_ls.models import Failure, RunResult, Suspect
+from heal_ls.models import Failure, RunResult, Suspect, TestOutcome
 from heal_ls.testing.coverage_run import coverage_run
 from heal_ls.testing.options import RunOptions
 
@@ -138,7 +138,9 @@ async def find_guards(
     return guards
 
 
-def _guards_of(suspect: Suspect, run: RunResult | None, fresh, failing: list[str]) -> Guards:
+def _guards_of(
+    suspect: Suspect, run: RunResult | None, fresh: Sequence[TestOutcome], failing: list[str]
+) -> Guards:
     """One function's guards: the last run's, then the traced run's (`fresh` outcomes)."""
     guards = from_last_run(suspect, run, failing)
     keys = set(suspect_keys(suspect))

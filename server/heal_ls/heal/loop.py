@@ -10,6 +10,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from heal_ls.heal.attempt import HealContext, finish, guards_of
 from heal_ls.heal.config import HealConfig, provider_for
@@ -27,6 +28,9 @@ from heal_ls.models import (
 from heal_ls.pysource.source import read_source
 from heal_ls.pysource.splice import function_source
 from heal_ls.testing.warm.client import get_warm_runner
+
+if TYPE_CHECKING:
+    from heal_ls.testing.warm.client import WarmRunner
 
 
 async def heal_failure(
@@ -71,7 +75,16 @@ async def heal_failure(
     return result
 
 
-def _context(root, failure, suspect, config, run, overlay, on_event, also_failing) -> HealContext:
+def _context(
+    root: str,
+    failure: Failure,
+    suspect: Suspect,
+    config: HealConfig,
+    run: RunResult | None,
+    overlay: dict[str, str],
+    on_event: Callable[[HealEvent], None] | None,
+    also_failing: list[Failure] | None,
+) -> HealContext:
     module_text = overlay.get(suspect.path)
     if module_text is None:
         module_text = read_source(suspect.path)
@@ -91,7 +104,14 @@ def _context(root, failure, suspect, config, run, overlay, on_event, also_failin
     )
 
 
-def offered_suspects(suspect, failure, root, run, overlay, max_nodes: int) -> list[Suspect]:
+def offered_suspects(
+    suspect: Suspect,
+    failure: Failure,
+    root: str,
+    run: RunResult | None,
+    overlay: dict[str, str],
+    max_nodes: int,
+) -> list[Suspect]:
     """The target, then the suspects of its module among the failure's top `max_nodes` in rank
     (the target's own nested defs are part of it already)."""
     if max_nodes <= 1:
@@ -112,7 +132,7 @@ def offered_suspects(suspect, failure, root, run, overlay, max_nodes: int) -> li
     return [suspect, *close[: max_nodes - 1]]
 
 
-def warm_runner_for(config: HealConfig, root: str):
+def warm_runner_for(config: HealConfig, root: str) -> WarmRunner | None:
     """The workspace's warm runner, or None (cold runs) when off or unavailable."""
     if not config.warm:
         return None

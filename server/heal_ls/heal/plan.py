@@ -20,9 +20,10 @@ import ast
 import re
 import textwrap
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heal_ls.heal.answer import AnswerError, ReadAnswer, check_complete, read_answer
 from heal_ls.heal.safety import UnsafeCandidate, check_candidate, import_risk
@@ -32,6 +33,9 @@ from heal_ls.models import NodeEdit, Suspect
 from heal_ls.pysource.parse import DEF_TYPES, normalised
 from heal_ls.pysource.source import line_starts
 from heal_ls.pysource.splice import SpliceError, after_node, function_source, replacement
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 IMPORT_BLOCK = "<imports>"
 # LIBCST: libcst is imported by the functions that use it, at the first answer planned: it takes
@@ -123,7 +127,7 @@ def _parse_answer(answer: str | ReadAnswer) -> _Answer | None:
     return found if found.defs or found.imports else None
 
 
-def _read_statement(module, stmt, owner: str, found: _Answer) -> None:
+def _read_statement(module: cst.Module, stmt: cst.CSTNode, owner: str, found: _Answer) -> None:
     import libcst as cst  # lazy: libcst, see LIBCST
 
     if isinstance(stmt, cst.FunctionDef):
@@ -133,10 +137,10 @@ def _read_statement(module, stmt, owner: str, found: _Answer) -> None:
     elif isinstance(stmt, cst.ClassDef) and not owner:
         for inner in stmt.body.body:
             _read_statement(module, inner, stmt.name.value + ".", found)
-    elif not owner and _is_import(stmt):
-        taken = _imports_of(stmt.body[0])
+    elif not owner and (single := _the_import(stmt)) is not None:
+        taken = _imports_of(single)
         found.imports.extend(taken)
-        if len(taken) < _name_count(stmt.body[0]):
+        if len(taken) < _name_count(single):
             line = module.code_for_node(stmt).strip()[:50]
             found.notes.append(
                 f"ignored `{line}`: relative, star and `a.b as c` imports are not added"
@@ -146,17 +150,17 @@ def _read_statement(module, stmt, owner: str, found: _Answer) -> None:
         found.notes.append(f"ignored `{line}`: only functions and imports are taken")
 
 
-def _is_import(stmt) -> bool:
+def _the_import(stmt: cst.CSTNode) -> cst.Import | cst.ImportFrom | None:
+    """The import a line holds alone, else None."""
     import libcst as cst  # lazy: libcst, see LIBCST
 
-    return (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(stmt.body[0], (cst.Import, cst.ImportFrom))
-    )
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        first = stmt.body[0]
+        return first if isinstance(first, (cst.Import, cst.ImportFrom)) else None
+    return None
 
 
-def _is_noise(stmt) -> bool:
+def _is_noise(stmt: cst.CSTNode) -> bool:
     """A docstring, `...` or `pass` at module level: nothing worth telling the user about."""
     import libcst as cst  # lazy: libcst, see LIBCST
 
@@ -167,13 +171,15 @@ def _is_noise(stmt) -> bool:
     )
 
 
-def _name_count(node) -> int:
+def _name_count(node: cst.Import | cst.ImportFrom) -> int:
     import libcst as cst  # lazy: libcst, see LIBCST
 
     return 1 if isinstance(node.names, cst.ImportStar) else len(node.names)
 
 
-def _imports_of(node) -> list[tuple[Any, str | None, str | None]]:  # libcst gives str | None
+def _imports_of(
+    node: cst.Import | cst.ImportFrom,
+) -> list[tuple[Any, str | None, str | None]]:  # libcst gives str | None
     """(module, name or None, alias) for each name; relative and star imports are dropped."""
     # lazy: libcst, see LIBCST
     import libcst as cst
@@ -282,7 +288,13 @@ def _normal(source: str) -> str:
 # ---- edits ----------------------------------------------------------------------------------
 
 
-def _node_edits(module_text, target, changed, helpers, mapper) -> list[NodeEdit]:
+def _node_edits(
+    module_text: str,
+    target: Suspect,
+    changed: list[tuple[Suspect, str]],
+    helpers: list[_Def],
+    mapper: _Mapper,
+) -> list[NodeEdit]:
     edits: list[NodeEdit] = []
     for suspect, source in changed:
         try:
@@ -334,7 +346,9 @@ def _names_used(sources: list[str]) -> set[str]:
     return names
 
 
-def _check_rails(module_text: str, path: str, edits: list[NodeEdit], allow_test_edits: bool):
+def _check_rails(
+    module_text: str, path: str, edits: list[NodeEdit], allow_test_edits: bool
+) -> None:
     for edit in edits:
         original = module_text[edit.start : edit.end]
         try:
@@ -348,7 +362,12 @@ def _check_rails(module_text: str, path: str, edits: list[NodeEdit], allow_test_
 # ---- imports ---------------------------------------------------------------------------------
 
 
-def _needed_imports(module_text, imports, edits, allowed: bool, notes: list[str]):
+Import = tuple[str, str | None, str | None]  # (module, name or None, alias)
+
+
+def _needed_imports(
+    module_text: str, imports: list[Import], edits: list[NodeEdit], allowed: bool, notes: list[str]
+) -> list[Import]:
     """The answer's imports that a touched node uses and the module does not have yet."""
     have = _module_imports(module_text)
     used = _names_used([e.text for e in edits])
@@ -392,7 +411,7 @@ def import_block_end(module_text: str) -> int:
     return starts[last] if last < len(starts) else len(module_text)
 
 
-def _import_edit(module_text: str, imports) -> NodeEdit:
+def _import_edit(module_text: str, imports: list[Import]) -> NodeEdit:
     # lazy: libcst, see LIBCST (its codemods: 0.3 s more, only when imports are added)
     import libcst as cst
     from libcst.codemod import CodemodContext
@@ -568,8 +587,8 @@ def _prove_imports(old: str, new: str) -> None:
         raise PlanError("the import block lost an import")
 
 
-def _bindings(stmts) -> set[tuple]:
-    found: set[tuple] = set()
+def _bindings(stmts: Iterable[ast.stmt]) -> set[tuple[str, str, str | None]]:
+    found: set[tuple[str, str, str | None]] = set()
     for stmt in stmts:
         if isinstance(stmt, ast.Import):
             found.update(("", a.name, a.asname) for a in stmt.names)

@@ -16,6 +16,7 @@ import os
 from fnmatch import fnmatchcase
 
 from heal_ls.heal.tampering import (
+    IsLocal,
     dotted_name,
     imported_names,
     judge_tampering,
@@ -208,7 +209,7 @@ def _import_aliases(tree: ast.AST) -> dict[str, str]:
     return aliases
 
 
-def _local_names(tree: ast.AST, aliases: dict[str, str]):
+def _local_names(tree: ast.AST, aliases: dict[str, str]) -> IsLocal:
     """A test for Name nodes that refer to the function's own variables, not to a module global.
 
     Python makes a name local to the whole function once it is bound anywhere in it (so a variable

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from heal_ls.heal.targets import HealTarget
 from heal_ls.heal.verify import run_sandboxed_tests
+from heal_ls.models import Failure
 from heal_ls.testing.options import RunOptions
 
 
@@ -32,7 +33,7 @@ async def recheck(
     return {t.nodeid for t in run.tests if t.outcome == "passed" and t.call == "passed"}
 
 
-def split_fixed(target: HealTarget, passing: set[str]) -> tuple[list, list]:
+def split_fixed(target: HealTarget, passing: set[str]) -> tuple[list[Failure], list[Failure]]:
     """(failures now passing, failures still failing) of one target; scripts stay failing."""
     fixed = [f for f in target.failures if f.test and f.test in passing]
     return fixed, [f for f in target.failures if f not in fixed]

@@ -9,6 +9,7 @@ import asyncio
 import itertools
 import os
 import time
+from collections.abc import Awaitable, Iterable
 
 from heal_ls.heal.attempt import HealContext, finish, try_candidate
 from heal_ls.heal.cache import RepairCache, cache_key
@@ -16,7 +17,7 @@ from heal_ls.heal.config import HealConfig, provider_for
 from heal_ls.heal.events import HealEvent
 from heal_ls.heal.prompt import build_prompt
 from heal_ls.llm import make_proposer
-from heal_ls.llm.base import ConfigError, ProviderError
+from heal_ls.llm.base import ConfigError, Prompt, Proposer, ProviderError
 from heal_ls.models import (
     Attempt,
     Candidate,
@@ -74,7 +75,9 @@ async def cached_fix(ctx: HealContext) -> HealResult | None:
     return finish(ctx, "verified", new_source=module_text, reason="cached fix, tests pass")
 
 
-async def _first_passing(jobs, in_order: bool = False) -> tuple[Candidate, str] | None:
+async def _first_passing(
+    jobs: Iterable[Awaitable[tuple[Candidate, str | None]]], in_order: bool = False
+) -> tuple[Candidate, str] | None:
     """Run jobs concurrently, each yielding (candidate, verified module text or None); the first
     to pass wins and the rest are cancelled (their test runs are killed). in_order: the first
     in the given order that passes wins, whichever finished first, so ranked candidates give the
@@ -92,11 +95,15 @@ async def _first_passing(jobs, in_order: bool = False) -> tuple[Candidate, str] 
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def _checked(ctx: HealContext, candidate: Candidate, from_answer: bool):
+async def _checked(
+    ctx: HealContext, candidate: Candidate, from_answer: bool
+) -> tuple[Candidate, str | None]:
     return candidate, await try_candidate(ctx, candidate, from_answer=from_answer)
 
 
-async def _proposed(ctx: HealContext, proposer, prompt, attempt: int):
+async def _proposed(
+    ctx: HealContext, proposer: Proposer, prompt: Prompt, attempt: int
+) -> tuple[Candidate, str | None]:
     """Ask for one proposal, then check and verify it."""
     total = ctx.total
 
@@ -195,7 +202,7 @@ async def model_rounds(ctx: HealContext) -> HealResult | None:
             await proposer.aclose()
 
 
-async def _rounds(ctx: HealContext, proposer) -> HealResult | None:
+async def _rounds(ctx: HealContext, proposer: Proposer) -> HealResult | None:
     total = ctx.total = ctx.config.max_attempts
     ctx.model = proposer.model
     for attempt in range(1, total + 1):

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import ast
 import pkgutil
+from collections.abc import Callable
 
 from heal_ls.pysource.parse import DEF_TYPES
 from heal_ls.testing import agent
+
+IsLocal = Callable[[ast.Name], bool]  # does this name refer to the function's own variable?
 
 _TAMPER_MODULES = {
     "_pytest": "reaches into pytest's internals to change how the test run reports",
@@ -57,7 +60,9 @@ _TAMPER_NAMES = {
 _PLAIN_DUNDERS = {"__name__", "__qualname__", "__doc__", "__module__", "__file__", "__init__"}
 
 
-def verification_tampering(tree: ast.AST, aliases: dict[str, str], is_local) -> dict[str, str]:
+def verification_tampering(
+    tree: ast.AST, aliases: dict[str, str], is_local: IsLocal
+) -> dict[str, str]:
     """Labels of everything in the code that could make a test run look passed without a fix."""
     found: dict[str, str] = {}
     for node in ast.walk(tree):
@@ -131,7 +136,7 @@ def imported_names(node: ast.Import | ast.ImportFrom) -> list[str]:
     return [f"{module}.{alias.name}" if module else alias.name for alias in node.names]
 
 
-def dotted_name(node: ast.expr, aliases: dict[str, str], is_local) -> str | None:
+def dotted_name(node: ast.expr, aliases: dict[str, str], is_local: IsLocal) -> str | None:
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)

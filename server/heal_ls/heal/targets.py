@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from heal_ls.locate.refind import refind
 from heal_ls.models import Failure, Suspect
+
+if TYPE_CHECKING:
+    from heal_ls.locate import Located
 
 
 @dataclass
@@ -15,9 +20,9 @@ class HealTarget:
     reason: str | None = None
 
 
-def group_targets(located) -> list[HealTarget]:
+def group_targets(located: Sequence[tuple[Failure, Located]]) -> list[HealTarget]:
     """Group failures by their top suspect; a failure without one stays a target of its own."""
-    targets: dict[tuple, HealTarget] = {}
+    targets: dict[tuple[object, ...], HealTarget] = {}
     for failure, where in located:
         suspect = where.suspects[0] if where.healable and where.suspects else None
         key = (suspect.path, suspect.qualname, suspect.start_line) if suspect else (failure.id,)
@@ -26,7 +31,9 @@ def group_targets(located) -> list[HealTarget]:
     return list(targets.values())
 
 
-def shared_first(targets: list[HealTarget], located) -> list[HealTarget]:
+def shared_first(
+    targets: list[HealTarget], located: Sequence[tuple[Failure, Located]]
+) -> list[HealTarget]:
     """Targets whose function is a suspect of more failures go first (a shared cause is healed
     before the functions that merely call it); ties keep their order."""
 

@@ -90,7 +90,9 @@ def summarise(
     return VerifyOutcome(True, passed + (f"; {len(held)} guard(s) pass" if held else ""), run)
 
 
-def _timed_out(hung: list[Failure], root, failing, original: float, timeout: float) -> str:
+def _timed_out(
+    hung: list[Failure], root: str, failing: Sequence[str], original: float, timeout: float
+) -> str:
     """`timed out (50 x the original's time): t fails: Timeout: test did not finish within 1 s`."""
     ratio = f"{timeout / original:.0f} x the original's time" if original > 0 else "no time known"
     prefix = "" if hung[0].test in failing or hung[0].script else "regression: "
@@ -152,7 +154,9 @@ async def verify_module_text(
     return await _confirmed(outcome, runs, root, nodeids, options)
 
 
-async def _confirmed(outcome, runs: int, root, nodeids, options: RunOptions) -> VerifyOutcome:
+async def _confirmed(
+    outcome: VerifyOutcome, runs: int, root: str, nodeids: list[str], options: RunOptions
+) -> VerifyOutcome:
     """`outcome` (a pass in `runs` runs) if the plugin-free confirmation of `nodeids` (targets
     and guards) agrees; else why not."""
     confirmed = await confirm_run(root, nodeids, options)
@@ -164,7 +168,11 @@ async def _confirmed(outcome, runs: int, root, nodeids, options: RunOptions) -> 
 
 
 async def _repeated(
-    outcome, root, failing, original_seconds, options: RunOptions
+    outcome: VerifyOutcome,
+    root: str,
+    failing: list[str],
+    original_seconds: float,
+    options: RunOptions,
 ) -> int | VerifyOutcome:
     """How many runs passed, if the failing tests pass again on every repeat (MIN_RUNS in all
     with the plugin-free confirmation that follows; up to MAX_RUNS while their times vary);
@@ -195,7 +203,7 @@ def _varies(seconds: list[float]) -> bool:
     return max(seconds) > VARIANCE * max(fastest, 0.01)
 
 
-async def run_sandboxed_tests(root, nodeids, options: RunOptions) -> RunResult:
+async def run_sandboxed_tests(root: str, nodeids: list[str], options: RunOptions) -> RunResult:
     """The given tests, untraced, with `options.overlay` served instead of those files, in
     `options.sandbox` (None: outside any sandbox), with time for each test and a start."""
     run_timeout = max(30.0, options.test_timeout * (len(nodeids) + 2))

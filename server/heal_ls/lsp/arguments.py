@@ -77,7 +77,7 @@ class HealFunctionArgs:
 Args = TypeVar("Args", bound=attrs.AttrsInstance)
 
 
-def convert(args: tuple, cls: type[Args], command: str) -> Args:
+def convert(args: tuple[Any, ...], cls: type[Args], command: str) -> Args:
     """The handler's unpacked `*args` as a `cls`, or InvalidParams saying what was expected."""
     first = args[0] if args else None
     if isinstance(first, str):

@@ -27,12 +27,16 @@ import os
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation, without_reporter
 from heal_ls.testing.junit import Case, case_key, read_cases
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.process import run_process
-from heal_ls.testing.sandbox import NotIsolated, sandboxed
+from heal_ls.testing.sandbox import NotIsolated, SandboxPolicy, sandboxed
+
+if TYPE_CHECKING:
+    from heal_ls.testing.warm.client import WarmRunner
 
 CONFIRMED = "confirmed by a plugin-free run"
 TESTS_FAILED = 1  # pytest's exit status when tests ran and some failed (here: the sentinel)
@@ -72,10 +76,13 @@ async def confirm_run(root: str, nodeids: Sequence[str], options: RunOptions) ->
         inv.cleanup()
 
 
-async def _run(inv: PytestInvocation, timeout: float, policy, warm) -> int:
+async def _run(
+    inv: PytestInvocation, timeout: float, policy: SandboxPolicy | None, warm: WarmRunner | None
+) -> int:
     """pytest's exit status, as the process that spawned or forked it saw it."""
     if warm is not None:
-        return (await warm.run(inv, timeout, sandbox=policy or False))[0]
+        returncode, _ = await warm.run(inv, timeout, sandbox=policy or False)
+        return returncode
     with sandboxed(
         inv.command, inv.env, timeout, policy, root=inv.root, writable=[inv.workdir]
     ) as (cmd, env, preexec):

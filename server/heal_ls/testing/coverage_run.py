@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from heal_ls.impact.store import ImpactMap
@@ -170,7 +170,7 @@ def _imports_any(path: str, wanted: list[tuple[str, ...]]) -> bool:
     return False
 
 
-def _imported_names(tree: ast.AST):
+def _imported_names(tree: ast.AST) -> Iterator[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)

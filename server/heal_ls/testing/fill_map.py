@@ -23,6 +23,7 @@ from heal_ls.impact.store import ImpactMap, MapStats
 from heal_ls.models import RunResult
 from heal_ls.pysource.paths import test_files
 from heal_ls.testing.options import RunOptions
+from heal_ls.testing.report import ReportRow
 from heal_ls.testing.runner import run_pytest
 
 FILL_TEST_TIMEOUT = 5.0  # seconds per test while filling (a focused run's default is 10)
@@ -77,7 +78,7 @@ async def fill_map(
     options: RunOptions | None = None,
     workers: str | None = "auto",
     full: bool = False,
-    on_row: Callable[[dict], None] | None = None,
+    on_row: Callable[[ReportRow], None] | None = None,
 ) -> Filled:
     """Run what the map lacks under `target` (a folder or file relative to `root`; None: all).
     workers: pytest-xdist's `-n` (None or "0": serial)."""

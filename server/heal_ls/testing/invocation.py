@@ -70,7 +70,7 @@ def interpreter(value: str) -> str:
 
 
 def build_pytest_invocation(
-    root,
+    root: str | os.PathLike[str],
     options: RunOptions | None = None,
     *,
     nodeids: Sequence[str] | None = None,

@@ -17,6 +17,8 @@ import importlib
 import json
 import os
 import re
+from collections.abc import Iterator
+from typing import Any
 
 DEFAULT_CACHE_DIR = ".pytest_cache"
 LASTFAILED = os.path.join(DEFAULT_CACHE_DIR, "v", "cache", "lastfailed")
@@ -84,7 +86,7 @@ def _from_rootdir(nodeid: str, rootdir: str, root: str) -> str | None:
     return os.path.relpath(full, root).replace(os.sep, "/") + sep + rest
 
 
-def _upwards(folder: str):
+def _upwards(folder: str) -> Iterator[str]:
     while True:
         yield folder
         parent = os.path.dirname(folder)
@@ -149,5 +151,5 @@ def _toml_options_by_lines(path: str, name: str) -> dict[str, str] | None:
     return found
 
 
-def _strings(table: dict) -> dict[str, str]:
+def _strings(table: dict[str, Any]) -> dict[str, str]:
     return {k: str(v) for k, v in table.items() if not isinstance(v, dict)}

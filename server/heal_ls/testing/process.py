@@ -75,7 +75,7 @@ async def _ask_for_stacks(proc: asyncio.subprocess.Process, dump_signal: int) ->
         await asyncio.wait_for(asyncio.shield(proc.wait()), DUMP_GRACE)
 
 
-async def _wait(proc, timeout: float, dump_signal: int | None) -> bool:
+async def _wait(proc: asyncio.subprocess.Process, timeout: float, dump_signal: int | None) -> bool:
     """Wait for the process; on timeout ask for its stacks, then kill its group. True: timed out."""
     try:
         await asyncio.wait_for(proc.wait(), timeout)

@@ -10,6 +10,7 @@ import hmac
 import json
 import os
 import re
+from typing import Any, TypeVar
 
 from heal_ls.models import Failure, RunResult, TestOutcome
 from heal_ls.pysource.paths import is_workspace_file, relative_path
@@ -34,9 +35,13 @@ SUMMARY_FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)(?: - (.*))?$", re.M)
 # what is read of the files a run leaves (see agent/heal_exchange.py): a report past this is torn
 REPORT_LIMIT = 256 * 1024 * 1024
 STUCK_LIMIT = 1024 * 1024  # the stack dump of a test stopped at its timeout
+# One JSON line of the plugin's report ({"kind": ..., ...}: heal_protocol's docstring); read
+# here, field by field, into RunResult's typed Failure and TestOutcome.
+ReportRow = dict[str, Any]
+MaybePath = TypeVar("MaybePath", str, str | None)
 
 
-def read_report(path: str) -> list[dict]:
+def read_report(path: str) -> list[ReportRow]:
     """Every complete JSON line of the report; a torn last line is ignored."""
     try:
         lines = read_exchange(path, REPORT_LIMIT).decode("utf-8", "replace").splitlines()
@@ -108,7 +113,7 @@ def _unseen_failures(result: RunResult, output: str) -> None:
 
 
 def _judge_stream(
-    result: RunResult, rows: list[dict], starts: int, returncode: int, sealed: bool
+    result: RunResult, rows: list[ReportRow], starts: int, returncode: int, sealed: bool
 ) -> None:
     """Is the stream complete: a last session line, counts that match, the process's own exit,
     and (for sealed runs) a seal that proves the plugin wrote every line?"""
@@ -149,7 +154,7 @@ def _sealed(inv: PytestInvocation) -> bool:
     return isinstance(seal, str) and hmac.compare_digest(mac.hexdigest(), seal)
 
 
-def _add_test(result: RunResult, row: dict) -> None:
+def _add_test(result: RunResult, row: ReportRow) -> None:
     outcome = TestOutcome.from_dict(row)
     result.tests.append(outcome)
     field = {"passed": "passed", "failed": "failed", "error": "errors", "skipped": "skipped"}
@@ -159,7 +164,14 @@ def _add_test(result: RunResult, row: dict) -> None:
         result.failures.append(Failure.from_dict(row["failure"]))
 
 
-def _add_unfinished(result, inv, nodeid, hung, returncode, output) -> None:
+def _add_unfinished(
+    result: RunResult,
+    inv: PytestInvocation,
+    nodeid: str,
+    hung: dict[str, Any] | None,
+    returncode: int,
+    output: str,
+) -> None:
     """The test that was running when the process ended without reporting it."""
     stuck = _read(inv.report_path + ".stuck")
     if hung is not None:
@@ -187,7 +199,7 @@ def _read(path: str) -> str:
         return ""
 
 
-def _explain_empty(result: RunResult, inv, returncode: int, output: str) -> None:
+def _explain_empty(result: RunResult, inv: PytestInvocation, returncode: int, output: str) -> None:
     """No report at all: pytest never started, or failed before collecting (bad conftest)."""
     if returncode in (0, 5) or (returncode == TESTS_FAILED and SUMMARY_FAILED.search(output)):
         return  # nothing failed, or tests did: _unseen_failures names them
@@ -206,7 +218,7 @@ def _explain_empty(result: RunResult, inv, returncode: int, output: str) -> None
     result.error = f"pytest failed to run ({reason}): {_pytest_reason(output, result.root)}"
 
 
-def _check_session(result: RunResult, exitstatus, returncode: int, output: str) -> None:
+def _check_session(result: RunResult, exitstatus: int | None, returncode: int, output: str) -> None:
     """An interrupted session is never a pass; a usage error (unknown test id) is an error, but
     not an id in a module that failed to collect: that collection error is the failure (and so
     is the SystemExit of a module exiting while collected, which pytest calls an internal error)."""
@@ -282,7 +294,7 @@ def _map_paths(result: RunResult, root: str) -> None:
     if real == root:
         return
 
-    def fix(path):
+    def fix(path: MaybePath) -> MaybePath:
         if path and (path == real or path.startswith(real + os.sep)):
             return root + path[len(real) :]
         return path

@@ -12,17 +12,18 @@ import json
 from collections.abc import Callable
 
 from heal_ls.testing.agent.heal_exchange import open_exchange
+from heal_ls.testing.report import ReportRow
 
 POLL_SECONDS = 0.1
 READ_LIMIT = 64 * 1024 * 1024  # per poll: a run cannot make heal-ls hold more at once
 
 
 class ReportTail:
-    def __init__(self, path: str, on_row: Callable[[dict], None]):
+    def __init__(self, path: str, on_row: Callable[[ReportRow], None]) -> None:
         self.path = path
         self.on_row = on_row
         self.offset = 0
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.task = asyncio.ensure_future(self._poll())

@@ -7,19 +7,23 @@ still returns every test that finished, with the stuck one reported as a timeout
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from heal_ls.impact.feed import record_run
 from heal_ls.models import RunResult
 from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.process import run_process
-from heal_ls.testing.report import collect_result
+from heal_ls.testing.report import ReportRow, collect_result
 from heal_ls.testing.report_tail import ReportTail
-from heal_ls.testing.sandbox import NotIsolated, sandboxed
+from heal_ls.testing.sandbox import NotIsolated, SandboxPolicy, sandboxed
+
+if TYPE_CHECKING:
+    from heal_ls.testing.warm.client import WarmRunner
 
 DUMP = getattr(signal, "SIGUSR1", None)  # the plugin dumps all stacks on it (faulthandler)
 
@@ -33,11 +37,11 @@ __all__ = [
 
 
 async def run_pytest(
-    root,
+    root: str | os.PathLike[str],
     options: RunOptions | None = None,
     *,
     nodeids: Sequence[str] | None = None,
-    on_row: Callable[[dict], None] | None = None,
+    on_row: Callable[[ReportRow], None] | None = None,
 ) -> RunResult:
     """Run `nodeids` (None: the whole suite) in `root` as `options` say; `on_row(row)` sees each
     report row (collected, start, test...) while the run goes on.
@@ -59,7 +63,13 @@ async def run_pytest(
     return result
 
 
-async def _run(inv: PytestInvocation, warm, run_timeout: float, policy, on_row) -> RunResult:
+async def _run(
+    inv: PytestInvocation,
+    warm: WarmRunner | None,
+    run_timeout: float,
+    policy: SandboxPolicy | None,
+    on_row: Callable[[ReportRow], None] | None,
+) -> RunResult:
     tail = ReportTail(inv.report_path, on_row) if on_row else None
     try:
         if tail is not None:
@@ -75,7 +85,9 @@ async def _run(inv: PytestInvocation, warm, run_timeout: float, policy, on_row) 
         inv.cleanup()
 
 
-async def _run_spawned(inv: PytestInvocation, run_timeout: float, policy) -> RunResult:
+async def _run_spawned(
+    inv: PytestInvocation, run_timeout: float, policy: SandboxPolicy | None
+) -> RunResult:
     box = sandboxed(
         inv.command, inv.env, run_timeout, policy, root=inv.root, writable=[inv.workdir]
     )
@@ -92,7 +104,9 @@ async def _run_spawned(inv: PytestInvocation, run_timeout: float, policy) -> Run
     )
 
 
-async def _run_warm(inv: PytestInvocation, warm: Any, run_timeout: float, sandbox) -> RunResult:
+async def _run_warm(
+    inv: PytestInvocation, warm: WarmRunner, run_timeout: float, sandbox: SandboxPolicy | None
+) -> RunResult:
     started = time.monotonic()
     timed_out = False
     try:

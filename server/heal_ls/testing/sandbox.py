@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from heal_ls.testing.agent import heal_protocol as wire
@@ -67,11 +68,11 @@ class SandboxPolicy:
     allow_unisolated: bool = False
 
 
-def as_policy(sandbox) -> SandboxPolicy | None:
+def as_policy(sandbox: SandboxPolicy | bool | None) -> SandboxPolicy | None:
     """RunOptions(sandbox=True | False | None | SandboxPolicy) -> a policy or None."""
     if sandbox is True:
         return SandboxPolicy()
-    return sandbox or None
+    return sandbox if isinstance(sandbox, SandboxPolicy) else None
 
 
 @dataclass
@@ -92,7 +93,7 @@ class Sandbox:
     def network_isolated(self) -> bool:
         return self.isolated
 
-    def preexec(self, cpu_seconds: float):
+    def preexec(self, cpu_seconds: float) -> Callable[[], None]:
         """A preexec_fn applying the rlimits in the child (POSIX only)."""
         return functools.partial(apply_limits, cpu_seconds)
 
@@ -192,8 +193,8 @@ def make_sandbox(
     policy: SandboxPolicy | None = None,
     *,
     root: str,
-    writable=(),
-    inside=None,
+    writable: Sequence[str] = (),
+    inside: dict[str, str] | None = None,
 ) -> Sandbox:
     """cmd and env to run untrusted code with, at the best level here; raises NotIsolated."""
     policy = policy or SandboxPolicy()
@@ -210,7 +211,9 @@ def make_sandbox(
     return Sandbox([*prefix, *cmd], clean, clean["HOME"], kind, prefix=prefix, view=box)
 
 
-def sandbox_env(env: dict[str, str], policy: SandboxPolicy, kind: str | None = None) -> dict:
+def sandbox_env(
+    env: dict[str, str], policy: SandboxPolicy, kind: str | None = None
+) -> dict[str, str]:
     """The allow-listed environment of a sandboxed run. HOME keeps the user's path (a run must
     not tell it is sandboxed by a HOME under /tmp); inside, a fresh tmpfs is mounted there."""
     clean = scrub(env, policy.test_env, source=os.environ)
@@ -233,7 +236,15 @@ def home_inside(env: dict[str, str]) -> str:
 
 
 @contextlib.contextmanager
-def sandboxed(cmd, env, cpu_seconds: float, policy: SandboxPolicy | None, *, root, writable=()):
+def sandboxed(
+    cmd: list[str],
+    env: dict[str, str],
+    cpu_seconds: float,
+    policy: SandboxPolicy | None,
+    *,
+    root: str,
+    writable: Sequence[str] = (),
+) -> Iterator[tuple[list[str], dict[str, str], Callable[[], None] | None]]:
     """(cmd, env, preexec_fn) to spawn with: sandboxed when a policy is given.
 
     Raises NotIsolated when no sandbox works here and the policy does not allow going on.

@@ -39,7 +39,9 @@ _LOCALE_VALUE = re.compile(rf"^{_LOCALE}(?::{_LOCALE})*$")
 _DROPPED = {"PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT"}
 
 
-def scrub(env: Mapping[str, str], passthrough: Iterable[str] = (), source=None) -> dict[str, str]:
+def scrub(
+    env: Mapping[str, str], passthrough: Iterable[str] = (), source: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """The allow-listed part of env, plus the explicit pass-through entries.
 
     source: where a bare "NAME" takes its value from (default: env itself).

@@ -24,6 +24,7 @@ import re
 import signal
 import sys
 import warnings  # noqa: F401 - os.execvpe imports it to search PATH, after the mounts
+from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "agent"))
 import warm_mounts  # type: ignore[import-not-found]  # noqa: E402
@@ -59,7 +60,7 @@ def under(path: str, parent: str) -> bool:
     return path == parent or path.startswith(parent.rstrip("/") + "/")
 
 
-def build(view: dict) -> None:
+def build(view: dict[str, Any]) -> None:
     binds = [(os.open(src, os.O_PATH), dst, rw) for src, dst, rw in view["binds"]]
     hidden = [path for path, _ in view["hidden"]]
     for path, size in view["hidden"]:  # sorted: one under another is made in the outer tmpfs

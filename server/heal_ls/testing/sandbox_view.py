@@ -16,6 +16,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,7 +42,7 @@ class View:
     hidden: tuple[str, ...]  # fresh empty tmpfs
     keep: tuple[str, ...]  # bound back read-only (they live under a hidden dir)
     writable: tuple[str, ...]  # bound read-write at the same path
-    inside: dict  # host dir -> path inside the sandbox, bound read-write
+    inside: dict[str, str]  # host dir -> path inside the sandbox, bound read-write
     cwd: str
     covered: tuple[str, ...] = ()  # unix sockets covered by /dev/null (bound last)
 
@@ -87,7 +88,14 @@ def python_paths(python: str, pythonpath: str) -> tuple[str, ...]:
     return tuple(p for p in paths if p and os.path.exists(p))
 
 
-def view(root: str, python: str, env: dict, writable=(), inside=None, launcher=False) -> View:
+def view(
+    root: str,
+    python: str,
+    env: dict[str, str],
+    writable: Sequence[str] = (),
+    inside: dict[str, str] | None = None,
+    launcher: bool = False,
+) -> View:
     """launcher: heal-ls's own interpreter runs inside too (sandbox_mount.py under bwrap)."""
     hidden = hidden_dirs(env.get("HOME"))
     wanted = [root, TESTING_DIR, *python_paths(python, env.get("PYTHONPATH", ""))]

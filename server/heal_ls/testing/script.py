@@ -27,7 +27,11 @@ KILL_MARGIN = 3.0  # seconds after faulthandler's own timeout before we kill the
 
 
 async def run_script(
-    root, script, options: RunOptions | None = None, *, args: Sequence[str] = ()
+    root: str | os.PathLike[str],
+    script: str | os.PathLike[str],
+    options: RunOptions | None = None,
+    *,
+    args: Sequence[str] = (),
 ) -> RunResult:
     """`python script *args` in `root` with the options' interpreter, overlay and sandbox, for
     at most their run_timeout seconds (the pytest-only options do not apply)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from heal_ls.models import Failure, Frame
@@ -46,7 +47,7 @@ class ParsedException:
         return self.exc_type.rsplit(".", 1)[-1]
 
 
-def _logical_lines(text: str):
+def _logical_lines(text: str) -> Iterator[tuple[int, str | None]]:
     """Yield (depth, content) with exception-group margins ('  | ', '  +-+---') removed."""
     in_group = False
     for raw in text.splitlines():
@@ -66,7 +67,7 @@ def _logical_lines(text: str):
 
 
 class _Parser:
-    def __init__(self):
+    def __init__(self) -> None:
         self.found: list[ParsedException] = []
         self.frames: list[Frame] = []
         self.repeats = 0

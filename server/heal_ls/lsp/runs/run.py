@@ -179,15 +179,13 @@ async def measure(
 ) -> None:
     """The blast radius of each new healable failure's function (a thread: the call-site
     scan reads the workspace), then code actions are re-indexed to show it."""
-    healable = [k for k in located.values() if k.healable and k.suspect is not None]
+    healable = [(k, k.suspect) for k in located.values() if k.healable and k.suspect is not None]
     if not healable:
         return
     runs = [run, folder.runs.last_run]
-    for known in healable:
+    for known, suspect in healable:
         python = folder.settings.python
-        known.blast = await asyncio.to_thread(
-            blast_radius, folder.root, known.suspect, runs, python
-        )
+        known.blast = await asyncio.to_thread(blast_radius, folder.root, suspect, runs, python)
     folder.state.generation += 1
     server.failures_changed()
 

@@ -20,7 +20,7 @@ from heal_ls.lsp.log import logger
 
 class DocumentSyncProtocol(LanguageServerProtocol):
     def _open(self, uri: str, method: str) -> TextDocument | None:
-        doc = self.workspace.text_documents.get(uri)
+        doc: TextDocument | None = self.workspace.text_documents.get(uri)
         if doc is None:
             logger.info("ignored %s for a document that is not open: %s", method, uri)
         return doc

@@ -99,8 +99,9 @@ VALIDATORS: dict[str, Callable[[Any], bool]] = {
 
 def section_of(raw: Any) -> dict[str, Any]:
     """Accept {"heal": {...}} or the bare section; anything else is an empty section."""
-    if isinstance(raw, dict) and isinstance(raw.get("heal"), dict):
-        return raw["heal"]
+    section = raw.get("heal") if isinstance(raw, dict) else None
+    if isinstance(section, dict):
+        return section
     if isinstance(raw, dict) and "heal" not in raw:
         return raw
     return {}

@@ -51,7 +51,8 @@ def read_disk(path: str) -> str | None:
 
 def open_document(server: LanguageServer, path: str) -> TextDocument | None:
     """The open buffer for `path`, or None (documents are keyed by uri)."""
-    return server.workspace.text_documents.get(path_to_uri(path))
+    document: TextDocument | None = server.workspace.text_documents.get(path_to_uri(path))
+    return document
 
 
 def current_text(server: LanguageServer, path: str) -> tuple[str | None, int | None]:

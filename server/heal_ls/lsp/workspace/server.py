@@ -164,7 +164,7 @@ class HealLanguageServer(LanguageServer):
         except (KeyboardInterrupt, SystemExit):
             pass
         finally:
-            self.shutdown()
+            self.shutdown()  # type: ignore[no-untyped-call]  # pygls leaves it untyped
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Out-of-band errors (protocol noise, a notification that failed) are logged for the

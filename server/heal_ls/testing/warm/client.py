@@ -30,10 +30,10 @@ from heal_ls.testing.sandbox import Sandbox, SandboxPolicy, make_sandbox
 from heal_ls.testing.sandbox_view import View, per_run
 from heal_ls.testing.warm import process as warm_process
 from heal_ls.testing.warm.cold import WarmTimeout, run_cold, run_limits, warm_output_path
-from heal_ls.testing.warm.fingerprint import fingerprint
+from heal_ls.testing.warm.fingerprint import Key, fingerprint
 
 if TYPE_CHECKING:
-    from heal_ls.testing.runner import PytestInvocation
+    from heal_ls.testing.invocation import PytestInvocation
 
 log = logging.getLogger(__name__)
 CACHE_DIR = os.environ.get("HEAL_LS_WARM_CACHE") or user_cache_dir("heal-ls", appauthor=False)
@@ -56,7 +56,7 @@ class WarmRunner:
         self.io_dir: str | None = None  # host side of IO_INSIDE (sandboxed runners)
         self.view: View | None = None  # what the sandboxed server sees (runs remount its tmpfs)
         self.server: warm_process.ServerProcess | None = None
-        self.key: tuple | None = None
+        self.key: Key | None = None
         self.learned: dict[str, None] = {}  # ordered set, carried across restarts
         self.rewritten: dict[str, Any] = {"names": {}, "marked": set(), "prefix": None}
         self.rewritten_ok = True  # False once a run's config did not fit rewritten preloads
@@ -66,10 +66,12 @@ class WarmRunner:
         self.failures = 0  # consecutive; at MAX_FAILURES every run goes cold
         self.last_cpu = 0.0  # CPU seconds of the last warm run (for benchmarks)
         self.warned = False  # the "running cold" warning was given
-        self._starting: tuple[asyncio.AbstractEventLoop, asyncio.Future] | None = None
+        self._starting: tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None = None
         self._load_learned()
 
-    async def run(self, inv: PytestInvocation, timeout: float, *, sandbox=False) -> tuple[int, str]:
+    async def run(
+        self, inv: PytestInvocation, timeout: float, *, sandbox: SandboxPolicy | bool | None = False
+    ) -> tuple[int, str]:
         """(returncode, output) of `python -m pytest inv.argv`. sandbox=True or a SandboxPolicy
         runs it on a twin server that lives inside the sandbox (see sandbox.py); raises
         NotIsolated when no sandbox works here and the policy does not allow going on."""
@@ -123,7 +125,13 @@ class WarmRunner:
         except Exception:  # noqa: BLE001 - prewarming is only ever an optimisation
             return False
 
-    async def _run(self, inv: PytestInvocation, timeout: float, box: Sandbox | None, boxed=None):
+    async def _run(
+        self,
+        inv: PytestInvocation,
+        timeout: float,
+        box: Sandbox | None,
+        boxed: tuple[dict[str, str], str, str] | None = None,
+    ) -> tuple[int, str]:
         same_python = os.path.realpath(inv.python) == os.path.realpath(self.python)
         if not same_python or not hasattr(os, "fork") or self.failures >= MAX_FAILURES:
             self.cold_runs += 1  # another interpreter, Windows, or a server that keeps failing
@@ -173,7 +181,9 @@ class WarmRunner:
             self.cold_runs += 1
             return await self._run_cold(inv, timeout, box)
 
-    async def _run_cold(self, inv: PytestInvocation, timeout: float, box: Sandbox | None):
+    async def _run_cold(
+        self, inv: PytestInvocation, timeout: float, box: Sandbox | None
+    ) -> tuple[int, str]:
         if self.policy is None:
             return await run_cold(inv, timeout, box)
         writable = [os.path.dirname(inv.report_path)]
@@ -183,7 +193,9 @@ class WarmRunner:
         finally:
             box.cleanup()
 
-    async def _server_for(self, inv: PytestInvocation, env: dict) -> warm_process.ServerProcess:
+    async def _server_for(
+        self, inv: PytestInvocation, env: dict[str, str]
+    ) -> warm_process.ServerProcess:
         loop = asyncio.get_running_loop()
         while self._starting is not None and self._starting[0] is loop:
             await asyncio.shield(self._starting[1])  # concurrent runs share one start-up
@@ -204,10 +216,13 @@ class WarmRunner:
             self._starting[1].set_result(None)
             self._starting = None
 
-    def _start_server(self, inv: PytestInvocation, env: dict) -> warm_process.ServerProcess:
+    def _start_server(
+        self, inv: PytestInvocation, env: dict[str, str]
+    ) -> warm_process.ServerProcess:
         args = (self.python, self.root, dict(env), inv.cwd, self._options())
         if self.policy is None:
             return warm_process.ServerProcess(*args)
+        assert self.io_dir is not None, "a sandboxed runner made its exchange folder first"
         box = make_sandbox(
             [self.python], env, self.policy, root=self.root, inside={self.io_dir: IO_INSIDE}
         )

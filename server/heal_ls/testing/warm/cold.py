@@ -14,7 +14,7 @@ from heal_ls.testing.process import run_process
 from heal_ls.testing.sandbox import CPU_MARGIN, MEMORY_LIMIT, Sandbox
 
 if TYPE_CHECKING:
-    from heal_ls.testing.runner import PytestInvocation
+    from heal_ls.testing.invocation import PytestInvocation
 
 
 if sys.version_info >= (3, 11):  # asyncio.TimeoutError is TimeoutError
@@ -51,7 +51,9 @@ def warm_output_path() -> str:
     return path
 
 
-async def run_cold(inv: PytestInvocation, timeout: float, box: Sandbox | None = None):
+async def run_cold(
+    inv: PytestInvocation, timeout: float, box: Sandbox | None = None
+) -> tuple[int, str]:
     """`python -m pytest argv` in its own process group, killed on timeout or cancellation."""
     cmd, env, preexec = inv.command, inv.env, None
     if box is not None:

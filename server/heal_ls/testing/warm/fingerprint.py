@@ -14,12 +14,16 @@ SKIP_DIRS = {"node_modules", "__pycache__", "site-packages", "build", "dist", "v
 MAX_DIRS = 3000  # bound the walk on huge trees; deeper conftest files are then not watched
 
 
-def fingerprint(root: str, cwd: str, env: dict[str, str], site_dirs: list[str]) -> tuple:
+Stat = tuple[str, int, int] | tuple[str, None]  # (path, mtime_ns, size) or (path, None)
+Key = tuple[tuple[Stat, ...], tuple[tuple[str, str], ...]]  # what a server was started for
+
+
+def fingerprint(root: str, cwd: str, env: dict[str, str], site_dirs: list[str]) -> Key:
     paths = [*ini_paths(root), *ini_paths(cwd), *conftest_paths(root), *site_dirs]
     return tuple(_stat(p) for p in dict.fromkeys(paths)), startup_env(env)
 
 
-def startup_env(env: dict[str, str]) -> tuple:
+def startup_env(env: dict[str, str]) -> tuple[tuple[str, str], ...]:
     """Variables read when the interpreter starts, which a forked child cannot change."""
     keep = {k: v for k, v in env.items() if k.startswith("PYTHON")}
     keep.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -52,7 +56,7 @@ def _walkable(folder: str, name: str) -> bool:
     return not os.path.exists(os.path.join(folder, name, "pyvenv.cfg"))
 
 
-def _stat(path: str) -> tuple:
+def _stat(path: str) -> Stat:
     try:
         st = os.stat(path)
     except OSError:
