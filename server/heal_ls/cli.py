@@ -14,6 +14,7 @@ import importlib
 import os
 import sys
 
+from heal_ls import __version__
 from heal_ls.commands.masked import masked_output
 
 # A writer whose reader went away, as shells report it (128 + SIGPIPE).
@@ -41,8 +42,6 @@ def build_parser(wanted: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the `wanted` subcommand's module is imported (the server's imports are
     heavy, and `heal-ls check` should start fast)."""
     parser = argparse.ArgumentParser(prog="heal-ls", description=__doc__.splitlines()[0])
-    from heal_ls import __version__
-
     parser.add_argument("--version", action="version", version=f"heal-ls {__version__}")
     subs = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():

@@ -21,8 +21,11 @@ from heal_ls.locate.contrast import needs_contrast, with_known, with_passing
 from heal_ls.locate.history import with_history
 from heal_ls.locate.prefetch import Prefetch
 from heal_ls.models import Failure, RunResult
+from heal_ls.testing.ci_report import read_report
 from heal_ls.testing.focus import Focus
 from heal_ls.testing.options import RunOptions
+from heal_ls.testing.runner import run_pytest
+from heal_ls.testing.script import run_script
 
 logger = logging.getLogger(__name__)
 
@@ -47,8 +50,6 @@ async def diagnose(
     root = os.path.abspath(str(root))
     options = options or RunOptions()
     if script:
-        from heal_ls.testing.script import run_script
-
         run = await run_script(root, script, options)
         return run, locate_all(run.failures, root, run)
     run, evidence = await _tests(root, options, tests, whole_files, on_row)
@@ -67,8 +68,6 @@ def diagnose_report(root: str, report: str, python: str | None = None) -> Diagno
     """Locate the failures of a CI run's JUnit XML report (testing/junit.py) without running
     anything: the report's passing tests and what the impact map knows are the contrast.
     Raises junit.ReportError when the file is not such a report."""
-    from heal_ls.testing.ci_report import read_report
-
     root = os.path.abspath(root)
     run = with_history(read_report(report, root), root, python)
     evidence = with_known(run, root, python) if needs_contrast(run) else run
@@ -107,8 +106,6 @@ async def _focused(
 async def _pytest(
     root: str, options: RunOptions, nodeids: list[str] | None, on_row: OnRow
 ) -> RunResult:
-    from heal_ls.testing.runner import run_pytest
-
     return await run_pytest(root, options, nodeids=nodeids, on_row=on_row)
 
 

@@ -12,7 +12,11 @@ import time
 from heal_ls.bench.differential import behaves_alike
 from heal_ls.bench.reference import reference_module, same_functions
 from heal_ls.bench.suites import BenchCase
+from heal_ls.diagnose import diagnose
+from heal_ls.heal.loop import heal_failure
+from heal_ls.heal.targets import group_targets
 from heal_ls.models import HealResult
+from heal_ls.testing.runner import run_pytest
 
 
 def empty_row(case: BenchCase) -> dict:
@@ -50,10 +54,6 @@ async def heal_case(case: BenchCase, config) -> dict:
 
 async def _heal_into(row: dict, case: BenchCase, config, started: float) -> None:
     """Seconds = running the tests + healing, as a user waits for it; judging is not counted."""
-    from heal_ls.diagnose import diagnose
-    from heal_ls.heal.loop import heal_failure
-    from heal_ls.heal.targets import group_targets
-
     run, located = await diagnose(case.root, config.run_options(), tests=case.tests or None)
     if run.error or not run.failures:
         row["note"] = run.error or "no failing test"
@@ -104,8 +104,6 @@ def _record(row: dict, result: HealResult) -> None:
 
 async def _judge(row: dict, case: BenchCase, result: HealResult, config) -> None:
     """Fixed: the case's whole test selection passes. Equal: same AST, or behaves the same."""
-    from heal_ls.testing.runner import run_pytest
-
     assert result.suspect is not None and result.new_source is not None, "a verified result"
     overlay = {result.suspect.path: result.new_source}
     healed = config.run_options(overlay=overlay, trace=False)
@@ -134,8 +132,6 @@ async def _judge(row: dict, case: BenchCase, result: HealResult, config) -> None
 async def _hidden_pass(case: BenchCase, overlay: dict[str, str], config) -> tuple[bool, list[str]]:
     """Copy the hidden test file into the copy only now (the heal never saw it) and run it on
     the healed code. Correct = every hidden test has a call-phase pass; else the ones that did not."""
-    from heal_ls.testing.runner import run_pytest
-
     dest = os.path.join(case.root, "hidden", os.path.basename(case.hidden_tests))
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     shutil.copyfile(case.hidden_tests, dest)

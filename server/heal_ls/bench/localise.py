@@ -22,6 +22,7 @@ from pathlib import Path
 
 from heal_ls.bench.mutants import Mutant, mutants_of
 from heal_ls.bench.sdist import fetch_sdist
+from heal_ls.diagnose import diagnose
 from heal_ls.testing.options import RunOptions
 
 CACHE = Path(__file__).resolve().parents[3] / ".cache" / "localise"
@@ -97,8 +98,6 @@ async def localise_bug(
 ) -> dict | None:
     """Inject `mutant` into `root`, run the suite like `heal-ls check`, restore the file, and
     return the target's rank in each failure's suspects (None: no test failed)."""
-    from heal_ls.diagnose import diagnose
-
     target = root / mutant.path
     original = target.read_text(encoding="utf-8")
     target.write_text(mutant.apply(original), encoding="utf-8")
@@ -161,7 +160,7 @@ def overhead(package: Package, root: Path, rounds: int = 3) -> dict:
 
 def _children_cpu() -> float:
     """User + system seconds of every waited-for descendant so far (pytest under check too)."""
-    import resource
+    import resource  # lazy: POSIX only, for the timing rounds (the rest runs without it)
 
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime

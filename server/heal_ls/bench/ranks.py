@@ -11,12 +11,11 @@ import itertools
 from heal_ls.bench.reference import find_function, function_text, same_function
 from heal_ls.bench.suites import BenchCase
 from heal_ls.pysource.parse import first_line
+from heal_ls.repair.local import LocalRepairer
 
 
 def rank_of_reference(case: BenchCase, limit: int = 3000) -> int | None:
     """0-based position of the first candidate equal (normalised AST) to the reference."""
-    from heal_ls.repair.local import LocalRepairer
-
     with open(case.target, encoding="utf-8", newline="") as handle:
         module = handle.read()
     node = find_function(ast.parse(module), case.qualname)

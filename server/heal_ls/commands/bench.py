@@ -14,15 +14,24 @@ import asyncio
 import dataclasses
 import json
 import os
+import runpy
 import shutil
 import sys
 import tempfile
+from pathlib import Path
 
+from heal_ls.bench import localise
+from heal_ls.bench.heal_case import heal_case
+from heal_ls.bench.ranks import rank_lines
+from heal_ls.bench.sdist import FetchError
 from heal_ls.bench.suites import BenchCase, SuiteError, load_suite
 from heal_ls.bench.table import summary, table_lines, totals_line
 from heal_ls.commands import bench_real
+from heal_ls.commands.live import Live, wanted
+from heal_ls.heal.config import HealConfig
 from heal_ls.llm import PROVIDERS
 from heal_ls.testing.invocation import interpreter
+from heal_ls.testing.warm.client import shutdown_all
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,8 +106,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"heal-ls bench: {exc}", file=sys.stderr)
         return 2
     if args.ranks:
-        from heal_ls.bench.ranks import rank_lines
-
         print("\n".join(rank_lines(cases)))
         return 0
     if not args.json:  # rows are printed as they finish: a long run shows progress
@@ -113,9 +120,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _localise(args: argparse.Namespace) -> int:
-    from heal_ls.bench import localise
-    from heal_ls.bench.sdist import FetchError
-
     say = (lambda line: print(line, file=sys.stderr, flush=True)) if args.json else print
     try:
         rows, timings = asyncio.run(
@@ -141,9 +145,6 @@ def _localise(args: argparse.Namespace) -> int:
 
 def _perf(rounds: int, warm_only: bool) -> int:
     """The speed benchmarks live beside the sources (they need tests/helpers/fakemodel.py)."""
-    import runpy
-    from pathlib import Path
-
     script = Path(__file__).resolve().parents[3] / "benchmarks" / "perf.py"
     if not script.is_file():
         print("heal-ls bench --perf: needs a source checkout (benchmarks/perf.py)", file=sys.stderr)
@@ -157,12 +158,8 @@ def _perf(rounds: int, warm_only: bool) -> int:
 
 
 async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[dict]:
-    from heal_ls.bench.heal_case import heal_case
-    from heal_ls.heal.config import HealConfig
-
     # a benchmark measures the search, not the cache
     config = HealConfig.from_flags(args, use_cache=False)
-    from heal_ls.commands.live import Live, wanted
 
     rows = []
     with (
@@ -183,7 +180,7 @@ async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[dict]
             else:
                 print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
             if index + 1 == len(cases) or cases[index + 1].root != case.root:
-                await _shutdown_warm()  # one warm test server per project, not one per bug
+                await shutdown_all()  # one warm test server per project, not one per bug
     return rows
 
 
@@ -200,11 +197,3 @@ def _copy_root(case: BenchCase, scratch: str, copies: dict[str, str]) -> str:
 def _moved(case: BenchCase, workspace: str) -> BenchCase:
     target = os.path.join(workspace, os.path.relpath(case.target, case.root))
     return dataclasses.replace(case, root=workspace, target=target)
-
-
-async def _shutdown_warm() -> None:
-    try:
-        from heal_ls.testing.warm.client import shutdown_all
-    except ImportError:
-        return
-    await shutdown_all()

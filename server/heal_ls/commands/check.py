@@ -24,6 +24,7 @@ from heal_ls.commands.live import Live, wanted
 from heal_ls.diagnose import diagnose, diagnose_report
 from heal_ls.locate import is_test_file
 from heal_ls.testing.ci_report import ReportError
+from heal_ls.testing.flaky import recheck, worth_rechecking
 from heal_ls.testing.invocation import interpreter
 from heal_ls.testing.lastfailed import read_lastfailed
 from heal_ls.testing.options import RunOptions
@@ -138,8 +139,6 @@ def _diagnosed(root: str, tests, script, args: argparse.Namespace, live: Live):
 
 async def recheck_all(root: str, located, args, live) -> dict:
     """--flaky-runs N: each failing test's re-check counts, by failure id."""
-    from heal_ls.testing.flaky import recheck, worth_rechecking
-
     found = {}
     for failure, _ in located:
         if worth_rechecking(failure):

@@ -7,17 +7,22 @@ import asyncio
 import os
 import sys
 
-from heal_ls.commands.apply import after_apply
+from heal_ls.commands.apply import after_apply, has_uncommitted_changes, write_atomic
 from heal_ls.commands.check import add_pytest_args
 from heal_ls.commands.fix_report import failure_name, heal_progress_printer, print_report
+from heal_ls.commands.live import Live, wanted
+from heal_ls.diagnose import diagnose
 from heal_ls.heal.attempt import PASSED
 from heal_ls.heal.blast import blast_radius
 from heal_ls.heal.config import HealConfig
-from heal_ls.heal.loop import heal_failure, warm_runner_for
+from heal_ls.heal.loop import heal_failure, offered_suspects, warm_runner_for
+from heal_ls.heal.prompt import build_prompt, render_prompt
+from heal_ls.heal.shared_cause import recheck, split_fixed
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
 from heal_ls.llm import PROVIDERS
 from heal_ls.models import HealResult, HealStatus
 from heal_ls.payload import to_json
+from heal_ls.pysource.source import read_source
 from heal_ls.testing.flaky import Flaky, triage
 from heal_ls.testing.invocation import interpreter
 
@@ -159,15 +164,12 @@ def run(args: argparse.Namespace) -> int:
     except SystemExit as exc:
         print(exc, file=sys.stderr)
         return 2
-    from heal_ls.commands.live import Live, wanted
 
     with Live(wanted(args.json), "fix", stop_after=args.test_timeout) as live:
         return asyncio.run(_fix(root, args, config, live))
 
 
 async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) -> int:
-    from heal_ls.diagnose import diagnose
-
     run_result, located = await diagnose(
         root,
         config.run_options(),
@@ -221,9 +223,6 @@ async def _fixed_along(
     """Rows for the remaining targets whose tests the fix already made pass (a shared cause);
     `remaining` keeps only what still fails. grouped: the fix is weak and not applied, so they
     are `grouped` under it (would be fixed by it), never healed on their own."""
-    from heal_ls.heal.loop import warm_runner_for
-    from heal_ls.heal.shared_cause import recheck, split_fixed
-
     assert result.suspect is not None, "a verified result names its function"
     warm = warm_runner_for(config, root)
     options = config.run_options(overlay=updated, warm=warm, sandbox=config.sandbox)
@@ -279,8 +278,6 @@ async def _heal_target(
 
 
 def _apply(result: HealResult, *, force: bool) -> bool:
-    from heal_ls.commands.apply import has_uncommitted_changes, write_atomic
-
     assert result.suspect is not None and result.new_source is not None, "a verified result"
     path = result.suspect.path
     if not force and has_uncommitted_changes(path):
@@ -343,10 +340,6 @@ def operator_counts(result: HealResult) -> dict[str, dict]:
 
 
 def _show_prompts(root: str, targets: list[HealTarget], run, max_nodes: int) -> int:
-    from heal_ls.heal.loop import offered_suspects
-    from heal_ls.heal.prompt import build_prompt, render_prompt
-    from heal_ls.pysource.source import read_source
-
     for target in targets:
         if target.suspect is None:
             continue

@@ -17,7 +17,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from lsprotocol import types
+from platformdirs import user_state_dir
 from pygls.lsp.server import LanguageServer
+
+from heal_ls.llm.redact import redact
 
 logger = logging.getLogger("heal_ls")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -34,8 +37,6 @@ class RedactFilter(logging.Filter):
     file or the client."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from heal_ls.llm.redact import redact
-
         message = record.getMessage()
         clean = redact(message)
         if clean != message:
@@ -72,8 +73,6 @@ KEPT_LOGS = 20  # older server logs are removed when a new server starts
 
 def log_dir() -> str:
     """The user's own state folder (never the shared temp dir): logs may hold code and paths."""
-    from platformdirs import user_state_dir
-
     return os.environ.get("HEAL_LS_LOG_DIR") or os.path.join(
         user_state_dir("heal-ls", appauthor=False), "logs"
     )

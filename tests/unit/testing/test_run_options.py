@@ -11,7 +11,7 @@ from heal_ls import diagnose as diagnose_module
 from heal_ls.models import Failure, RunResult
 from heal_ls.models import TestOutcome as Outcome
 from heal_ls.testing import coverage_run as coverage_module
-from heal_ls.testing import runner, script
+from heal_ls.testing import runner
 from heal_ls.testing.agent.heal_protocol import EXCLUDE_OPTION
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.sandbox import SandboxPolicy
@@ -37,7 +37,7 @@ def test_diagnose_hands_every_option_to_the_run_of_the_tests_files(tmp_path, mon
         seen.append((options, kwargs))
         return RunResult(root=root, failed=1, failures=[failing], tests=[Outcome("t::a", "failed")])
 
-    monkeypatch.setattr(runner, "run_pytest", run_pytest)
+    monkeypatch.setattr(diagnose_module, "run_pytest", run_pytest)
     asyncio.run(diagnose_module.diagnose(tmp_path, OPTIONS, tests=["t::a"]))
     assert seen == [(OPTIONS, {"nodeids": ["t"], "on_row": None})]
     assert seen[0][0].warm is WARM
@@ -50,7 +50,7 @@ def test_a_script_runs_with_the_interpreter_run_timeout_and_overlay(tmp_path, mo
         seen.update(path=path, options=options)
         return RunResult(root=root)
 
-    monkeypatch.setattr(script, "run_script", run_script)
+    monkeypatch.setattr(diagnose_module, "run_script", run_script)
     asyncio.run(diagnose_module.diagnose(tmp_path, OPTIONS, script="tool.py"))
     assert seen == {"path": "tool.py", "options": OPTIONS}
 

@@ -9,11 +9,13 @@ unchanged); otherwise the fix is refused. Never applied blind, never to the disk
 from __future__ import annotations
 
 import os
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from lsprotocol import types
 from pygls.workspace import PositionCodec
 
+from heal_ls.heal.plan import PlanError, redo
 from heal_ls.lsp.heal.unverified import write_diff
 from heal_ls.lsp.workspace.documents import current_text, path_to_uri, split_lines
 from heal_ls.lsp.workspace.folder import Folder
@@ -61,8 +63,6 @@ def offset_position(
     codec: PositionCodec, lines: list[str], starts: list[int], offset: int
 ) -> types.Position:
     """The LSP position (UTF-16 columns) of a code point offset into the text of `lines`."""
-    from bisect import bisect_right
-
     line = bisect_right(starts, offset) - 1
     if line >= len(lines):
         return end_position(codec, lines)
@@ -105,8 +105,6 @@ def fix_for(
 ) -> tuple[str, list[types.TextEdit]]:
     """(fixed text, TextEdits) for the buffer's `current` text: one per node of a planned fix
     (re-planned if the buffer changed), else one minimal edit of the respliced function."""
-    from heal_ls.heal.plan import PlanError, redo
-
     try:
         target, on_current = redo(current, before, after, suspect, list(edits or []), touched)
     except PlanError as exc:

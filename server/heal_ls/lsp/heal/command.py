@@ -20,6 +20,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from heal_ls.heal.budget import Usage
 from heal_ls.heal.events import HealEvent
+from heal_ls.heal.loop import heal_failure  # the engine loads on the first heal
 from heal_ls.locate.refind import refind
 from heal_ls.lsp.arguments import HealFailingTestArgs, HealFunctionArgs, convert, to_wire
 from heal_ls.lsp.heal.after_apply import rerun_after_apply
@@ -110,8 +111,6 @@ async def heal_as(
     """Heal `known`'s function: everything from asking to the applied edit. for_: the failure
     the user asked about, healed through this shared cause only if its candidate makes it pass
     (None otherwise: nothing was shown or applied)."""
-    from heal_ls.heal.loop import heal_failure  # the engine loads on the first heal
-
     try:
         before, suspect = current_suspect(server, known)
     except (Refused, SyntaxError) as exc:

@@ -11,6 +11,8 @@ the group's other suspects.
 
 from __future__ import annotations
 
+from heal_ls.heal.shared_cause import recheck
+from heal_ls.heal.targets import HealTarget, group_targets, shared_first
 from heal_ls.locate import Located, locate
 from heal_ls.lsp.runs.run import warm_runner
 from heal_ls.lsp.workspace.config import heal_config
@@ -36,8 +38,6 @@ def _ranked(folder: Folder, known: Known, overlay: dict[str, str]) -> Located:
 def cause_of(server: HealLanguageServer, folder: Folder, known: Known) -> Known:
     """The failure to heal first for `known`: the first target in the shared-first order whose
     function is one of `known`'s suspects (`known` itself when none comes before its own)."""
-    from heal_ls.heal.targets import group_targets, shared_first
-
     overlay = unsaved_overlay(server, folder.root)
     current = [k for k in folder.state.known.values() if k.healable and k.suspect and not k.flaky]
     located = [(k.failure, _ranked(folder, k, overlay)) for k in current]
@@ -60,9 +60,6 @@ async def group_of(
 ) -> list[Known]:
     """The other current failures whose tests pass on the heal's candidate (in the sandbox);
     the result's proof names them."""
-    from heal_ls.heal.shared_cause import recheck
-    from heal_ls.heal.targets import HealTarget
-
     ids = {f.id for f in healed}
     others = [k for k in folder.state.known.values() if k.failure.test and k.id not in ids]
     if not others or result.new_source is None:

@@ -17,6 +17,8 @@ from heal_ls.lsp.workspace.documents import path_to_uri
 from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.models import HealResult, Suspect
+from heal_ls.pysource.diff import unified_diff
+from heal_ls.pysource.splice import splice
 
 SHOW = "Show best candidate as diff"
 APPLY_WEAK = "Apply weak fix"
@@ -27,8 +29,6 @@ def candidate_diff(folder: Folder, suspect: Suspect, before: str, result: HealRe
     """The diff of the best candidate against the text the heal started from."""
     if result.diff or result.best_diff:  # a multi-node candidate comes as its own diff
         return result.diff or result.best_diff
-    from heal_ls.pysource.diff import unified_diff
-    from heal_ls.pysource.splice import splice
 
     if result.best_candidate is None:
         raise ValueError("no candidate to show")
