@@ -1,7 +1,7 @@
 """The layout's rules (docs/architecture.md), checked on the source: no import cycle, no import
 from a lower floor to a higher one, an agent that imports nothing of heal_ls, no module that uses
-a name private to another. Every import counts, also those inside functions or under
-TYPE_CHECKING."""
+a name private to another, and imports at the top of modules (one inside a function says why, in
+a `# lazy:` comment). Every import counts, also those inside functions or under TYPE_CHECKING."""
 
 from __future__ import annotations
 
@@ -245,6 +245,49 @@ def test_no_module_imports_another_modules_private_name():
     assert wrong == []
 
 
+LAZY = "# lazy:"  # the mark of an import kept inside a function, followed by the reason
+
+
+def unexplained_lazy_imports(path: Path, name: str) -> list[str]:
+    """Imports inside a function (a method, a nested def) with no `# lazy:` reason on their own
+    lines or in the comment lines right above them (above the run of imports they open)."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    tree = ast.parse(text)
+    imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    import_lines = {i for n in imports for i in range(n.lineno, (n.end_lineno or n.lineno) + 1)}
+    in_function = {
+        id(n)
+        for f in ast.walk(tree)
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for n in ast.walk(f)
+    }
+    found = []
+    for node in imports:
+        if id(node) not in in_function:
+            continue
+        said = lines[node.lineno - 1 : node.end_lineno]
+        above = node.lineno - 1  # 1-based number of the line above
+        while above >= 1 and (above in import_lines or lines[above - 1].lstrip().startswith("#")):
+            said.append(lines[above - 1])
+            above -= 1
+        if not any(LAZY in line for line in said):
+            found.append(f"{name}:{node.lineno}: {lines[node.lineno - 1].strip()}")
+    return found
+
+
+def test_an_import_inside_a_function_says_why_it_is_lazy():
+    """Imports at the top show a module's dependencies; one is kept inside a function only where
+    start-up time is measured to need it (or the code runs where the import may fail), and the
+    comment says so (an allow-list: a new function-level import fails until it gives a reason)."""
+    wrong = [
+        line
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for line in unexplained_lazy_imports(path, path.relative_to(PACKAGE.parent).as_posix())
+    ]
+    assert wrong == []
+
+
 def test_the_checks_can_fail(tmp_path):
     """The cycle finder, the floor order and the private-name rule catch what they are meant to
     catch."""
@@ -262,3 +305,25 @@ def test_the_checks_can_fail(tmp_path):
     ]
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert floor("heal_ls.pysource.splice") < floor("heal_ls.heal.loop") < floor("heal_ls.lsp.x")
+    lazy = tmp_path / "lazy.py"
+    lazy.write_text(
+        "import os\n"
+        "def f():\n"
+        "    import json\n"
+        "    import sys  # lazy: a reason\n"
+        "    # lazy: a reason for the run below\n"
+        "    import re\n"
+        "    from ast import (\n"
+        "        parse,\n"
+        "    )\n"
+        "    x = 1\n"
+        "    import csv\n"
+        "    class C:\n"
+        "        def m(self):\n"
+        "            import abc\n"
+    )
+    assert unexplained_lazy_imports(lazy, "lazy.py") == [
+        "lazy.py:3: import json",
+        "lazy.py:11: import csv",
+        "lazy.py:14: import abc",
+    ]
