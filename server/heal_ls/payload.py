@@ -4,7 +4,7 @@ class or a dataclass, and becomes plain JSON data here and nowhere else.
 
 `to_json(value)` (`to_object` for one payload): a payload becomes a dict of its fields by name, nested payloads, lists, tuples
 and dicts too; a field whose metadata has `LOCAL` stays off the wire, one with `OMIT_NONE` is
-left out when it is None. (The user-side agent, stdlib only, has its own: its messages are
+left out when it is None, and a field holding ABSENT is left out. (The user-side agent, stdlib only, has its own: its messages are
 dataclasses in `testing/agent/heal_protocol.py`.)
 """
 
@@ -18,6 +18,16 @@ import attrs
 
 LOCAL = "heal_local"  # metadata key: the field is kept in the process, never sent
 OMIT_NONE = "heal_omit_none"  # metadata key: the field is left out when None (optional on the wire)
+
+
+class Absent:
+    """The value of a field that is not on the wire at all (where None would say `null`)."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = Absent()
 
 
 def field_metadata(value: object) -> list[tuple[str, Mapping[str, Any]]] | None:
@@ -37,7 +47,8 @@ def to_json(value: object) -> Any:
         wire = {}
         for name, metadata in names:
             item = getattr(value, name)
-            if metadata.get(LOCAL) or (item is None and metadata.get(OMIT_NONE)):
+            omitted = item is ABSENT or (item is None and metadata.get(OMIT_NONE))
+            if metadata.get(LOCAL) or omitted:
                 continue
             wire[name] = to_json(item)
         return wire
@@ -49,8 +60,8 @@ def to_json(value: object) -> Any:
 
 
 def to_object(payload: object) -> dict[str, Any]:
-    """A payload class's instance as a JSON object."""
+    """A payload class's instance as a JSON object (a plain dict is refused: type it)."""
     wire = to_json(payload)
-    if not isinstance(wire, dict):
+    if field_metadata(payload) is None or not isinstance(wire, dict):
         raise TypeError(f"not a payload class: {type(payload).__name__}")
     return wire

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
+from typing import Any
 
 from heal_ls import payload
 from heal_ls.locate import Located, is_workspace_file, relative_path
 from heal_ls.models import Failure, RunResult, Suspect
 from heal_ls.pysource.source import SourceError, read_source, split_lines
+from heal_ls.testing.flaky import Flaky
 
 MAX_MESSAGE = 200
 MAX_NOTES = 3
@@ -119,60 +122,126 @@ def _error_text(failure: Failure) -> str:
     return f"{failure.exc_type}: {message}" if message else failure.exc_type
 
 
-def to_json(
-    result: RunResult, located: list[tuple[Failure, Located]], root: str, flaky=None
-) -> dict:
-    """The --json document: paths relative to root with `/`, lines 1-based; with
-    --flaky-runs each failure has `flaky: {runs, passed}` (null for a script or a collection)."""
-    rows = [_failure_json(failure, where, root) for failure, where in located]
+@dataclass
+class FrameRow:
+    path: str | None  # relative to the root, `/`-separated
+    line: int
+    function: str
+
+
+@dataclass
+class SuspectRow:
+    path: str | None
+    qualname: str
+    start_line: int
+    end_line: int
+    reason: str
+    def_line: int
+    focus_line: int
+    start_col: int
+    end_col: int
+    score: float  # rounded to 3 places
+
+
+@dataclass
+class FailureRow:
+    id: str
+    test: str | None
+    script: str | None
+    exc_type: str
+    message: str
+    timed_out: bool
+    when: str | None
+    duration: float
+    test_path: str | None
+    test_line: int | None
+    frames: list[FrameRow]
+    suspects: list[SuspectRow]
+    healable: bool
+    reason: str | None
+    # with --flaky-runs: the re-check counts (null for a script or a collection); else absent
+    flaky: Flaky | None | payload.Absent = payload.ABSENT
+
+
+@dataclass
+class CheckDocument:
+    """`heal-ls check --json`: paths relative to root with `/`, lines 1-based."""
+
+    root: str
+    passed: int
+    failed: int
+    errors: int
+    skipped: int
+    seconds: float
+    timed_out: bool
+    interrupted: str | None
+    failures: list[FailureRow]
+
+
+def check_document(
+    result: RunResult,
+    located: list[tuple[Failure, Located]],
+    root: str,
+    flaky: dict[str, Flaky] | None = None,
+) -> CheckDocument:
+    """The --json document; with --flaky-runs (`flaky`: failure id -> Flaky) each failure
+    has `flaky: {runs, passed}`."""
+    rows = [_failure_row(failure, where, root) for failure, where in located]
     if flaky is not None:
         for row in rows:
-            found = flaky.get(row["id"])
-            row["flaky"] = payload.to_json(found)
-    return {
-        "root": root,
-        "passed": result.passed,
-        "failed": result.failed,
-        "errors": result.errors,
-        "skipped": result.skipped,
-        "seconds": round(result.seconds, 3),
-        "timed_out": result.timed_out,
-        "interrupted": result.interrupted,
-        "failures": rows,
-    }
+            row.flaky = flaky.get(row.id)
+    return CheckDocument(
+        root=root,
+        passed=result.passed,
+        failed=result.failed,
+        errors=result.errors,
+        skipped=result.skipped,
+        seconds=round(result.seconds, 3),
+        timed_out=result.timed_out,
+        interrupted=result.interrupted,
+        failures=rows,
+    )
 
 
-def _failure_json(failure: Failure, where: Located, root: str) -> dict:
+def to_json(
+    result: RunResult,
+    located: list[tuple[Failure, Located]],
+    root: str,
+    flaky: dict[str, Flaky] | None = None,
+) -> dict[str, Any]:
+    """The --json document as JSON data."""
+    return payload.to_object(check_document(result, located, root, flaky))
+
+
+def _failure_row(failure: Failure, where: Located, root: str) -> FailureRow:
     rel = lambda path: relative_path(path, root) if path else None  # noqa: E731
-    return {
-        "id": failure.id,
-        "test": failure.test,
-        "script": rel(failure.script),
-        "exc_type": failure.exc_type,
-        "message": failure.message,
-        "timed_out": failure.timed_out,
-        "when": failure.when,
-        "duration": round(failure.duration, 3),
-        "test_path": rel(failure.test_path),
-        "test_line": failure.test_line,
-        "frames": [
-            {"path": rel(f.path), "line": f.line, "function": f.function} for f in failure.frames
-        ],
-        "suspects": [
-            {
-                "path": rel(s.path),
-                "qualname": s.qualname,
-                "start_line": s.start_line,
-                "end_line": s.end_line,
-                "reason": s.reason,
-                "def_line": s.def_line,
-                "focus_line": s.focus_line,
-                "start_col": s.start_col,
-                "end_col": s.end_col,
-                "score": round(s.score, 3),
-            }
+    return FailureRow(
+        id=failure.id,
+        test=failure.test,
+        script=rel(failure.script),
+        exc_type=failure.exc_type,
+        message=failure.message,
+        timed_out=failure.timed_out,
+        when=failure.when,
+        duration=round(failure.duration, 3),
+        test_path=rel(failure.test_path),
+        test_line=failure.test_line,
+        frames=[FrameRow(rel(f.path), f.line, f.function) for f in failure.frames],
+        suspects=[
+            SuspectRow(
+                path=rel(s.path),
+                qualname=s.qualname,
+                start_line=s.start_line,
+                end_line=s.end_line,
+                reason=s.reason,
+                def_line=s.def_line,
+                focus_line=s.focus_line,
+                start_col=s.start_col,
+                end_col=s.end_col,
+                score=round(s.score, 3),
+            )
             for s in where.suspects
         ],
-        "healable": where.healable,
-        "reason": where.reason,
-    }
+        healable=where.healable,
+        reason=where.reason,
+    )

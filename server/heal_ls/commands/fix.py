@@ -6,12 +6,20 @@ import argparse
 import asyncio
 import os
 import sys
+from dataclasses import replace
 
 from heal_ls.commands.apply import after_apply, has_uncommitted_changes, write_atomic
 from heal_ls.commands.check import add_pytest_args
-from heal_ls.commands.fix_report import failure_name, heal_progress_printer, print_report
+from heal_ls.commands.fix_report import (
+    FixRow,
+    OperatorCount,
+    failure_name,
+    heal_progress_printer,
+    print_report,
+)
 from heal_ls.commands.live import Live, wanted
 from heal_ls.diagnose import diagnose
+from heal_ls.heal.after_apply import AfterApply
 from heal_ls.heal.attempt import PASSED
 from heal_ls.heal.blast import blast_radius
 from heal_ls.heal.config import HealConfig
@@ -21,7 +29,6 @@ from heal_ls.heal.shared_cause import recheck, split_fixed
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
 from heal_ls.llm import PROVIDERS
 from heal_ls.models import HealResult, HealStatus
-from heal_ls.payload import to_json
 from heal_ls.pysource.source import read_source
 from heal_ls.testing.flaky import Flaky, triage
 from heal_ls.testing.invocation import interpreter
@@ -184,7 +191,7 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
     targets = shared_first(group_targets(located), located)
     if args.show_prompt:
         return _show_prompts(root, targets, run_result, config.max_nodes)
-    rows: list[dict] = []
+    rows: list[FixRow] = []
     updated: dict[str, str] = {}
     remaining = list(targets)
     while remaining:
@@ -205,21 +212,21 @@ async def _fix(root: str, args: argparse.Namespace, config: HealConfig, live) ->
                 root, result, remaining, candidate, config, run_result, grouped=not accepted
             )
         row = _row(root, target, result, applied, run_result)
-        rows += [row | {"after_apply": to_json(after)}, *fixed_along]
+        rows += [replace(row, after_apply=after), *fixed_along]
     live.__exit__()  # the bar goes before the report
     print_report(rows, as_json=args.json, applying=args.apply, local=config.provider == "local")
     if not targets:
         return 0
     healed = all(
-        r["status"] == "fixed" or (r["status"] == "verified" and (r["applied"] or not args.apply))
+        r.status == "fixed" or (r.status == "verified" and (r.applied or not args.apply))
         for r in rows
-    ) and not any((r.get("after_apply") or {}).get("broken") for r in rows)
+    ) and not any(isinstance(r.after_apply, AfterApply) and r.after_apply.broken for r in rows)
     return 0 if healed else 1  # --apply that wrote nothing is not a success
 
 
 async def _fixed_along(
     root, result: HealResult, remaining, updated, config, run, grouped=False
-) -> list[dict]:
+) -> list[FixRow]:
     """Rows for the remaining targets whose tests the fix already made pass (a shared cause);
     `remaining` keeps only what still fails. grouped: the fix is weak and not applied, so they
     are `grouped` under it (would be fixed by it), never healed on their own."""
@@ -239,7 +246,9 @@ async def _fixed_along(
                 reason = f"would be fixed by {by}'s weak fix (not applied): its tests pass on it"
             status: HealStatus = "grouped" if grouped else "fixed"
             rows.append(
-                _row(root, done, HealResult(status, reason=reason), False, run) | {"fixed_by": by}
+                replace(
+                    _row(root, done, HealResult(status, reason=reason), False, run), fixed_by=by
+                )
             )
         if failing:
             still.append(HealTarget(failures=failing, suspect=target.suspect, reason=target.reason))
@@ -287,55 +296,55 @@ def _apply(result: HealResult, *, force: bool) -> bool:
     return True
 
 
-def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) -> dict:
+def _row(root: str, target: HealTarget, result: HealResult, applied: bool, run) -> FixRow:
     suspect = result.suspect or target.suspect
     blast = blast_radius(root, suspect, [run]) if suspect else None
-    return {
-        "test": failure_name(target.failures[0]),
-        "tests": [failure_name(f) for f in target.failures],
-        "suspect": (
+    return FixRow(
+        test=failure_name(target.failures[0]),
+        tests=[failure_name(f) for f in target.failures],
+        suspect=(
             f"{os.path.relpath(suspect.path, root).replace(os.sep, '/')}::{suspect.qualname}"
             if suspect
             else None
         ),
-        "status": result.status,
-        "proof": result.proof,
+        status=result.status,
+        proof=result.proof,
         # passing tests that run the function: what the heal found, else the last run's count
-        "guards": len(result.guards) + len(result.guards_cut)
+        guards=len(result.guards) + len(result.guards_cut)
         if result.status != "skipped" or not blast
         else blast.guards,
-        "guard_tests": result.guards,
-        "guards_cut": result.guards_cut,  # over the verification budget: run after --apply
-        "candidate_timeout": result.candidate_timeout,  # s per test; short when a test hangs
-        "attempts": len(result.attempts),
-        "operators": operator_counts(result),
-        "diff": result.diff,
-        "touched": result.touched,
-        "notes": result.notes,
-        "applied": applied,
-        "reason": result.reason,
-        "warning": result.warning,
-        "fixed_by": None,
-        "tokens": result.tokens,
-        "tokens_in": result.tokens_in,
-        "tokens_out": result.tokens_out,
-        "cost": None if result.cost is None else round(result.cost, 6),
-        "model": result.model,
-        "callers": blast.callers if blast else None,
-        "seconds": result.seconds,
-    }
+        guard_tests=result.guards,
+        guards_cut=result.guards_cut,
+        candidate_timeout=result.candidate_timeout,
+        attempts=len(result.attempts),
+        operators=operator_counts(result),
+        diff=result.diff,
+        touched=result.touched,
+        notes=result.notes,
+        applied=applied,
+        reason=result.reason,
+        warning=result.warning,
+        fixed_by=None,
+        tokens=result.tokens,
+        tokens_in=result.tokens_in,
+        tokens_out=result.tokens_out,
+        cost=None if result.cost is None else round(result.cost, 6),
+        model=result.model,
+        callers=blast.callers if blast else None,
+        seconds=result.seconds,
+    )
 
 
-def operator_counts(result: HealResult) -> dict[str, dict]:
+def operator_counts(result: HealResult) -> dict[str, OperatorCount]:
     """Per local-repairer transformation (`compare`, `name`, a pair `compare+name`): how many of
     its candidates ran, their verification seconds, and how many were verified."""
-    counts: dict[str, dict] = {}
+    counts: dict[str, OperatorCount] = {}
     for attempt in result.attempts:
         if attempt.candidate.kind:
-            row = counts.setdefault(attempt.candidate.kind, {"tried": 0, "seconds": 0.0, "won": 0})
-            row["tried"] += 1
-            row["seconds"] = round(row["seconds"] + attempt.seconds, 3)
-            row["won"] += attempt.outcome == "verified"
+            row = counts.setdefault(attempt.candidate.kind, OperatorCount())
+            row.tried += 1
+            row.seconds = round(row.seconds + attempt.seconds, 3)
+            row.won += attempt.outcome == "verified"
     return counts
 
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass, field
 
+from heal_ls import payload
 from heal_ls.heal.after_apply import AfterApply
 from heal_ls.heal.blast import Blast
 from heal_ls.heal.budget import Usage
 from heal_ls.heal.events import HealEvent
+from heal_ls.models import HealStatus
 
 # The local repairer tries small edits only; a miss there says little about a model's chances.
 LOCAL_GAVE_UP_HINT = (
@@ -18,54 +21,96 @@ LOCAL_GAVE_UP_HINT = (
 )
 
 
-def print_report(rows: list[dict], *, as_json: bool, applying: bool, local: bool) -> None:
+@dataclass
+class OperatorCount:
+    """One local-repairer transformation in a heal: candidates run, their seconds, verified."""
+
+    tried: int = 0
+    seconds: float = 0.0
+    won: int = 0
+
+
+@dataclass
+class FixRow:
+    """One heal target's result: a line of the report, an object of `--json`'s "results"."""
+
+    test: str  # its first failing test (or script)
+    tests: list[str]
+    suspect: str | None  # "path::qualname", the path relative to the root
+    status: HealStatus
+    proof: str
+    guards: int | None  # passing tests that run the function (found by the heal, else seen)
+    guard_tests: list[str]
+    guards_cut: list[str]  # over the verification budget: run after --apply
+    candidate_timeout: float  # s per test; short when a test hangs
+    attempts: int
+    operators: dict[str, OperatorCount]  # per local-repairer transformation
+    diff: str
+    touched: list[str]
+    notes: list[str]
+    applied: bool
+    reason: str | None
+    warning: str | None
+    fixed_by: str | None  # the target whose fix made these tests pass
+    tokens: int
+    tokens_in: int
+    tokens_out: int
+    cost: float | None  # rounded to 6 places
+    model: str | None
+    callers: int | None
+    seconds: float
+    # the cut guards run on the applied fix; absent from the rows of targets fixed along
+    after_apply: AfterApply | None | payload.Absent = field(default=payload.ABSENT)
+
+
+def print_report(rows: list[FixRow], *, as_json: bool, applying: bool, local: bool) -> None:
     if as_json:
-        print(json.dumps({"results": rows}, indent=2))
+        print(json.dumps({"results": payload.to_json(rows)}, indent=2))
         return
     if not rows:
         print("nothing to heal: no failing tests")
     for row in rows:
-        if row["status"] == "grouped":
+        if row.status == "grouped":
             print(
-                f"{', '.join(row['tests'])}: would be fixed by {row['fixed_by']}'s weak fix"
+                f"{', '.join(row.tests)}: would be fixed by {row.fixed_by}'s weak fix"
                 " (not applied), not healed separately"
             )
             continue
-        if row["fixed_by"]:
-            print(f"{', '.join(row['tests'])}: fixed by {row['fixed_by']} (not healed separately)")
+        if row.fixed_by:
+            print(f"{', '.join(row.tests)}: fixed by {row.fixed_by} (not healed separately)")
             continue
-        what = row["proof"] or row["status"]
-        print(f"{row['suspect'] or row['test']}: {what} - {row['reason'] or ''}")
-        if row["callers"] is not None:
-            print(f"# blast radius: {Blast(row['callers'], row['guards']).text()}")
-        if row["model"]:
-            print(f"# budget: {Usage(row['tokens_in'], row['tokens_out'], row['cost']).text()}")
-        if row["warning"]:
-            print(f"warning: {row['warning']}")
-        if row.get("after_apply"):
-            print(f"# {AfterApply(**row['after_apply']).text()}")
-        if row["diff"]:
-            print(f"# touched: {', '.join(row['touched'])}")
-            print(row["diff"], end="" if row["diff"].endswith("\n") else "\n")
-    verified = sum(r["status"] == "verified" for r in rows)
-    fixed = sum(r["status"] == "fixed" for r in rows)
+        what = row.proof or row.status
+        print(f"{row.suspect or row.test}: {what} - {row.reason or ''}")
+        if row.callers is not None:
+            print(f"# blast radius: {Blast(row.callers, row.guards).text()}")
+        if row.model:
+            print(f"# budget: {Usage(row.tokens_in, row.tokens_out, row.cost).text()}")
+        if row.warning:
+            print(f"warning: {row.warning}")
+        if isinstance(row.after_apply, AfterApply):
+            print(f"# {row.after_apply.text()}")
+        if row.diff:
+            print(f"# touched: {', '.join(row.touched)}")
+            print(row.diff, end="" if row.diff.endswith("\n") else "\n")
+    verified = sum(r.status == "verified" for r in rows)
+    fixed = sum(r.status == "fixed" for r in rows)
     if fixed:
         print(f"{fixed} target(s) fixed by another target's fix")
-    grouped = sum(r["status"] == "grouped" for r in rows)
+    grouped = sum(r.status == "grouped" for r in rows)
     if grouped:
         print(f"{grouped} target(s) grouped under another target's weak fix (not applied)")
-    review = sum(r["status"] == "review" and not r["applied"] for r in rows)
+    review = sum(r.status == "review" and not r.applied for r in rows)
     if review:
         print(
             f"{review} fix(es) need review (not applied): read the diff, then --apply --accept-review"
         )
     if rows and applying:
-        print(f"{verified}/{len(rows)} verified; {sum(r['applied'] for r in rows)} applied")
+        print(f"{verified}/{len(rows)} verified; {sum(r.applied for r in rows)} applied")
     elif verified:
         print(f"{verified}/{len(rows)} verified; run with --apply to write them")
     elif rows:
         print(f"0/{len(rows)} verified; nothing to write")
-    if local and any(r["status"] in ("unverified", "failed") for r in rows):
+    if local and any(r.status in ("unverified", "failed") for r in rows):
         print(LOCAL_GAVE_UP_HINT)
 
 
