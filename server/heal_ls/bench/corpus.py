@@ -28,6 +28,7 @@ from xml.etree import ElementTree
 
 from heal_ls.bench.patches import touched_functions
 from heal_ls.bench.sdist import FetchError, fetch_sdist
+from heal_ls.testing.invocation import pytest_arguments
 
 CORPUS = Path(__file__).resolve().parents[3] / "benchmarks" / "corpus"
 CACHE = Path(__file__).resolve().parents[3] / ".cache" / "corpus"
@@ -171,10 +172,13 @@ def test_env(project: Project, root: Path) -> dict[str, str]:
 def pytest_command(python: str, project: Project, root: Path, ids, report: Path) -> list[str]:
     """Plain pytest on `ids`, as the project runs it, every outcome written to `report` as JUnit
     XML (xunit1: each test names its file; a test id may hold spaces, `-rA` lines cannot)."""
+    junit = ["-p", "no:cacheprovider", "-q", f"--junitxml={report}", "-o", "junit_family=xunit1"]
     return [
-        python, "-m", "pytest", "-p", "no:cacheprovider", "--rootdir", str(root), "-q",
-        f"--junitxml={report}", "-o", "junit_family=xunit1", *project.pytest_args, *ids,
-    ]  # fmt: skip
+        python,
+        "-m",
+        "pytest",
+        *pytest_arguments(str(root), project.pytest_args, ids, extra=junit),
+    ]
 
 
 def outcomes(report: Path) -> dict[str, str]:
@@ -248,9 +252,9 @@ def verify(bug: Bug, project: Project, scratch: Path, cache: Path = CACHE) -> st
 
 def count_tests(python: str, project: Project, root: Path) -> int | None:
     """How many tests the project's whole suite collects in `root` (None: pytest said not)."""
-    cmd = [python, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
+    collect = ["--collect-only", "-q", "-p", "no:cacheprovider"]
     done = subprocess.run(
-        [*cmd, "--rootdir", str(root), *project.pytest_args],
+        [python, "-m", "pytest", *pytest_arguments(str(root), project.pytest_args, extra=collect)],
         cwd=root,
         env=test_env(project, root),
         capture_output=True,

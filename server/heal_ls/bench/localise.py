@@ -23,6 +23,7 @@ from pathlib import Path
 from heal_ls.bench.mutants import Mutant, mutants_of
 from heal_ls.bench.sdist import fetch_sdist
 from heal_ls.diagnose import diagnose
+from heal_ls.testing.invocation import pytest_arguments
 from heal_ls.testing.options import RunOptions
 
 CACHE = Path(__file__).resolve().parents[3] / ".cache" / "localise"
@@ -138,7 +139,8 @@ def overhead(package: Package, root: Path, rounds: int = 3) -> dict:
     wall time, and CPU time of the whole process tree (steadier on a shared machine)."""
     env = {**os.environ, "PYTHONPATH": str(root / package.pythonpath)}
     target = [package.tests] if package.tests else []
-    plain = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *target]
+    quiet = ["-q", "-p", "no:cacheprovider"]
+    plain = [sys.executable, "-m", "pytest", *pytest_arguments(str(root), (), target, extra=quiet)]
     check = [sys.executable, "-m", "heal_ls", "check", "--short", str(root)]
     check += ["--test", package.tests] if package.tests else []
     wall: dict[str, list[float]] = {"pytest": [], "check": []}

@@ -100,12 +100,16 @@ def build_pytest_invocation(
     env[wire.SEAL] = os.path.join(workdir, "seal")
     with open(env[wire.SEAL], "wb") as handle:
         handle.write(seal)
-    argv = ["-p", PLUGIN_NAME, "--rootdir", root, *_config_args(root, pytest_args)]
-    argv += ["--color=no", "-q"]
-    argv.append("--continue-on-collection-errors")  # one broken file must not hide the rest
-    if overlay or own_cache:  # candidate runs must not rewrite the user's lastfailed
-        argv += ["-o", f"cache_dir={os.path.join(workdir, 'pytest-cache')}"]
-    argv += [*pytest_args, *_arguments(workdir, env, list(nodeids or []))]
+    ours = [*_config_args(root, pytest_args), "--color=no", "-q"]
+    ours.append("--continue-on-collection-errors")  # one broken file must not hide the rest
+    # candidate runs must not rewrite the user's lastfailed
+    cache = os.path.join(workdir, "pytest-cache") if overlay or own_cache else None
+    ids = _arguments(workdir, env, list(nodeids or []))
+    argv = [
+        "-p",
+        PLUGIN_NAME,
+        *pytest_arguments(root, pytest_args, ids, cache_dir=cache, extra=ours),
+    ]
     return PytestInvocation(
         python=python or sys.executable,
         argv=argv,
@@ -118,6 +122,23 @@ def build_pytest_invocation(
         overlay=dict(overlay or {}),
         seal=seal,
     )
+
+
+def pytest_arguments(
+    root: str,
+    pytest_args: Sequence[str] = (),
+    nodeids: Sequence[str] = (),
+    *,
+    cache_dir: str | None = None,
+    extra: Sequence[str] = (),
+) -> list[str]:
+    """The arguments after `python -m pytest`, in the one order every run of heal-ls uses:
+    `--rootdir root` (test ids are relative to it), heal-ls's `extra` switches, pytest's cache in
+    `cache_dir` (None: where pytest keeps it), then the user's `pytest_args` (so theirs win) and
+    the test ids. build_pytest_invocation adds heal-ls's plugin; a debug session
+    (lsp/runs/debug.py) and the bench's plain ground-truth runs (bench/corpus.py) run without it."""
+    cache = ["-o", f"cache_dir={cache_dir}"] if cache_dir else []
+    return ["--rootdir", root, *extra, *cache, *pytest_args, *nodeids]
 
 
 def without_reporter(inv: PytestInvocation) -> PytestInvocation:

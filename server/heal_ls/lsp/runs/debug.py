@@ -1,7 +1,8 @@
 """heal.debugTest {test}: start the test under debugpy and return where to attach.
 
 Runs `python -m debugpy --listen 127.0.0.1:<free port> --wait-for-client -m pytest <nodeid>` in
-the workspace and answers {host, port, test, pid} once debugpy listens. The process is killed
+the workspace (pytest's arguments from testing/invocation.pytest_arguments, without heal-ls's
+plugin) and answers {host, port, test, pid} once debugpy listens. The process is killed
 after `LIFETIME` seconds, on the next debugTest, and at shutdown.
 """
 
@@ -23,6 +24,7 @@ from heal_ls.lsp.protocol import DEBUG_TEST
 from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.folders import node_id
 from heal_ls.lsp.workspace.server import HealLanguageServer
+from heal_ls.testing.invocation import pytest_arguments
 
 HOST = "127.0.0.1"
 LIFETIME = 600.0
@@ -79,8 +81,8 @@ def command_line(folder: Folder, nodeid: str, port: int) -> list[str]:
     debugpy = ["-m", "debugpy", "--listen", f"{HOST}:{port}", "--wait-for-client"]
     # a pytest cache of its own: the user's lastfailed untouched, their `--lf` still an option
     cache = os.path.join(tempfile.gettempdir(), "heal-ls-debug-pytest-cache")
-    pytest = ["-m", "pytest", nodeid, "-o", f"cache_dir={cache}", *folder.settings.pytestArgs]
-    return [python, *debugpy, *pytest]
+    pytest = pytest_arguments(folder.root, folder.settings.pytestArgs, [nodeid], cache_dir=cache)
+    return [python, *debugpy, "-m", "pytest", *pytest]
 
 
 async def kill_later(process: asyncio.subprocess.Process, seconds: float) -> None:
