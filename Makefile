@@ -21,15 +21,13 @@ lint: setup
 	$(BIN)/mypy
 	MYPYPATH=server/heal_ls/testing/agent $(BIN)/mypy --no-check-untyped-defs --explicit-package-bases server/heal_ls/testing/agent/*.py
 
-# `make test` runs in one process (WORKERS=2: two pytest-xdist workers, not yet safe: on a
-# clean clone the workers' PYTEST_XDIST_* variables reach the child pytest runs of
-# test_xdist, two sandbox tests share system socket paths, and the editors' group marks come
-# after xdist reads them, so both workers installed the VS Code tools at once).
-WORKERS ?= 0
+# `make test` on two pytest-xdist workers (the machines have 2 cores; WORKERS=0: one process).
+# A worker takes whole files, and an editor's whole folder (tests/conftest.py).
+WORKERS ?= 2
 PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 
 test: lint
-	$(PYTEST) -n $(WORKERS) --dist loadgroup tests
+	$(PYTEST) -n $(WORKERS) tests
 
 # The inner loop: unit and in-process engine tests, no real editor, server or project run
 # (one process: ~45 s of CPU, and its timing tests see no second worker).

@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from xdist.scheduler import LoadFileScheduling
 
 pytest_plugins = ["helpers.fakemodel", "helpers.sandbox_levels"]  # fake_model, sandbox_level
 
@@ -30,6 +31,17 @@ def pytest_configure(config):
         "venv_plugins: the test's pytest subprocesses load the plugins installed here (xdist,"
         " pytest-cov...) as a user's would",
     )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _children_outside_xdist():
+    """Under `make test`'s xdist workers, the pytest runs the tests start are a user's plain runs:
+    xdist's worker variables would tell them they are workers (test_xdist checks they are not)."""
+    saved = {
+        name: os.environ.pop(name) for name in list(os.environ) if name.startswith("PYTEST_XDIST_")
+    }
+    yield
+    os.environ.update(saved)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -91,20 +103,33 @@ _MARKED_FOLDERS = {"e2e", "lsp", "nvim", "vscode"}
 _ONE_WORKER = {"nvim", "vscode"}
 
 
-def pytest_collection_modifyitems(items):
-    """Fast tests first: unit, then end-to-end runs, the server, Neovim, and VS Code last."""
+def pytest_collection_modifyitems(config, items):
+    """Fast tests first: unit, then end-to-end runs, the server, Neovim, and VS Code last. Under
+    xdist the editors come first: each runs on one worker, so the longest groups start while the
+    other worker takes the rest, instead of one worker finishing them alone."""
+    on_workers = hasattr(config, "workerinput")
 
     def rank(item) -> int:
         folder = Path(str(item.fspath)).relative_to(REPO / "tests").parts[0]
+        if on_workers and folder in _ONE_WORKER:
+            return -1
         return _ORDER.get(folder, 1)
 
     items.sort(key=rank)  # stable: keeps each file's own order
     for item in items:  # markers by folder: `-m lsp`, `-m 'not vscode'`...
-        path = Path(str(item.fspath)).relative_to(REPO / "tests")
-        folder = path.parts[0]
+        folder = Path(str(item.fspath)).relative_to(REPO / "tests").parts[0]
         if folder in _MARKED_FOLDERS:
             item.add_marker(folder)
-        # Under `-n 2 --dist loadgroup` a file runs on one worker (its module fixtures run once);
-        # an editor's files on one worker (one tool install, one editor at a time).
-        group = folder if folder in _ONE_WORKER else path.as_posix()
-        item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`make test`'s workers take whole files (a file's module fixtures run once) and an editor's
+    whole folder (one tool install, one editor at a time). xdist's own `xdist_group` marks cannot
+    do it under pytest 9: loadgroup renames `item._nodeid`, which pytest 9 no longer reads."""
+
+    class FilesAndEditors(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            folder = nodeid.split("/")[1] if nodeid.startswith("tests/") else ""
+            return folder if folder in _ONE_WORKER else super()._split_scope(nodeid)
+
+    return FilesAndEditors(config, log)
