@@ -89,7 +89,7 @@ DOUBT, DOUBT_PLAIN = "doubt", "doubt-plain"
 
 
 # Warm server messages: a request is tagged {"op": ...}, an answer {"event": ...}; their fields
-# follow. Python 3.8 reads this module too: typing's List, Dict... in the annotations.
+# follow. Python 3.8 reads this module too: the annotations stay strings (never evaluated).
 
 
 @dataclass
@@ -207,6 +207,27 @@ class Learned:
 class Tainted:
     module: str  # importing it started a thread: the server exits, restart without it
     TAG: ClassVar[tuple[str, str]] = ("event", TAINTED)
+
+
+# A child's exchange files, written before it exits and read by the server (never by heal-ls).
+
+
+@dataclass
+class Imported:
+    """OUTPUT.modules: what a finished run imported from outside the workspace, to preload."""
+
+    plain: list[str] = field(default_factory=list)  # importable plainly
+    rewritten: list[str] = field(default_factory=list)  # pytest assert-rewrote them
+    marked: list[str] = field(default_factory=list)  # modules pytest marked for rewriting
+    prefix: str | None = None  # sys.pycache_prefix of the run
+
+
+@dataclass
+class Doubt:
+    """OUTPUT.doubt: why a run left at once; the server answers its Run with Error(kind)."""
+
+    kind: str  # DOUBT or DOUBT_PLAIN
+    message: str
 
 
 MESSAGES = {

@@ -40,9 +40,7 @@ def equivalent(config) -> bool:
 def check_child(config, output: str) -> None:
     """In the child, at configure time: leave at once (doubt) if the preloads do not fit."""
     if preloaded and not equivalent(config):
-        _doubt(
-            output, {"kind": wire.DOUBT, "message": "preloaded plugins were rewritten differently"}
-        )
+        _doubt(output, wire.Doubt(wire.DOUBT, "preloaded plugins were rewritten differently"))
 
 
 def guard_plain_preloads(output: str) -> None:
@@ -59,7 +57,7 @@ def guard_plain_preloads(output: str) -> None:
 
     def warn(self, name: str) -> None:
         if name not in baseline:
-            _doubt(output, {"kind": wire.DOUBT_PLAIN, "message": name})
+            _doubt(output, wire.Doubt(wire.DOUBT_PLAIN, name))
         original(self, name)
 
     AssertionRewritingHook._warn_already_imported = warn  # type: ignore[method-assign]
@@ -68,18 +66,18 @@ def guard_plain_preloads(output: str) -> None:
 baseline: set[str] = set()  # what a cold run has imported before pytest marks plugins
 
 
-def _doubt(output: str, reason: dict) -> None:
+def _doubt(output: str, reason: wire.Doubt) -> None:
     with open(output + ".doubt", "w", encoding="utf-8") as file:
-        json.dump(reason, file)
+        file.write(wire.encode(reason))
     os._exit(DOUBT_EXIT_CODE)
 
 
-def take_doubt(output: str) -> dict | None:
+def take_doubt(output: str) -> wire.Doubt | None:
     try:
-        reason = json.loads(read_exchange(output + ".doubt", LIMIT))
+        data = json.loads(read_exchange(output + ".doubt", LIMIT))
         os.unlink(output + ".doubt")
-        return reason
-    except (OSError, ValueError):
+        return wire.build(wire.Doubt, data)
+    except (OSError, ValueError, TypeError):
         return None
 
 

@@ -16,6 +16,7 @@ import site
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 
+import heal_protocol as wire
 import warm_rewritten
 from heal_exchange import read_exchange
 
@@ -138,24 +139,24 @@ def write_learned(output: str, before: set[str], root: str, base_path: list[str]
     if marked is None:
         return  # unknown pytest internals: learn nothing rather than risk a difference
     new = [(name, module) for name, module in list(sys.modules.items()) if name not in before]
-    learned = {
-        "plain": [n for n, m in new if learnable(n, m, root, base_path, marked)],
-        "rewritten": [
+    learned = wire.Imported(
+        plain=[n for n, m in new if learnable(n, m, root, base_path, marked)],
+        rewritten=[
             n
             for n, m in new
             if warm_rewritten.is_rewritten(m) and _outside_workspace(n, m, root, base_path)
         ],
-        "marked": sorted(marked),
-        "prefix": sys.pycache_prefix,
-    }
+        marked=sorted(marked),
+        prefix=sys.pycache_prefix,
+    )
     with open(output + ".modules", "w", encoding="utf-8") as file:
-        json.dump(learned, file)
+        file.write(wire.encode(learned))
 
 
-def read_learned(output: str) -> dict:
+def read_learned(output: str) -> wire.Imported:
     try:
-        learned = json.loads(read_exchange(output + ".modules", warm_rewritten.LIMIT))
+        data = json.loads(read_exchange(output + ".modules", warm_rewritten.LIMIT))
         os.unlink(output + ".modules")
-        return learned
-    except (OSError, ValueError):
-        return {}
+        return wire.build(wire.Imported, data)
+    except (OSError, ValueError, TypeError):
+        return wire.Imported()

@@ -55,7 +55,7 @@ class WarmServer:
         self.out = os.fdopen(os.dup(1), "w", buffering=1)  # protocol channel
         os.dup2(2, 1)  # stray prints from imported modules must not corrupt the protocol
         self.children: dict[int, Child] = {}  # pid -> its run
-        self.pending_learn: dict = {}
+        self.pending_learn: wire.Imported | None = None  # since the last Learned
         self.last_activity = time.monotonic()
         self.wakeup_r, self.wakeup_w = os.pipe()
         os.set_blocking(self.wakeup_w, False)
@@ -176,26 +176,27 @@ class WarmServer:
             run = child.request
             doubt = warm_rules.warm_rewritten.take_doubt(run.output)
             if doubt:
-                self.send(wire.build(wire.Error, dict(doubt, id=run.id)))
+                self.send(wire.Error(id=run.id, message=doubt.message, kind=doubt.kind))
                 continue
             self.send(wire.Done(id=run.id, returncode=code, timed_out=child.timed_out, cpu=cpu))
             self.merge_learned(warm_rules.read_learned(run.output))
             self.last_activity = time.monotonic()
 
-    def merge_learned(self, learned: dict) -> None:
+    def merge_learned(self, learned: wire.Imported) -> None:
         pending = self.pending_learn
-        for key in ("plain", "rewritten"):
-            pending[key] = list(dict.fromkeys(pending.get(key, []) + learned.get(key, [])))
-        pending["marked"] = sorted(set(pending.get("marked", [])) | set(learned.get("marked", [])))
-        pending.setdefault("prefix", learned.get("prefix"))
+        if pending is None:  # the first run since the last Learned sets the prefix
+            pending = self.pending_learn = wire.Imported(prefix=learned.prefix)
+        pending.plain = list(dict.fromkeys(pending.plain + learned.plain))
+        pending.rewritten = list(dict.fromkeys(pending.rewritten + learned.rewritten))
+        pending.marked = sorted(set(pending.marked) | set(learned.marked))
 
     def learn(self) -> None:
         """Preload what finished children imported from outside the workspace (between runs)."""
-        learned, self.pending_learn = self.pending_learn, {}
-        plain = [n for n in learned.get("plain", []) if n not in sys.modules]
-        rewritten = [n for n in learned.get("rewritten", []) if n not in sys.modules]
+        learned, self.pending_learn = self.pending_learn or wire.Imported(), None
+        plain = [n for n in learned.plain if n not in sys.modules]
+        rewritten = [n for n in learned.rewritten if n not in sys.modules]
         if plain or rewritten:
-            batch = wire.Rewritten(rewritten, learned.get("marked", []), learned.get("prefix"))
+            batch = wire.Rewritten(rewritten, learned.marked, learned.prefix)
             self.preload(plain)
             self.preload_rewritten(batch)
             self.send(wire.Learned(modules=plain, rewritten=batch))

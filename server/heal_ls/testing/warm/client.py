@@ -18,11 +18,12 @@ import logging
 import os
 import shutil
 import tempfile
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_cache_dir
 
+from heal_ls.payload import to_json
 from heal_ls.testing import sandbox as sandboxing
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.invocation import COVERAGE_FILE
@@ -43,6 +44,17 @@ PYCACHE = os.path.join(CACHE_DIR, "warm-pycache")
 LEARNED_DIR = os.path.join(CACHE_DIR, "warm-learned")  # preload lists, one file per runner
 MAX_FAILURES = 3
 IO_INSIDE = "/run/heal-ls-io"  # where a sandboxed server sees its exchange folder (reports, output)
+
+
+@dataclass
+class Remembered:
+    """A runner's preload lists kept between sessions (LEARNED_DIR, one file per runner)."""
+
+    plain: list[str]  # modules preloaded plainly
+    rewritten: list[str]  # and assert-rewritten
+    marked: list[str]  # modules pytest marked for rewriting
+    prefix: str | None  # the rewritten bytecode's cache tag
+    excluded: list[str]  # never preloaded again
 
 
 class WarmRunner:
@@ -265,29 +277,29 @@ class WarmRunner:
     def _load_learned(self) -> None:
         try:
             with open(self._learned_path(), encoding="utf-8") as file:
-                data = json.load(file)
-            self.learned.update(dict.fromkeys(data["plain"]))
-            self.rewritten["names"].update(dict.fromkeys(data["rewritten"]))
-            self.rewritten["marked"].update(data["marked"])
-            self.rewritten["prefix"] = data["prefix"]
-            self.excluded.update(data["excluded"])
+                data: Remembered = wire.build(Remembered, json.load(file))
+            self.learned.update(dict.fromkeys(data.plain))
+            self.rewritten["names"].update(dict.fromkeys(data.rewritten))
+            self.rewritten["marked"].update(data.marked)
+            self.rewritten["prefix"] = data.prefix
+            self.excluded.update(data.excluded)
         except (OSError, ValueError, KeyError, TypeError):
             pass  # nothing learned yet, or from another version: learn again
 
     def _save_learned(self) -> None:
         path = self._learned_path()
-        data = {
-            "plain": list(self.learned),
-            "rewritten": list(self.rewritten["names"]),
-            "marked": sorted(self.rewritten["marked"]),
-            "prefix": self.rewritten["prefix"],
-            "excluded": sorted(self.excluded),
-        }
+        data = Remembered(
+            plain=list(self.learned),
+            rewritten=list(self.rewritten["names"]),
+            marked=sorted(self.rewritten["marked"]),
+            prefix=self.rewritten["prefix"],
+            excluded=sorted(self.excluded),
+        )
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             temp = f"{path}.{os.getpid()}.tmp"
             with open(temp, "w", encoding="utf-8") as file:
-                json.dump(data, file)
+                json.dump(to_json(data), file)
             os.replace(temp, path)
         except OSError:
             pass

@@ -80,3 +80,19 @@ def test_server_options_round_trip():
     )
     assert wire.build(wire.ServerOptions, json.loads(wire.encode(options))) == options
     assert wire.build(wire.ServerOptions, {}) == wire.ServerOptions()
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        wire.Imported(plain=["yaml"], rewritten=["pkg.plugin"], marked=["pkg"], prefix=None),
+        wire.Doubt(kind=wire.DOUBT_PLAIN, message="pkg.plugin"),
+    ],
+)
+def test_a_child_s_exchange_records_round_trip(record):
+    assert wire.build(type(record), json.loads(wire.encode(record))) == record
+
+
+def test_a_doubt_without_its_kind_is_refused():
+    with pytest.raises(TypeError):
+        wire.build(wire.Doubt, {"message": "m"})
