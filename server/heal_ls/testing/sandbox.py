@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import os
 import shutil
 import subprocess
@@ -178,8 +177,8 @@ def _unshare(box: View) -> list[str]:
     binds = [(p, p, False) for p in box.keep] + [(p, p, True) for p in box.writable]
     binds += [(host, inner, True) for host, inner in box.inside.items()]
     binds += [("/dev/null", path, False) for path in box.covered]
-    spec = {"hidden": box.tmpfs(), "binds": binds, "cwd": box.cwd}
-    return [exe, *ns, "--", *_launcher(), json.dumps(spec)]
+    spec = wire.MountView(hidden=box.tmpfs(), binds=binds, cwd=box.cwd)
+    return [exe, *ns, "--", *_launcher(), wire.encode(spec)]
 
 
 def _launcher() -> list[str]:

@@ -24,9 +24,13 @@ import re
 import signal
 import sys
 import warnings  # noqa: F401 - os.execvpe imports it to search PATH, after the mounts
-from typing import Any
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "agent"))
+if TYPE_CHECKING:  # the same file, as heal-ls's type checker knows it
+    from heal_ls.testing.agent import heal_protocol as wire
+else:
+    import heal_protocol as wire
 import warm_mounts  # type: ignore[import-not-found]  # noqa: E402
 
 make_target, mount = warm_mounts.make_target, warm_mounts.mount
@@ -60,16 +64,16 @@ def under(path: str, parent: str) -> bool:
     return path == parent or path.startswith(parent.rstrip("/") + "/")
 
 
-def build(view: dict[str, Any]) -> None:
-    binds = [(os.open(src, os.O_PATH), dst, rw) for src, dst, rw in view["binds"]]
-    hidden = [path for path, _ in view["hidden"]]
-    for path, size in view["hidden"]:  # sorted: one under another is made in the outer tmpfs
+def build(view: wire.MountView) -> None:
+    binds = [(os.open(src, os.O_PATH), dst, rw) for src, dst, rw in view.binds]
+    hidden = [path for path, _ in view.hidden]
+    for path, size in view.hidden:  # sorted: one under another is made in the outer tmpfs
         os.makedirs(path, exist_ok=True)
         mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size}")
-    for fd, target, writable in binds:
+    for fd, target, rw in binds:
         make_target(fd, target)
         mount(f"/proc/self/fd/{fd}", target, None, MS_BIND)
-        if not writable:
+        if not rw:
             remount_read_only(target)
         os.close(fd)
     own = {"/proc", *hidden, *(target for _, target, _ in binds)}
@@ -81,10 +85,10 @@ def build(view: dict[str, Any]) -> None:
         except OSError:
             pass  # shadowed or vanished; the checks below are what must hold
     writable = [t for _, t, rw in binds if rw]
-    for path in ("/", view["cwd"]):
+    for path in ("/", view.cwd):
         if not any(under(path, w) for w in writable) and not os.statvfs(path).f_flag & os.ST_RDONLY:
             raise OSError(f"{path} is still writable in the sandbox")
-    os.chdir(view["cwd"])
+    os.chdir(view.cwd)
 
 
 def environment() -> dict[bytes, bytes]:
@@ -100,7 +104,7 @@ def main(argv: list[str]) -> None:
         if argv[1] == PIDS_ONLY:
             _own_pid_namespace()
         else:
-            build(json.loads(argv[1]))
+            build(wire.build(wire.MountView, json.loads(argv[1])))
     except Exception as exc:  # noqa: BLE001 - any failure here means no sandbox: say so, stop
         sys.stderr.write(f"heal-ls sandbox: cannot build the view: {exc}\n")
         sys.exit(FAILED)

@@ -230,6 +230,18 @@ class Doubt:
     message: str
 
 
+# The unshare level's view, from heal-ls to sandbox_mount.py (its first argument, JSON).
+
+
+@dataclass
+class MountView:
+    """What sandbox_mount.py mounts before it execs the command."""
+
+    hidden: list[tuple[str, int]]  # a fresh tmpfs (path, size cap in bytes) each, outer first
+    binds: list[tuple[str, str, bool]]  # (host path, path inside, writable)
+    cwd: str  # where the command starts; must be read-only unless under a writable bind
+
+
 MESSAGES = {
     cls.TAG: cls for cls in (Run, Kill, Exit, Ready, Started, Done, Error, Learned, Tainted)
 }
