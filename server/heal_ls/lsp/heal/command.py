@@ -20,7 +20,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from heal_ls.heal.budget import Usage
 from heal_ls.heal.events import HealEvent
-from heal_ls.heal.loop import heal_failure  # the engine loads on the first heal
+from heal_ls.heal.loop import heal_failure
 from heal_ls.locate.refind import refind
 from heal_ls.lsp.arguments import HealFailingTestArgs, HealFunctionArgs, convert, to_wire
 from heal_ls.lsp.heal.after_apply import rerun_after_apply
