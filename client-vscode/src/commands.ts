@@ -1,5 +1,5 @@
-// Palette commands (category "Heal"). Their ids differ from the server's heal.* commands, which
-// vscode-languageclient registers by itself.
+// Palette commands (category "Heal"), registered as paletteId(name). Their ids differ from the
+// server's heal.* commands, which vscode-languageclient registers by itself.
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 import {
@@ -7,6 +7,8 @@ import {
   FAILURES,
   HEAL_FAILING_TEST,
   LOAD_REPORT,
+  PaletteCommand,
+  paletteId,
   RERUN_FAILED,
   RUN_SCRIPT,
   RUN_TESTS,
@@ -14,23 +16,25 @@ import {
 import { attachDebugger, isDebugTarget } from './debug';
 import { isKeyProvider, KeyProvider, PROVIDERS, storeKey } from './secrets';
 import { HealServer } from './server';
-import { FailureInfo, FailuresPayload, HealOutcome } from './wire';
+import { FailureInfo, FailuresPayload } from './wire';
 
-type TestArg = string | { test?: string } | undefined;
+/** A test id, `{test}`, or a test item of the Testing view (its id is the test's node id). */
+type TestArg = string | { test?: string } | vscode.TestItem | undefined;
 
 export function registerCommands(context: vscode.ExtensionContext, server: HealServer): void {
-  const commands: Record<string, (...args: never[]) => unknown> = {
-    'heal-ls.healFailingTest': (arg: TestArg) => healFailingTest(server, arg),
-    'heal-ls.runTests': () => serverCommand(server, RUN_TESTS, []),
-    'heal-ls.rerunFailed': () => serverCommand(server, RERUN_FAILED, []),
-    'heal-ls.runScript': (uri?: vscode.Uri) => runScript(server, uri),
-    'heal-ls.debugTest': (arg: TestArg) => debugTest(server, arg),
-    'heal-ls.loadReport': (uri?: vscode.Uri) => loadReport(server, uri),
-    'heal-ls.setApiKey': (arg?: { provider?: string; key?: string }) => setApiKey(context, arg),
-    'heal-ls.showLogs': () => server.output.show(),
-    'heal-ls.restart': () => server.restart('Heal: Restart Server'),
+  const commands: Record<PaletteCommand, (...args: never[]) => unknown> = {
+    healFailingTest: (arg: TestArg) => healFailingTest(server, arg),
+    runTests: () => serverCommand(server, RUN_TESTS, []),
+    rerunFailed: () => serverCommand(server, RERUN_FAILED, []),
+    runScript: (uri?: vscode.Uri) => runScript(server, uri),
+    debugTest: (arg: TestArg) => debugTest(server, arg),
+    loadReport: (uri?: vscode.Uri) => loadReport(server, uri),
+    setApiKey: (arg?: { provider?: string; key?: string }) => setApiKey(context, arg),
+    showLogs: () => server.output.show(),
+    restart: () => server.restart('Heal: Restart Server'),
   };
-  for (const [id, handler] of Object.entries(commands)) {
+  for (const [name, handler] of Object.entries(commands)) {
+    const id = paletteId(name as PaletteCommand);
     context.subscriptions.push(vscode.commands.registerCommand(id, handler));
   }
 }
@@ -40,11 +44,12 @@ export function registerCommands(context: vscode.ExtensionContext, server: HealS
  * progress from the server (its cancel stops the real work), so they get no `title`; the
  * others get a client-side progress notification whose cancel cancels the request.
  */
-async function serverCommand(
+export async function serverCommand(
   server: HealServer,
   command: string,
   args: unknown[],
   title?: string,
+  token?: vscode.CancellationToken,
 ): Promise<unknown> {
   await server.ready(); // a command run while the server starts waits for it
   const client = server.client;
@@ -54,7 +59,7 @@ async function serverCommand(
   }
   const params = { command, arguments: args };
   if (title === undefined) {
-    return client.sendRequest(ExecuteCommandRequest.type, params);
+    return client.sendRequest(ExecuteCommandRequest.type, params, token);
   }
   const options = { location: vscode.ProgressLocation.Notification, title, cancellable: true };
   return vscode.window.withProgress(options, (_progress, token) =>
@@ -62,7 +67,7 @@ async function serverCommand(
   );
 }
 
-async function listFailures(server: HealServer): Promise<FailureInfo[]> {
+export async function listFailures(server: HealServer): Promise<FailureInfo[]> {
   await server.ready();
   const result = await server.client?.sendRequest<FailuresPayload>(FAILURES, {});
   return result?.failures ?? [];
@@ -70,7 +75,7 @@ async function listFailures(server: HealServer): Promise<FailureInfo[]> {
 
 /** The failure named by `arg`, the only one there is, or the one the user picks. */
 async function pickFailure(server: HealServer, arg: TestArg, healableOnly: boolean) {
-  const wanted = typeof arg === 'string' ? arg : arg?.test;
+  const wanted = typeof arg === 'string' ? arg : arg && 'id' in arg ? arg.id : arg?.test;
   const failures = (await listFailures(server)).filter((f) => f.healable || !healableOnly);
   if (wanted) {
     return failures.find((f) => f.test === wanted || f.id === wanted) ?? ({ test: wanted } as FailureInfo);
@@ -100,20 +105,8 @@ async function healFailingTest(server: HealServer, arg: TestArg): Promise<unknow
   if (!failure) {
     return undefined;
   }
-  const test = failure.test ?? failure.id;
-  const target = failure.suspect?.qualname ?? test;
-  const result = await serverCommand(server, HEAL_FAILING_TEST, [{ test }]);
-  reportHeal(target, result);
-  return result;
-}
-
-function reportHeal(target: string, result: unknown): void {
-  const { status, message } = (result ?? {}) as Partial<HealOutcome>;
-  if (status === 'verified') {
-    void vscode.window.showInformationMessage(`Heal: ${target} fixed; the failing test passes now.`);
-  } else if (status && status !== 'cancelled') {
-    void vscode.window.showWarningMessage(`Heal: ${target}: ${status}${message ? ` (${message})` : ''}`);
-  }
+  // The server tells the user the outcome (window/showMessage, in every editor): one message.
+  return serverCommand(server, HEAL_FAILING_TEST, [{ test: failure.test ?? failure.id }]);
 }
 
 /** "Load CI Test Report": a JUnit XML file's failures become diagnostics; nothing runs. */

@@ -11,3 +11,28 @@ export const DEBUG_TEST = 'heal.debugTest';
 export const LOAD_REPORT = 'heal.loadReport';
 export const STATUS = 'heal/status';
 export const FAILURES = 'heal/failures';
+
+// Names only the client uses (never on the wire; package.json contributes them).
+
+const EXTENSION = 'heal-ls';
+
+/** The palette commands; each is registered as `heal-ls.<name>` (paletteId), built only here. */
+export const PALETTE_COMMANDS = [
+  'healFailingTest',
+  'runTests',
+  'rerunFailed',
+  'runScript',
+  'debugTest',
+  'loadReport',
+  'setApiKey',
+  'showLogs',
+  'restart',
+] as const;
+export type PaletteCommand = (typeof PALETTE_COMMANDS)[number];
+
+export function paletteId(name: PaletteCommand): string {
+  return `${EXTENSION}.${name}`;
+}
+
+/** The Testing view's controller; its id is the `controllerId` of package.json's test menus. */
+export const TEST_CONTROLLER = { id: EXTENSION, label: 'Heal' } as const;

@@ -9,12 +9,15 @@ import { isKeySecret } from './secrets';
 import { HealServer } from './server';
 import { SECTION } from './settings';
 import { StatusItem } from './status';
+import { HealTests } from './testing';
 import { StatusPayload } from './wire';
 
 /** What activate() returns: lets tests and other extensions look inside. */
 export interface HealApi {
   server: HealServer;
   status: StatusItem;
+  /** The Testing view's controller and what it shows per test. */
+  tests: HealTests;
   /** Fixes waiting in the refactor preview (heal.previewFixes). */
   pendingPreviews(): number;
   /** The last debugpy attach configuration the extension asked VS Code to start. */
@@ -33,7 +36,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<HealAp
       }
     });
   });
-  context.subscriptions.push(output, status, server);
+  const tests = new HealTests(server);
+  context.subscriptions.push(output, status, server, tests);
   registerCommands(context, server);
   watchRestartTriggers(context, server);
   await server.start().catch((err: unknown) => {
@@ -45,6 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<HealAp
   return {
     server,
     status,
+    tests,
     pendingPreviews: () => preview.pendingPreviews,
     lastAttach: () => debug.lastAttach,
   };

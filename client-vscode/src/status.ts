@@ -1,5 +1,6 @@
 // Status bar item fed by the server's `heal/status` notification: failing count and busy state.
 import * as vscode from 'vscode';
+import { paletteId } from './constants';
 import { StatusPayload } from './wire';
 
 export class StatusItem implements vscode.Disposable {
@@ -10,7 +11,7 @@ export class StatusItem implements vscode.Disposable {
   constructor() {
     this.item = vscode.window.createStatusBarItem('heal.status', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Heal';
-    this.item.command = 'heal-ls.healFailingTest';
+    this.item.command = paletteId('healFailingTest');
     this.render();
     this.item.show();
   }

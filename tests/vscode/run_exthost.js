@@ -20,7 +20,7 @@ const remote = (p) => `vscode-remote://127.0.0.1:${PORT}${p}`;
   const done = new Promise((resolve) => page.exposeFunction('codeAutomationExit', resolve));
   await page.exposeFunction('codeAutomationLog', (type, args) =>
     console.log(`[exthost ${type}]`, ...(Array.isArray(args) ? args : [args])));
-  await page.goto(url);
+  await page.goto(url, { timeout: 120000 }); // a loaded machine is slow to serve the workbench
   const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), TIMEOUT_MS));
   const code = await Promise.race([done, timeout]);
   console.log(`exthost exit code: ${code} after ${Date.now() - t0} ms`);

@@ -125,10 +125,16 @@ def model_env(fake_model: dict) -> dict[str, str]:
 
 
 def code_server_ui(
-    tools: Tools, vsix: Path, ws: Path, profile: Path, env: dict[str, str], **driver
+    tools: Tools,
+    vsix: Path,
+    ws: Path,
+    profile: Path,
+    env: dict[str, str],
+    script: str = "ui_quickfix.js",
+    **driver: str,
 ):
     """Install the .vsix into a clean code-server profile (its own user data and extensions
-    folders), open ws and run ui_quickfix.js (driver: its extra env, e.g. UNTIL) against it."""
+    folders), open ws and run the UI driver `script` (driver: its extra env, e.g. UNTIL)."""
     code_server = [
         str(tools.node),
         str(tools.code_server_dir / "out" / "node" / "entry.js"),
@@ -147,7 +153,7 @@ def code_server_ui(
     with background(code_server + serve, env=env, log=profile / "code-server.log") as server:
         wait_for_http(f"http://127.0.0.1:{port}/healthz", server)
         driver_env = tools.env(PORT=str(port), WS=str(ws), SHOTS=str(shots), **driver)
-        run = tools.run_node(HERE / "ui_quickfix.js", driver_env, timeout=300)
+        run = tools.run_node(HERE / script, driver_env, timeout=300)
     sys.stdout.write(run.stdout + run.stderr)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
     return run

@@ -4,12 +4,15 @@
 // Env: WS (workspace), HEAL_FIXED_REMOVE (the fixed Inventory.remove the fake model answers).
 const vscode = require('vscode');
 const assert = require('assert');
+const childProcess = require('child_process');
 const fs = require('fs');
 const net = require('net');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const FILE = `${process.env.WS}/shop/inventory.py`;
 const FIXED = process.env.HEAL_FIXED_REMOVE;
+const TEST_FILE = `${process.env.WS}/tests/test_inventory.py`;
+const TEST_ID = 'tests/test_inventory.py::test_remove_all';
 
 async function until(what, predicate, timeoutMs = 60000) {
   const t0 = Date.now();
@@ -58,6 +61,28 @@ async function restoreBug() {
   assert.ok(await state.doc.save());
 }
 
+/** What the Testing view shows for test_remove_all once it is `state`. */
+const shownAs = (wanted, timeoutMs = 30000) => until(`test_remove_all ${wanted} in the Testing view`, () => {
+  const shown = state.api.tests.shown.get(TEST_ID);
+  return shown && shown.state === wanted && shown;
+}, timeoutMs);
+
+/** Change the file on disk only, as another tool would: no save, so no on-save run. */
+async function writeOnDisk(text) {
+  fs.writeFileSync(FILE, text);
+  await until('the editor to reload the file', () => state.doc.getText() === text, 20000);
+}
+const bugOnDisk = () => writeOnDisk(fs.readFileSync(FILE, 'utf8').replace('if self.items[name] == 0:', 'if self.items[name] <= 1:'));
+const fixOnDisk = () => writeOnDisk(fs.readFileSync(FILE, 'utf8').replace('if self.items[name] <= 1:', 'if self.items[name] == 0:'));
+
+/** The user's own pytest run in a terminal: it rewrites .pytest_cache/v/cache/lastfailed. */
+function usersPytestRun() {
+  const python = vscode.workspace.getConfiguration('heal').get('interpreter');
+  const argv = ['-m', 'pytest', '-q'];
+  return new Promise((resolve) =>
+    childProcess.execFile(python, argv, { cwd: process.env.WS, timeout: 120000 }, () => resolve()));
+}
+
 const steps = [];
 const step = (name, fn) => steps.push({ name, fn });
 const state = {};
@@ -71,9 +96,10 @@ step('activates', async () => {
   const cmdline = fs.readFileSync(`/proc/${state.api.server.pid}/cmdline`, 'utf8').split('\0');
   assert.deepStrictEqual(cmdline.slice(1, 4), ['-m', 'heal_ls', 'serve']);
   const palette = await vscode.commands.getCommands(true);
-  for (const id of ['healFailingTest', 'runTests', 'rerunFailed', 'runScript', 'debugTest',
-    'setApiKey', 'showLogs', 'restart']) {
-    assert.ok(palette.includes(`heal-ls.${id}`), `command heal-ls.${id}`);
+  const contributed = ext.packageJSON.contributes.commands.map((c) => c.command);
+  assert.strictEqual(contributed.length, 9, contributed.join(', '));
+  for (const id of contributed) {
+    assert.ok(palette.includes(id), `command ${id} is registered`);
   }
 });
 
@@ -92,6 +118,22 @@ step('status item shows the failing count', async () => {
   await until('"1 failing" in the status item', () => state.api.status.text.includes('1 failing'), 20000);
 });
 
+step('the Testing view shows the failed test, its message at the suspect function', async () => {
+  const shown = await shownAs('failed');
+  assert.strictEqual(shown.location.uri.fsPath, FILE);
+  assert.ok(shown.location.range.isEqual(state.diag.range),
+    `message at ${JSON.stringify(shown.location.range)}, the diagnostic at ${JSON.stringify(state.diag.range)}`);
+  assert.ok(shown.message.includes("KeyError: 'pear'"), shown.message);
+  assert.ok(shown.message.includes('The failure starts in Inventory.remove'), shown.message);
+  const file = state.api.tests.controller.items.get(vscode.Uri.file(TEST_FILE).toString());
+  const item = file && file.children.get(TEST_ID);
+  assert.ok(item, `the item ${TEST_ID} under tests/test_inventory.py`);
+  assert.strictEqual(item.label, 'test_remove_all');
+  const testDoc = await vscode.workspace.openTextDocument(TEST_FILE);
+  assert.strictEqual(testDoc.lineAt(item.range.start.line).text.trim(), 'inv.remove("pear")',
+    'the item points at the failing line of the test');
+});
+
 step('code actions there list AI heal', async () => {
   const actions = await vscode.commands.executeCommand('vscode.executeCodeActionProvider',
     state.uri, state.diag.range, vscode.CodeActionKind.QuickFix.value);
@@ -108,13 +150,18 @@ step('running AI heal changes the document to the fixed function', async () => {
     await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments || []));
   }
   await until('the fixed function in the document', () => isFixed(state.doc.getText()), 90000);
-  assert.ok(await state.doc.save(), 'saved');
+  const dirty = state.doc.isDirty;
+  assert.ok(await state.doc.save(), `saved (dirty before the save: ${dirty})`);
   assert.ok(isFixed(fs.readFileSync(FILE, 'utf8')), 'fixed on disk');
 });
 
 step('diagnostics and the failing count clear once the fix is in', async () => {
   await until('no heal diagnostics', () => healDiagnostics(state.uri).length === 0, 60000);
   await until('"Heal" without a failing count', () => !state.api.status.text.includes('failing'), 20000);
+});
+
+step('the Testing view shows the test passing once the fix is in', async () => {
+  await shownAs('passed');
 });
 
 step("status tooltip shows the last heal's budget", async () => {
@@ -197,6 +244,39 @@ step('debug failing test code action starts debugpy and attaches to it', async (
     const socket = net.connect(where.port, where.host, () => { socket.destroy(); resolve(); });
     socket.on('error', reject);
   }), 5000, `a connection to debugpy on ${where.host}:${where.port}`);
+});
+
+step("the Testing view follows the user's own pytest runs", async () => {
+  await usersPytestRun(); // the bug is in: pytest writes its lastfailed cache (no file if all pass)
+  await fixOnDisk();
+  await usersPytestRun();
+  await shownAs('passed');
+  await bugOnDisk();
+  await usersPytestRun();
+  const shown = await shownAs('failed');
+  assert.strictEqual(shown.location.uri.fsPath, FILE);
+  const [first, last] = removeRange(state.doc);
+  const line = shown.location.range.start.line;
+  assert.ok(line >= first && line <= last, `message line ${line} inside Inventory.remove (${first}-${last})`);
+});
+
+step("the Testing view's Run asks the server to run the tests", async () => {
+  await fixOnDisk(); // nothing runs by itself: no save, no pytest run of the user's
+  await vscode.commands.executeCommand('testing.runAll');
+  await shownAs('passed');
+  await bugOnDisk();
+  await vscode.commands.executeCommand('testing.runAll');
+  await shownAs('failed');
+});
+
+step("heal from a failed test item (the context menu's command) fixes the function", async () => {
+  const file = state.api.tests.controller.items.get(vscode.Uri.file(TEST_FILE).toString());
+  const item = file.children.get(TEST_ID);
+  const result = await withTimeout(vscode.commands.executeCommand('heal-ls.healFailingTest', item), 90000, 'the heal');
+  assert.strictEqual(result && result.status, 'verified', JSON.stringify(result));
+  await until('the fixed function in the document', () => isFixed(state.doc.getText()), 30000);
+  assert.ok(await state.doc.save());
+  await shownAs('passed', 60000);
 });
 
 step('set API key stores the secret and restarts the server', async () => {

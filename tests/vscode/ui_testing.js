@@ -1,0 +1,103 @@
+// Drives code-server's real UI like a user, from a clean profile (env as ui_common.js):
+// MODE=testing: palette "Heal: Run Tests", the Testing view shows test_remove_all failed and the
+//   failure's message inline on the failing line of Inventory.remove; the test's context menu
+//   offers Heal and Debug; Heal -> the fixed code, saved.
+// MODE=report: palette "Heal: Load CI Test Report" with REPORT (a JUnit XML file) -> the
+//   Problems panel ("problems: ..."); then palette "Heal: Heal Failing Test" -> the fixed code.
+// Both print "fixed notifications: N", the notifications that announce the fix.
+const { log, openFile, runPaletteCommand, saveFixed, shot, withWorkbench } = require('./ui_common');
+
+const { MODE, REPORT } = process.env;
+const FIXED_TEXT = /Inventory\.remove fixed/;
+
+/** The Testing view with test_remove_all's row shown (its file's row expanded). */
+async function testRow(page) {
+  const activity = page.locator('.activitybar .action-label[aria-label^="Testing"]').first();
+  try {
+    await activity.click({ timeout: 30000 });
+  } catch {
+    await runPaletteCommand(page, 'View: Show Testing');
+  }
+  const explorer = page.locator('.test-explorer');
+  const row = explorer.locator('.monaco-list-row', { hasText: 'test_remove_all' }).first();
+  const file = explorer.locator('.monaco-list-row', { hasText: 'test_inventory.py' }).first();
+  await file.waitFor({ timeout: 60000 });
+  if (!(await row.isVisible())) {
+    await file.click();
+    await page.keyboard.press('ArrowRight');
+  }
+  await row.waitFor({ timeout: 20000 });
+  return row;
+}
+
+/** How many notifications (toasts or in the notification center) announce the fix. */
+async function countFixedNotifications(page) {
+  await page.waitForTimeout(3000); // a second message would come right after the first
+  await runPaletteCommand(page, 'Notifications: Show Notifications');
+  const items = page.locator('.notifications-center .notification-list-item', { hasText: FIXED_TEXT });
+  await items.first().waitFor({ timeout: 20000 });
+  const texts = await items.allInnerTexts();
+  console.log(`fixed notifications: ${texts.length} (${texts.map((t) => t.replace(/\n/g, ' ')).join(' || ')})`);
+}
+
+async function testingView(page) {
+  await openFile(page);
+  await runPaletteCommand(page, 'Heal: Run Tests');
+  log('palette: Heal: Run Tests');
+  const row = await testRow(page);
+  await row.locator('.codicon-testing-failed-icon').waitFor({ timeout: 90000 });
+  log('Testing view: test_remove_all failed');
+  // the failure's message, inline where heal-ls located it: the failing line of Inventory.remove
+  // (a diagnostic shows no text in the editor: this is the Testing view's message)
+  const line = page.locator('.monaco-editor .view-line', { hasText: 'have = self.items[name]' }).first();
+  const message = page.locator('.monaco-editor').getByText("KeyError: 'pear'").first();
+  await message.waitFor({ timeout: 30000 });
+  const [at, code] = [await message.boundingBox(), await line.boundingBox()];
+  const sameLine = Math.abs(at.y + at.height / 2 - (code.y + code.height / 2)) < code.height / 2;
+  const classes = await message.evaluate((e) => e.className);
+  const text = async (locator) => (await locator.innerText()).replace(/\s+/g, ' ').trim(); // nbsp too
+  console.log(`inline message: "${await text(message)}" (${classes}) on the line ` +
+    `"${await text(line)}": ${sameLine}`);
+  await row.click({ button: 'right' });
+  const menu = page.locator('.monaco-menu .action-label');
+  await menu.first().waitFor({ timeout: 20000 });
+  await page.waitForTimeout(500);
+  console.log(`context menu: ${(await menu.allInnerTexts()).filter(Boolean).join(' | ')}`);
+  const heal = menu.filter({ hasText: /^Heal Failing Test$/ });
+  await shot(page, 'vscode-testing-view');
+  await heal.click();
+  log('context menu: Heal Failing Test');
+  await saveFixed(page);
+  await row.locator('.codicon-testing-passed-icon').waitFor({ timeout: 90000 });
+  log('Testing view: test_remove_all passed');
+  await countFixedNotifications(page);
+}
+
+async function loadReport(page) {
+  await openFile(page);
+  await runPaletteCommand(page, 'Heal: Load CI Test Report');
+  // code-server's open dialog is VS Code's simple file dialog: a path in the quick input
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 60000 });
+  // it fills in the folder's path by itself, a moment later: type the report's after that
+  await page.waitForFunction(
+    () => document.querySelector('.quick-input-widget input')?.value.startsWith('/'), null,
+    { timeout: 30000 });
+  await page.waitForTimeout(1000);
+  await input.fill(REPORT);
+  await page.waitForTimeout(500);
+  if ((await input.inputValue()) !== REPORT) await input.fill(REPORT);
+  await page.locator('.quick-input-widget .monaco-button', { hasText: /^OK$/ }).click({ timeout: 10000 });
+  log(`report chosen: ${REPORT}`);
+  await page.keyboard.press('Control+Shift+M');
+  const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'failed' }).first();
+  await problem.waitFor({ timeout: 60000 });
+  console.log(`problems: ${await page.locator('.markers-panel').innerText()}`.replace(/\n/g, ' | '));
+  await shot(page, 'vscode-ci-report');
+  await runPaletteCommand(page, 'Heal: Heal Failing Test');
+  log('palette: Heal: Heal Failing Test');
+  await saveFixed(page);
+  await countFixedNotifications(page);
+}
+
+withWorkbench(`vscode-${MODE}-failure`, MODE === 'report' ? loadReport : testingView);
