@@ -1,9 +1,15 @@
-// The Testing view: heal-ls's failing tests in the Test Explorer, each failure's message located
-// at the function where it starts (the heal diagnostic's range), "Heal" and "Debug" on a failed
+// The Testing view: heal-ls's failing tests in the Test Explorer, "Heal" and "Debug" on a failed
 // test's context menu (package.json: testing/item/context) and a Run profile that asks the
 // server to run the tests (heal.runTests). It shows what the server already sends: heal/failures,
 // read again whenever its diagnostics change, so the results of heal-ls's runs, heals, a loaded
 // CI report and the user's own pytest runs (which the server follows) all appear here.
+//
+// Where the failure starts (the heal diagnostic's range in the suspect function) is in every
+// message's text. Only a run the user starts from the Testing view (the Run profile) attaches
+// its messages there: VS Code then shows the message inline at the end of that line, as for
+// any test run, and a click on it opens the failure's peek. Results that arrive by themselves
+// carry no location: the line already has heal-ls's diagnostic and its quick fixes, and an
+// inline message nobody asked for would sit over it and take the user's click.
 import * as vscode from 'vscode';
 import { serverCommand, listFailures } from './commands';
 import { RUN_TESTS, TEST_CONTROLLER } from './constants';
@@ -14,7 +20,9 @@ import { DiagnosticData, FailureInfo } from './wire';
 export interface ShownTest {
   state: 'failed' | 'passed';
   message?: string;
-  /** Where the failure's message is shown: the failing line of the suspect function. */
+  /** Where heal-ls located the failure: the failing line of the suspect function. */
+  starts?: vscode.Location;
+  /** Where the message is shown in the editor: `starts` after a Run from the Testing view. */
   location?: vscode.Location;
 }
 
@@ -72,13 +80,14 @@ export class HealTests implements vscode.Disposable {
     return this.serialised(async () => {
       this.startOverAfterRestart();
       const failing = await this.failing();
-      const changed = failing.filter((t) => !sameFailure(this.shown.get(t.test), t, this.places()));
+      const places = this.places();
+      const changed = failing.filter((t) => !sameFailure(this.shown.get(t.test), t, places));
       const passing = this.failedIds().filter((id) => !failing.some((t) => t.test === id));
       if (!changed.length && !passing.length) {
         return;
       }
       const run = this.controller.createTestRun(new vscode.TestRunRequest(), 'heal-ls', false);
-      this.report(run, failing, passing);
+      this.report(run, failing, passing, false);
       run.end();
     });
   }
@@ -99,7 +108,7 @@ export class HealTests implements vscode.Disposable {
         }
         const failing = await this.failing();
         const ran = chosen.length ? scope.map((item) => item.id) : this.knownIds();
-        this.report(run, failing, ran.filter((id) => !failing.some((t) => t.test === id)));
+        this.report(run, failing, ran.filter((id) => !failing.some((t) => t.test === id)), true);
       } finally {
         run.end();
       }
@@ -131,14 +140,17 @@ export class HealTests implements vscode.Disposable {
     return failures.filter((f): f is Test => Boolean(f.test));
   }
 
-  private report(run: vscode.TestRun, failing: Test[], passing: string[]): void {
+  /** Mark the tests; `inline`: attach each message where its failure starts (see the top). */
+  private report(run: vscode.TestRun, failing: Test[], passing: string[], inline: boolean): void {
     const places = this.places();
     for (const test of failing) {
       const item = this.item(test, places.get(test.id));
-      const message = failureMessage(test, places.get(test.id));
+      const starts = startsAt(test, places.get(test.id));
+      const message = new vscode.TestMessage(failureText(test, starts));
+      message.location = inline ? starts : undefined;
       run.failed(item, message);
       const text = message.message.toString();
-      this.shown.set(test.test, { state: 'failed', message: text, location: message.location });
+      this.shown.set(test.test, { state: 'failed', message: text, starts, location: message.location });
     }
     for (const id of passing) {
       const item = this.find(id);
@@ -207,35 +219,37 @@ export class HealTests implements vscode.Disposable {
   }
 }
 
-/** "KeyError: 'pear'", located at the failing line of the suspect function. */
-function failureMessage(test: Test, places?: Places): vscode.TestMessage {
+/** "KeyError: 'pear'", then where the failure starts (the first line is what VS Code shows inline). */
+function failureText(test: Test, starts?: vscode.Location): string {
   const lines = [`${test.exc_type}: ${test.message}`.replace(/: $/, '')];
   const suspect = test.suspect;
   if (suspect) {
-    const where = vscode.workspace.asRelativePath(suspect.path);
-    lines.push(`The failure starts in ${suspect.qualname} (${where}).`);
+    const line = (starts?.range.start.line ?? suspect.line - 1) + 1;
+    const where = vscode.workspace.asRelativePath(starts?.uri ?? vscode.Uri.file(suspect.path));
+    lines.push(`The failure starts in ${suspect.qualname} (${where}:${line}).`);
   }
   if (!test.healable && test.reason) {
     lines.push(`No heal: ${test.reason}`);
   }
-  const message = new vscode.TestMessage(lines.join('\n'));
-  message.location = places?.error ?? defLocation(suspect);
-  return message;
+  return lines.join('\n');
 }
 
-/** Where no diagnostic is (yet): the suspect's def line. */
-function defLocation(suspect: FailureInfo['suspect']): vscode.Location | undefined {
-  return suspect
-    ? new vscode.Location(vscode.Uri.file(suspect.path), new vscode.Position(suspect.line - 1, 0))
-    : undefined;
+/** The failing line of the suspect function (its heal diagnostic), else the suspect's def line. */
+function startsAt(test: Test, places?: Places): vscode.Location | undefined {
+  const suspect = test.suspect;
+  if (places?.error || !suspect) {
+    return places?.error;
+  }
+  return new vscode.Location(vscode.Uri.file(suspect.path), new vscode.Position(suspect.line - 1, 0));
 }
 
+/** Shown as now (a Run's inline message is kept: a later refresh of the same failure is no news). */
 function sameFailure(shown: ShownTest | undefined, test: Test, places: Map<string, Places>): boolean {
-  const message = failureMessage(test, places.get(test.id));
+  const starts = startsAt(test, places.get(test.id));
   return (
     shown?.state === 'failed' &&
-    shown.message === message.message.toString() &&
-    sameLocation(shown.location, message.location)
+    shown.message === failureText(test, starts) &&
+    sameLocation(shown.starts, starts)
   );
 }
 

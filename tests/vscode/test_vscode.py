@@ -35,7 +35,7 @@ EXTHOST_CHECKS = [
     "activates",
     "run tests puts a heal diagnostic on the suspect function",
     "status item shows the failing count",
-    "the Testing view shows the failed test, its message at the suspect function",
+    "the Testing view shows the failed test, where it starts, no inline message over the quick fix",
     "code actions there list AI heal",
     "running AI heal changes the document to the fixed function",
     "diagnostics and the failing count clear once the fix is in",
@@ -46,7 +46,7 @@ EXTHOST_CHECKS = [
     "a function with more callers than previewAboveCallers is always previewed",
     "debug failing test code action starts debugpy and attaches to it",
     "the Testing view follows the user's own pytest runs",
-    "the Testing view's Run asks the server to run the tests",
+    "the Testing view's Run asks the server to run the tests; its message is inline where the failure starts",
     "heal from a failed test item (the context menu's command) fixes the function",
     "set API key stores the secret and restarts the server",
 ]
