@@ -145,7 +145,14 @@ def exthost_output(vscode_tools, fake_model, tmp_path_factory) -> str:
         "--extensions-dir",
         str(data / "ext"),
     ]
-    env = vscode_tools.env(WS=str(ws), HEAL_FIXED_REMOVE=fixed_remove(), **model_env(fake_model))
+    # its own heal-ls cache: the first heal asks the model (its budget is checked), whatever
+    # the session's other VS Code tests healed and remembered before
+    env = vscode_tools.env(
+        WS=str(ws),
+        HEAL_FIXED_REMOVE=fixed_remove(),
+        HEAL_LS_CACHE_DIR=str(tmp / "heal-ls-cache"),
+        **model_env(fake_model),
+    )
     log = tmp / "vscode-server.log"
     with background(argv, env=env, log=log) as server:
         wait_for_http(f"http://127.0.0.1:{port}/version", server)

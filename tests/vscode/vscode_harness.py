@@ -134,7 +134,9 @@ def code_server_ui(
     **driver: str,
 ):
     """Install the .vsix into a clean code-server profile (its own user data and extensions
-    folders), open ws and run the UI driver `script` (driver: its extra env, e.g. UNTIL)."""
+    folders, and a heal-ls cache of its own: no fix remembered from another test's heal), open
+    ws and run the UI driver `script` (driver: its extra env, e.g. UNTIL)."""
+    env = {**env, "HEAL_LS_CACHE_DIR": str(profile / "heal-ls-cache")}
     code_server = [
         str(tools.node),
         str(tools.code_server_dir / "out" / "node" / "entry.js"),

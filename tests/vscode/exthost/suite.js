@@ -148,18 +148,35 @@ step('code actions there list AI heal', async () => {
 });
 
 step('running AI heal changes the document to the fixed function', async () => {
-  const action = state.heal;
-  if (action.edit) assert.ok(await vscode.workspace.applyEdit(action.edit));
-  if (action.command) {
-    await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments || []));
+  // what happens to the document meanwhile (edits, saves), in the message if the save fails
+  const t0 = Date.now();
+  const seen = [];
+  const mine = (doc) => doc.uri.toString() === state.uri.toString();
+  const watching = [
+    vscode.workspace.onDidChangeTextDocument((e) => mine(e.document) && e.contentChanges.length &&
+      seen.push(`+${Date.now() - t0}ms edit -> v${e.document.version}`)),
+    vscode.workspace.onDidSaveTextDocument((doc) => mine(doc) && seen.push(`+${Date.now() - t0}ms saved v${doc.version}`)),
+  ];
+  try {
+    const action = state.heal;
+    if (action.edit) assert.ok(await vscode.workspace.applyEdit(action.edit));
+    if (action.command) {
+      await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments || []));
+    }
+    await until('the fixed function in the document', () => isFixed(state.doc.getText()), 90000);
+    const [dirty, version] = [state.doc.isDirty, state.doc.version];
+    seen.push(`+${Date.now() - t0}ms save()`);
+    const saved = await state.doc.save();
+    seen.push(`+${Date.now() - t0}ms save() -> ${saved}`);
+    const autoSave = vscode.workspace.getConfiguration('files').get('autoSave');
+    const how = `before the save: dirty ${dirty}, version ${version}; after: dirty ${state.doc.isDirty}, ` +
+      `version ${state.doc.version}; files.autoSave ${autoSave}; ${seen.join(', ')}`;
+    console.log(`heal step save: ${saved} (${how})`);
+    assert.ok(saved, `saved (${how})`);
+    assert.ok(isFixed(fs.readFileSync(FILE, 'utf8')), 'fixed on disk');
+  } finally {
+    watching.forEach((w) => w.dispose());
   }
-  await until('the fixed function in the document', () => isFixed(state.doc.getText()), 90000);
-  const [dirty, version] = [state.doc.isDirty, state.doc.version];
-  const saved = await state.doc.save();
-  const autoSave = vscode.workspace.getConfiguration('files').get('autoSave');
-  assert.ok(saved, `saved (before the save: dirty ${dirty}, version ${version}; after: dirty ` +
-    `${state.doc.isDirty}, version ${state.doc.version}; files.autoSave ${autoSave})`);
-  assert.ok(isFixed(fs.readFileSync(FILE, 'utf8')), 'fixed on disk');
 });
 
 step('diagnostics and the failing count clear once the fix is in', async () => {
