@@ -49,6 +49,17 @@ async def test_a_run_in_the_terminal_shows_up(client, workspace):
     await eventually(lambda: editor.diagnostics(MODULE) == [], what="the fixed run to clear it")
 
 
+async def test_a_run_the_editors_watcher_missed_shows_up(vscode_client, workspace):
+    """VS Code's watcher can miss the file for good (pytest makes .pytest_cache atomically and
+    writes v/cache/lastfailed before the watcher watches the new folders): the editor here tells
+    the server nothing, and the server's own poller notices the run anyway."""
+    editor = vscode_client.editor
+    await eventually(editor.watched_globs, what="the lastfailed watcher registration")
+    await user_runs_pytest(workspace)  # no editor.file_changed: the watcher missed it
+    found = await eventually(lambda: editor.diagnostics(MODULE), what="the terminal's failure")
+    assert "test_remove_all failed: KeyError" in found[0].message
+
+
 @pytest.mark.parametrize("settings", [{"provider": "local", "followPytestRuns": False}])
 async def test_following_can_be_turned_off(vscode_client, workspace, settings):
     editor = vscode_client.editor

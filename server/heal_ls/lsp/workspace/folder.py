@@ -39,8 +39,8 @@ class Runs:
 
 
 class LastFailedFile:
-    """pytest's lastfailed file of a folder: what it was when last seen, and our poller if the
-    client does not watch it (lsp/runs/lastfailed.py)."""
+    """pytest's lastfailed file of a folder: what it was when last seen, and our poller of it
+    (lsp/runs/lastfailed.py)."""
 
     def __init__(self, root: str) -> None:
         self.path = lastfailed_path(root)
