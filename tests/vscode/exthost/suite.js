@@ -285,7 +285,7 @@ step("the Testing view follows the user's own pytest runs", async () => {
   assert.strictEqual(shown.location, undefined, 'no inline message: the user ran pytest, not the Testing view');
 });
 
-step("the Testing view's Run asks the server to run the tests; its message is inline where the failure starts", async () => {
+step("the Testing view's Run asks the server; the message is inline where the failure starts", async () => {
   await fixOnDisk(); // nothing runs by itself: no save, no pytest run of the user's
   await vscode.commands.executeCommand('testing.runAll');
   await shownAs('passed');
