@@ -15,9 +15,11 @@ import os
 import resource
 import shutil
 import sys
+from dataclasses import dataclass
 
 from heal_ls.commands.check import add_pytest_args, options_from, project_root
 from heal_ls.commands.live import Live, wanted
+from heal_ls.payload import to_json
 from heal_ls.testing.fill_map import (
     FILL_RUN_TIMEOUT,
     FILL_TEST_TIMEOUT,
@@ -83,60 +85,92 @@ def run(args: argparse.Namespace) -> int:
         return 2
     report = summary(filled, args.test_timeout)
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(to_json(report), indent=2))
     else:
         for line in lines(report):
             print(line)
     return 0
 
 
-def summary(filled: Filled, test_timeout: float) -> dict:
+@dataclass
+class TestCounts:
+    passed: int = 0
+    failed: int = 0
+    errors: int = 0
+    skipped: int = 0
+
+
+@dataclass
+class MapSize:
+    rows: int
+    functions: int
+    tests: int
+    megabytes: float  # on disk, rounded to 2 places
+
+
+@dataclass
+class PeakMemory:
+    """Peak resident memory (MB) of heal-ls itself and of its largest test process."""
+
+    heal_ls: float
+    tests: float
+
+
+@dataclass
+class IndexReport:
+    """`heal-ls index`: what ran and what the impact map holds now (its --json document)."""
+
+    ran: str | int  # "all", or how many tests the map lacked
+    tests: TestCounts
+    timed_out: int
+    test_timeout: float
+    workers: str | None
+    seconds: float
+    map: MapSize
+    peak_memory_mb: PeakMemory
+
+
+def summary(filled: Filled, test_timeout: float) -> IndexReport:
     run, stats = filled.run, filled.stats
-    counts = {"passed": 0, "failed": 0, "errors": 0, "skipped": 0}
+    counts = TestCounts()
     if run is not None:
-        counts = {name: getattr(run, name) for name in counts}
-    return {
-        "ran": "all" if filled.todo is None else len(filled.todo),
-        "tests": counts,
-        "timed_out": len(filled.timed_out()),
-        "test_timeout": test_timeout,
-        "workers": filled.workers,
-        "seconds": filled.seconds,
-        "map": {
-            "rows": stats.rows,
-            "functions": stats.functions,
-            "tests": stats.tests,
-            "megabytes": round(stats.megabytes, 2),
-        },
-        "peak_memory_mb": peak_memory(),
-    }
+        counts = TestCounts(run.passed, run.failed, run.errors, run.skipped)
+    return IndexReport(
+        ran="all" if filled.todo is None else len(filled.todo),
+        tests=counts,
+        timed_out=len(filled.timed_out()),
+        test_timeout=test_timeout,
+        workers=filled.workers,
+        seconds=filled.seconds,
+        map=MapSize(stats.rows, stats.functions, stats.tests, round(stats.megabytes, 2)),
+        peak_memory_mb=peak_memory(),
+    )
 
 
-def peak_memory() -> dict[str, float]:
+def peak_memory() -> PeakMemory:
     """Peak resident memory (MB) of heal-ls itself and of its largest test process."""
     unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, else KiB
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
     tests = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * unit
-    return {"heal_ls": round(own / 1e6, 1), "tests": round(tests / 1e6, 1)}
+    return PeakMemory(heal_ls=round(own / 1e6, 1), tests=round(tests / 1e6, 1))
 
 
-def lines(report: dict) -> list[str]:
-    tests, size, memory = report["tests"], report["map"], report["peak_memory_mb"]
-    if report["ran"] == 0:
+def lines(report: IndexReport) -> list[str]:
+    tests, size, memory = report.tests, report.map, report.peak_memory_mb
+    if report.ran == 0:
         head = "heal-ls index: the map is up to date (nothing ran)"
     else:
-        engine = f"pytest-xdist -n {report['workers']}" if report["workers"] else "serial"
-        total = sum(tests.values())
+        engine = f"pytest-xdist -n {report.workers}" if report.workers else "serial"
+        total = tests.passed + tests.failed + tests.errors + tests.skipped
         head = (
-            f"heal-ls index: {total} tests ran ({tests['passed']} passed, {tests['failed']} "
-            f"failed, {tests['errors']} errors, {tests['skipped']} skipped; "
-            f"{report['timed_out']} timed out after {report['test_timeout']:g} s) "
-            f"in {report['seconds']:.1f} s, {engine}"
+            f"heal-ls index: {total} tests ran ({tests.passed} passed, {tests.failed} "
+            f"failed, {tests.errors} errors, {tests.skipped} skipped; "
+            f"{report.timed_out} timed out after {report.test_timeout:g} s) "
+            f"in {report.seconds:.1f} s, {engine}"
         )
     return [
         head,
-        f"impact map: {size['rows']:,} rows, {size['functions']:,} functions, "
-        f"{size['tests']:,} tests, {size['megabytes']:.1f} MB on disk",
-        f"peak memory: heal-ls {memory['heal_ls']:.0f} MB, largest test process "
-        f"{memory['tests']:.0f} MB",
+        f"impact map: {size.rows:,} rows, {size.functions:,} functions, "
+        f"{size.tests:,} tests, {size.megabytes:.1f} MB on disk",
+        f"peak memory: heal-ls {memory.heal_ls:.0f} MB, largest test process {memory.tests:.0f} MB",
     ]
