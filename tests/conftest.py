@@ -68,6 +68,9 @@ def _children_with_venv_plugins(request):
         return
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv(_NO_AUTOLOAD, raising=False)
+        # but not this venv's own test tools, which no example project uses: hypothesis and
+        # pytest-lsp (lsprotocol) cost 2.3 of the 3.2 s of CPU of every such pytest start
+        patch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest -p no:pytest-lsp")
         yield
 
 
@@ -101,6 +104,8 @@ def example_copy(tmp_path):
 _ORDER = {"unit": 0, "e2e": 1, "lsp": 2, "nvim": 3, "vscode": 4}
 _MARKED_FOLDERS = {"e2e", "lsp", "nvim", "vscode"}
 _ONE_WORKER = {"nvim", "vscode"}
+# Long files with no module-scoped fixture: their tests spread over the workers one by one.
+_SPREAD = {"tests/e2e/test_setups.py", "tests/lsp/test_heal.py"}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -130,6 +135,10 @@ def pytest_xdist_make_scheduler(config, log):
     class FilesAndEditors(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
             folder = nodeid.split("/")[1] if nodeid.startswith("tests/") else ""
-            return folder if folder in _ONE_WORKER else super()._split_scope(nodeid)
+            if folder in _ONE_WORKER:
+                return folder
+            if nodeid.split("::")[0] in _SPREAD:
+                return nodeid
+            return super()._split_scope(nodeid)
 
     return FilesAndEditors(config, log)
