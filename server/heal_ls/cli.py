@@ -75,7 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         with masked:
-            return int(module.run(args) or 0)
+            code = int(module.run(args) or 0)
+            sys.stdout.flush()  # a short report still in the buffer meets a gone reader here, not at exit
+            return code
     except KeyboardInterrupt:
         print("heal-ls: interrupted", file=sys.stderr)
         return 2

@@ -232,8 +232,11 @@ def test_pytest_args_reach_pytest(project):
 
 
 def test_a_reader_that_went_away_ends_the_command_quietly(project):
-    """`heal-ls check --json | head`: the reader closes the pipe before the report is written."""
+    """`heal-ls check --json | head`: the reader closes the pipe before the report is written.
+    stdout block-buffered, as in a user's shell: the short report is still in the buffer at the
+    end, so the gone reader shows at the last flush."""
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    env.pop("PYTHONUNBUFFERED", None)
     command = [sys.executable, "-m", "heal_ls", "check", "--json", str(project)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     proc.stdout.close()  # like `head` after its lines: every write from now on is EPIPE
