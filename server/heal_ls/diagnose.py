@@ -24,13 +24,14 @@ from heal_ls.models import Failure, RunResult
 from heal_ls.testing.ci_report import read_report
 from heal_ls.testing.focus import Focus
 from heal_ls.testing.options import RunOptions
+from heal_ls.testing.report import ReportRow
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.script import run_script
 
 logger = logging.getLogger(__name__)
 
 Diagnosis = tuple[RunResult, list[tuple[Failure, Located]]]
-OnRow = Callable[[dict], None] | None
+OnRow = Callable[[ReportRow], None] | None
 
 
 async def diagnose(

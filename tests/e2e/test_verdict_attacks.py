@@ -51,14 +51,15 @@ SAYS = {  # what the confirmation saw: the real failure (its file is served, so 
 }
 HONEST = "def add(a, b):\n    return a + b\n"
 ATTACKS = {
-    # (a) every test row the reporter writes becomes a pass; the session row says 0, and the
+    # (a) every test line the reporter writes becomes a pass; the session line says 0, and the
     # process ends with 0 right after writing it, so the sealed stream is complete and agrees.
     "reporter_via_gc": """\
 def add(a, b, _=[
     setattr(o, "e" + "mit", (lambda e, x: lambda row: (
-        e({**row, "outcome": "passed", "call": "passed", "failure": None})
-        if row.get("kind") == "test" else
-        (e({**row, "exitstatus": 0}), x(0)) if row.get("kind") == "session" else e(row)
+        e(row.__class__(**{**vars(row), "outcome": "passed", "call": "passed", "failure": None}))
+        if type(row).__name__ == "TestLine" else
+        (e(row.__class__(**{**vars(row), "exitstatus": 0})), x(0))
+        if type(row).__name__ == "Session" else e(row)
     ))(getattr(o, "e" + "mit"), getattr(__import__("o" + "s"), "_" + "exit")))
     for o in __import__("g" + "c").get_objects()
     if type(o).__name__ == "".join(["Heal", "Reporter"])

@@ -96,27 +96,26 @@ class Live:
         if self.progress is not None:
             self.progress.advance(self.task)
 
-    def on_row(self, row: dict) -> None:
-        """A row of the test report, as pytest writes it."""
+    def on_row(self, row: wire.ReportLine) -> None:
+        """A line of the test report, as pytest writes it."""
         if self.progress is None:
             return
-        kind = row.get("kind")
-        if kind == wire.COLLECTED:
-            self.progress.update(self.task, total=row.get("count") or 0, description="")
-        elif kind == wire.START:
-            self.step(row.get("nodeid", ""))
+        if isinstance(row, wire.Collected):
+            self.progress.update(self.task, total=row.count, description="")
+        elif isinstance(row, wire.Start):
+            self.step(row.nodeid)
             started = time.monotonic()
             self.progress.update(self.task, test_started=started, stop_after=self.stop_after)
-        elif kind == wire.TEST:
+        elif isinstance(row, wire.TestLine):
             self.progress.update(self.task, test_started=None)
             self.progress.advance(self.task)
-            if row.get("outcome") in ("failed", "error"):
-                self.print(f"FAILED {row.get('nodeid')}{_error(row.get('failure'))}")
-        elif kind == wire.COLLECT_ERROR:
-            self.print(f"ERROR {(row.get('failure') or {}).get('id', 'collecting')}")
+            if row.outcome in ("failed", "error"):
+                self.print(f"FAILED {row.nodeid}{_error(row.failure)}")
+        elif isinstance(row, wire.CollectError):
+            self.print(f"ERROR {row.failure.get('id', 'collecting')}")
 
 
-def _error(failure) -> str:
+def _error(failure: dict | None) -> str:
     if not isinstance(failure, dict) or not failure.get("exc_type"):
         return ""
     message = str(failure.get("message") or "").splitlines()[:1]

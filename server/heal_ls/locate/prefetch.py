@@ -24,9 +24,10 @@ from collections.abc import Callable
 from heal_ls.impact.fingerprints import file_functions, signature
 from heal_ls.impact.schema import map_path
 from heal_ls.locate.index import index_file
+from heal_ls.testing.agent import heal_protocol as wire
 
 log = logging.getLogger(__name__)
-OnRow = Callable[[dict], None]
+OnRow = Callable[[wire.ReportLine], None]
 _DONE = ("", False)
 
 
@@ -41,20 +42,23 @@ class Prefetch:
     def wrap(self, on_row: OnRow | None) -> OnRow:
         """A row handler that passes each row on to `on_row` and queues the files it names."""
 
-        def handle(row: dict) -> None:
+        def handle(row: wire.ReportLine) -> None:
             self.take(row)
             if on_row is not None:
                 on_row(row)
 
         return handle
 
-    def take(self, row: dict) -> None:
-        failure = row.get("failure") or {}
-        failing = row.get("outcome") in ("failed", "error") or bool(failure)
-        keys = [*(row.get("covered") or ()), *(failure.get("import_covered") or ())]
+    def take(self, row: wire.ReportLine) -> None:
+        if not isinstance(row, wire.TestLine | wire.Timeout | wire.CollectError):
+            return
+        test = row if isinstance(row, wire.TestLine) else None
+        failure = row.failure or {}
+        failing = test is None or test.outcome in ("failed", "error") or bool(failure)
+        keys = [*(test.covered if test else ()), *(failure.get("import_covered") or ())]
         paths = [key.rpartition(":")[0] for key in keys]
         paths += [frame.get("path", "") for frame in failure.get("frames") or ()]
-        for path in [row.get("path") or "", *paths]:
+        for path in [(test.path if test else "") or "", *paths]:
             if path.startswith(self.root) and (path, failing) not in self.seen:
                 self.seen.add((path, failing))
                 self._start()

@@ -35,25 +35,33 @@ SUMMARY_FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)(?: - (.*))?$", re.M)
 # what is read of the files a run leaves (see agent/heal_exchange.py): a report past this is torn
 REPORT_LIMIT = 256 * 1024 * 1024
 STUCK_LIMIT = 1024 * 1024  # the stack dump of a test stopped at its timeout
-# One JSON line of the plugin's report ({"kind": ..., ...}: heal_protocol's docstring); read
-# here, field by field, into RunResult's typed Failure and TestOutcome.
-ReportRow = dict[str, Any]
+# One line of the plugin's report: a heal_protocol dataclass (its docstring), decoded by
+# heal_protocol.decode_line and read here into RunResult's typed Failure and TestOutcome.
+ReportRow = wire.ReportLine
 MaybePath = TypeVar("MaybePath", str, str | None)
 
 
-def read_report(path: str) -> list[ReportRow]:
-    """Every complete JSON line of the report; a torn last line is ignored."""
+def read_report(path: str) -> tuple[list[ReportRow], str | None]:
+    """Every line of the report, decoded, and what was wrong with the first line that is not a
+    report line (a torn last line, from a process that died writing it, is only left out)."""
     try:
-        lines = read_exchange(path, REPORT_LIMIT).decode("utf-8", "replace").splitlines()
+        data = read_exchange(path, REPORT_LIMIT)
     except OSError:
-        return []
-    rows = []
-    for line in lines:
+        return [], None
+    lines = data.split(b"\n")
+    torn = lines.pop()  # after the last newline: empty, or a line the writer did not finish
+    rows, refused = [], None
+    for number, line in enumerate(lines, 1):
         try:
-            rows.append(json.loads(line))
-        except ValueError:
-            continue
-    return rows
+            rows.append(wire.decode_line(line))
+        except wire.ReportLineError as exc:
+            refused = refused or f"line {number} of the test report is refused: {exc}"
+    if torn.strip():
+        try:
+            rows.append(wire.decode_line(torn))
+        except wire.ReportLineError:
+            pass
+    return rows, refused
 
 
 def collect_result(
@@ -61,26 +69,27 @@ def collect_result(
 ) -> RunResult:
     result = RunResult(root=inv.root, seconds=round(seconds, 3), timed_out=timed_out)
     result.returncode = returncode
-    rows = read_report(inv.report_path)
-    started, finished, hung, exitstatus = None, set(), {}, None
-    starts = 0
+    rows, refused = read_report(inv.report_path)
+    started: str | None = None
+    finished: set[str] = set()
+    hung: dict[str, dict[str, Any]] = {}
+    exitstatus, starts = None, 0
     for row in rows:
-        kind = row.get("kind")
-        if kind == wire.START:
-            started = row["nodeid"]
+        if isinstance(row, wire.Start):
+            started = row.nodeid
             starts += 1
-        elif kind == wire.TIMEOUT:
-            hung[row["nodeid"]] = row["failure"]
-        elif kind == wire.TEST:
-            finished.add(row["nodeid"])
+        elif isinstance(row, wire.Timeout):
+            hung[row.nodeid] = row.failure
+        elif isinstance(row, wire.TestLine):
+            finished.add(row.nodeid)
             _add_test(result, row)
-            if row.get("interrupted"):
-                result.interrupted = f"the run was interrupted during {row['nodeid']}"
-        elif kind == wire.COLLECT_ERROR:
+            if row.interrupted:
+                result.interrupted = f"the run was interrupted during {row.nodeid}"
+        elif isinstance(row, wire.CollectError):
             result.errors += 1
-            result.failures.append(Failure.from_dict(row["failure"]))
-        elif kind == wire.SESSION:
-            exitstatus = row.get("exitstatus")
+            result.failures.append(Failure.from_dict(row.failure))
+        elif isinstance(row, wire.Session):
+            exitstatus = row.exitstatus
     if started is not None and started not in finished:
         _add_unfinished(result, inv, started, hung.get(started), returncode, output)
     if not rows:
@@ -89,6 +98,8 @@ def collect_result(
         _check_session(result, exitstatus, returncode, output)
     _map_paths(result, inv.root)
     _judge_stream(result, rows, starts, returncode, _sealed(inv))
+    if refused is not None:  # never read past: the run is not judged on a report it cannot read
+        result.error, result.complete = refused, False
     if returncode == TESTS_FAILED and not (result.failures or result.error or result.interrupted):
         _unseen_failures(result, output)
     return result
@@ -117,15 +128,15 @@ def _judge_stream(
 ) -> None:
     """Is the stream complete: a last session line, counts that match, the process's own exit,
     and (for sealed runs) a seal that proves the plugin wrote every line?"""
-    last = rows[-1] if rows else {}
-    if last.get("kind") != wire.SESSION:
+    last = rows[-1] if rows else None
+    if not isinstance(last, wire.Session):
         return
-    result.exitstatus = last.get("exitstatus")
-    tests = sum(row.get("kind") == wire.TEST for row in rows)
-    sessions = sum(row.get("kind") == wire.SESSION for row in rows)
+    result.exitstatus = last.exitstatus
+    tests = sum(isinstance(row, wire.TestLine) for row in rows)
+    sessions = sum(isinstance(row, wire.Session) for row in rows)
     result.complete = (
         sessions == 1
-        and last.get("tests") == tests == starts
+        and last.tests == tests == starts
         and returncode == result.exitstatus
         and not result.timed_out
         and sealed
@@ -154,14 +165,22 @@ def _sealed(inv: PytestInvocation) -> bool:
     return isinstance(seal, str) and hmac.compare_digest(mac.hexdigest(), seal)
 
 
-def _add_test(result: RunResult, row: ReportRow) -> None:
-    outcome = TestOutcome.from_dict(row)
+def _add_test(result: RunResult, row: wire.TestLine) -> None:
+    outcome = TestOutcome(
+        nodeid=row.nodeid,
+        outcome=row.outcome,  # type: ignore[arg-type]  # TestOutcome counts an unknown as error
+        duration=row.duration,
+        path=row.path,
+        line=row.line,
+        covered=row.covered,
+        call=row.call,
+    )
     result.tests.append(outcome)
     field = {"passed": "passed", "failed": "failed", "error": "errors", "skipped": "skipped"}
     name = field.get(outcome.outcome, "errors")
     setattr(result, name, getattr(result, name) + 1)
-    if row.get("failure"):
-        result.failures.append(Failure.from_dict(row["failure"]))
+    if row.failure:
+        result.failures.append(Failure.from_dict(row.failure))
 
 
 def _add_unfinished(

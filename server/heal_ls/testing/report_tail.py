@@ -2,15 +2,16 @@
 
 The plugin flushes each row as it happens (collected, start, test, collect_error, timeout);
 `ReportTail` polls the file and hands every complete new row to a callback, and reads the
-rest once more when stopped, so no row is missed or seen twice.
+rest once more when stopped, so no row is missed or seen twice. A row is a heal_protocol
+report line (decode_line); a line that is none is not handed on.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 
+from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.agent.heal_exchange import open_exchange
 from heal_ls.testing.report import ReportRow
 
@@ -51,9 +52,9 @@ class ReportTail:
         self.offset += end
         for line in data[:end].splitlines():
             try:
-                row = json.loads(line)
-            except ValueError:
-                continue
+                row = wire.decode_line(line)
+            except wire.ReportLineError:
+                continue  # only shown live: collect_result refuses the report for it
             try:
                 self.on_row(row)
             except Exception:  # a display problem must not break the run

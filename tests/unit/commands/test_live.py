@@ -24,13 +24,13 @@ def bar_line(live: Live, width: int) -> str:
 def live(monkeypatch):
     monkeypatch.setattr("sys.stderr", Terminal())
     with Live(True, title="check") as bar:
-        bar.on_row({"kind": wire.COLLECTED, "count": 3})
+        bar.on_row(wire.Collected(3))
         yield bar
 
 
 @pytest.mark.parametrize("nodeid", ["tests/test_a.py::test_x[/x]", "tests/test_a.py::test_x[a]"])
 def test_ids_that_look_like_markup_are_shown_as_they_are(live, nodeid):
-    live.on_row({"kind": wire.START, "nodeid": nodeid})
+    live.on_row(wire.Start(nodeid))
     live.progress.refresh()  # draws in this thread: a markup error would raise here
     assert nodeid in bar_line(live, 160)
 
@@ -56,12 +56,12 @@ def test_a_long_test_shows_when_the_timeout_will_stop_it(monkeypatch):
     clock = [100.0]
     monkeypatch.setattr("heal_ls.commands.live.time.monotonic", lambda: clock[0])
     with Live(True, title="check", stop_after=10.0) as bar:
-        bar.on_row({"kind": wire.COLLECTED, "count": 1})
-        bar.on_row({"kind": wire.START, "nodeid": "tests/test_a.py::test_slow"})
+        bar.on_row(wire.Collected(1))
+        bar.on_row(wire.Start("tests/test_a.py::test_slow"))
         assert "stops in" not in bar_line(bar, 160)  # a fast test stays quiet
         clock[0] += 3
         assert "stops in 7s" in bar_line(bar, 160)
         clock[0] += 7
         assert "stopping" in bar_line(bar, 160)
-        bar.on_row({"kind": wire.TEST, "nodeid": "tests/test_a.py::test_slow", "outcome": "passed"})
+        bar.on_row(wire.TestLine("tests/test_a.py::test_slow", "passed", 1.0, "", 1, [], None, ""))
         assert "stop" not in bar_line(bar, 160)  # the test ended: nothing to stop

@@ -19,11 +19,12 @@ Environment of a pytest run (read by heal_pytest_plugin when pytest starts):
                 written before it, so lines that code under test adds to the report are detected
 Environment of a script run (read by heal_overlay): OVERLAY, SCRIPT_TIMEOUT.
 
-Report lines, in order: {"kind": "collected", "count"} once collection is done; {"kind":
-"start", "nodeid"} before each test; {"kind": "timeout", "nodeid", "failure"} when a test hangs;
-{"kind": "test", ...} after it; {"kind": "collect_error", "failure"}; {"kind": "abort", "nodeid"}
-for the test during which the session was interrupted; finally {"kind": "session", "exitstatus", "tests", "seal"} where "tests" counts
-the test lines written: a stream whose last line is not a session line with matching counts is
+Report lines, in order, each a dataclass below tagged {"kind": ...} (`encode(line)` in the
+plugin, `decode_line(line)` in heal-ls: a line lacking a field, or with a field of the wrong
+type or an unknown kind, is refused with a ReportLineError): Collected once collection is done;
+Start before each test; Timeout when a test hangs; TestLine after it; CollectError; Abort for a
+test that would not stop after its timeout; finally Session, whose "tests" counts the test
+lines written: a stream whose last line is not a session line with matching counts is
 incomplete (the process died, or something else wrote to the report). A test during which the
 session was interrupted (KeyboardInterrupt, SIGINT, pytest.exit) is "failed" with
 "interrupted": true. A test line's "call" is the outcome of the test's call phase ("passed",
@@ -40,8 +41,8 @@ line on its stdin/stdout, each a dataclass below: `encode(message)`, `decode(lin
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Union
 
 PLUGIN_NAME = "heal_pytest_plugin"  # loaded with `-p heal_pytest_plugin`
 SERVE_PLUGIN = "heal_serve"  # the plugin-free confirmation run's only plugin: serves the overlay
@@ -242,30 +243,161 @@ class MountView:
     cwd: str  # where the command starts; must be read-only unless under a writable bind
 
 
+# The pytest plugin's report lines (see the module docstring). A failure is the Failure-shaped
+# object of heal_ls.models.Failure (heal_report_parts.make_failure), read by Failure.from_dict.
+
+
+@dataclass
+class Collected:
+    count: int  # how many tests will run
+    TAG: ClassVar[tuple[str, str]] = ("kind", COLLECTED)
+
+
+@dataclass
+class Start:
+    nodeid: str
+    TAG: ClassVar[tuple[str, str]] = ("kind", START)
+
+
+@dataclass
+class Timeout:
+    nodeid: str
+    failure: dict[str, Any]  # where the test hung
+    TAG: ClassVar[tuple[str, str]] = ("kind", TIMEOUT)
+
+
+@dataclass
+class TestLine:
+    """One finished test; the plugin fills it in phase by phase, then writes it."""
+
+    __test__ = False  # not a pytest test class (a ClassVar: unannotated)
+    nodeid: str
+    outcome: str  # passed, failed, error, skipped
+    duration: float
+    path: str
+    line: int | None
+    covered: list[str]  # "abs_path:first_line" keys of the workspace functions it ran
+    failure: dict[str, Any] | None
+    stdout: str
+    call: str | None = None  # the call phase's outcome; None (left out) when it never ran
+    interrupted: bool | None = None  # True when the session was interrupted during it
+    TAG: ClassVar[tuple[str, str]] = ("kind", TEST)
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("call", "interrupted")
+
+
+@dataclass
+class CollectError:
+    failure: dict[str, Any]
+    TAG: ClassVar[tuple[str, str]] = ("kind", COLLECT_ERROR)
+
+
+@dataclass
+class Abort:
+    nodeid: str  # the test that would not stop: the process ends itself
+    TAG: ClassVar[tuple[str, str]] = ("kind", ABORT)
+
+
+@dataclass
+class Session:
+    exitstatus: int
+    tests: int  # test lines written before it
+    seal: str | None = None  # HMAC of every line before it (sealed runs only)
+    TAG: ClassVar[tuple[str, str]] = ("kind", SESSION)
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("seal",)
+
+
+ReportLine = Union[  # noqa: UP007 (evaluated: Python 3.8 reads it)
+    Collected, Start, Timeout, TestLine, CollectError, Abort, Session
+]
 MESSAGES = {
     cls.TAG: cls for cls in (Run, Kill, Exit, Ready, Started, Done, Error, Learned, Tainted)
 }
+LINES: dict[str, type[Any]] = {
+    cls.TAG[1]: cls for cls in (Collected, Start, Timeout, TestLine, CollectError, Abort, Session)
+}
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+class ReportLineError(ValueError):
+    """A report line that is no report line: not JSON, no known kind, a field missing or of the
+    wrong type. It says which, in words a log can show."""
+
+
+def _names(cls: type[Any]) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
+def plain(message: Any) -> dict[str, Any]:
+    """A message's fields as JSON data, by name, nested messages too (a shallow copy: the
+    plugin's per-test path does not copy a failure's frames); OMIT_NONE fields left out when
+    None."""
+    data = vars(message)
+    out = {name: data[name] for name in _names(type(message))}
+    for name in getattr(message, "NESTED", ()):
+        if out[name] is not None:
+            out[name] = plain(out[name])
+    for name in getattr(message, "OMIT_NONE", ()):
+        if out[name] is None:
+            del out[name]
+    return out
 
 
 def encode(message: Any) -> str:
-    """A message or ServerOptions as one line of JSON (a message with its tag first)."""
+    """A message, a report line or ServerOptions as one line of JSON (with its tag first)."""
     tag = getattr(message, "TAG", None)
-    data = asdict(message)
+    data = plain(message)
     return json.dumps({tag[0]: tag[1], **data} if tag else data)
 
 
+# What JSON gives for each annotation's base name (the annotations are strings: never evaluated).
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "int": (int,),
+    "float": (int, float),
+    "bool": (bool,),
+    "list": (list,),
+    "tuple": (list, tuple),
+    "dict": (dict,),
+    "None": (type(None),),
+    "Any": (object,),
+}
+
+
+_EXPECTED: dict[str, tuple[type, ...] | None] = {}
+
+
+def _expected(annotation: str) -> tuple[type, ...] | None:
+    """The JSON types an annotation allows, or None for one not checked here (a dataclass)."""
+    if annotation in _EXPECTED:
+        return _EXPECTED[annotation]
+    parts = [_JSON_TYPES.get(part.split("[", 1)[0].strip()) for part in annotation.split(" | ")]
+    allowed = None if None in parts else tuple(t for types in parts if types for t in types)
+    _EXPECTED[annotation] = allowed
+    return allowed
+
+
 def build(cls: type[Any], data: Any) -> Any:
-    """`cls` (a dataclass above) from its JSON object; unknown keys are ignored, a missing or
-    malformed field raises TypeError (ValueError from json)."""
+    """`cls` (a dataclass above) from its JSON object; unknown keys are ignored, a missing field
+    or one whose value has the wrong JSON type raises TypeError (ValueError from json)."""
     if not isinstance(data, dict):
         raise TypeError(f"{cls.__name__}: expected an object, got {type(data).__name__}")
     nested = getattr(cls, "NESTED", {})
-    names = {f.name for f in fields(cls)}
-    values = {k: v for k, v in data.items() if k in names}
+    values = {}
+    for f in fields(cls):
+        if f.name not in data:
+            continue
+        value = values[f.name] = data[f.name]
+        allowed = _expected(str(f.type))
+        if allowed is not None and not isinstance(value, allowed):
+            got = type(value).__name__
+            raise TypeError(f"{cls.__name__}: field {f.name!r} is {got}, not {f.type}")
     for name, inner in nested.items():
         if values.get(name) is not None:
             values[name] = build(inner, values[name])
-    return cls(**values)
+    return cls(**values)  # TypeError naming the missing fields
 
 
 def decode(line: Any) -> Any:
@@ -278,3 +410,20 @@ def decode(line: Any) -> Any:
         if cls is not None:
             return build(cls, data)
     raise TypeError(f"not a message: {sorted(data)}")
+
+
+def decode_line(line: Any) -> Any:
+    """The report line (a ReportLine) that one line of the report holds (str or bytes), or
+    ReportLineError saying why it is none."""
+    try:
+        data = json.loads(line)
+    except ValueError as exc:
+        raise ReportLineError(f"not JSON ({exc})") from None
+    kind = data.get("kind") if isinstance(data, dict) else None
+    cls = LINES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ReportLineError(f"not a report line (kind {kind!r})")
+    try:
+        return build(cls, data)
+    except TypeError as exc:
+        raise ReportLineError(f"a {kind} line is malformed: {exc}") from None

@@ -7,7 +7,6 @@ its option `--heal-exclude NODEID` and its report lines are described in heal_pr
 """
 
 import faulthandler
-import json
 import os
 import signal
 import sys
@@ -120,25 +119,27 @@ class HealReporter:
             self.previous_handler = signal.signal(TIMEOUT_SIGNAL, self._on_signal)
             self.signal_installed = True
 
-    def emit(self, obj):
+    def emit(self, line):
+        """Write one report line (a heal_protocol dataclass); an xdist worker keeps it encoded
+        for the controller (heal_xdist.Relay decodes it and emits it there)."""
         if self.out is None:
-            self.pending.append(obj)
+            self.pending.append(wire.encode(line))
             return
-        self.written += obj.get("kind") == wire.TEST
-        if self.mac is not None:
-            if obj.get("kind") == wire.SESSION:
-                obj["seal"] = self.mac.hexdigest()
-            else:
-                self.mac.update(json.dumps(obj).encode("utf-8") + b"\n")
-        self.out.write(json.dumps(obj) + "\n")
+        session = type(line) is wire.Session
+        if session and self.mac is not None:
+            line.seal = self.mac.hexdigest()
+        self.written += type(line) is wire.TestLine
+        text = wire.encode(line)
+        if self.mac is not None and not session:  # the HMAC covers exactly the bytes written
+            self.mac.update(text.encode("utf-8") + b"\n")
+        self.out.write(text + "\n")
         self.out.flush()  # survive a kill: every finished test is already on disk
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
         path, line = parts.item_location(item)
-        self.record = rec = {"kind": wire.TEST, "nodeid": item.nodeid, "outcome": "passed"}
-        rec.update(duration=0.0, path=path, line=line, covered=[], failure=None, stdout="")
-        self.emit({"kind": wire.START, "nodeid": item.nodeid})
+        self.record = rec = wire.TestLine(item.nodeid, "passed", 0.0, path, line, [], None, "")
+        self.emit(wire.Start(item.nodeid))
         if self.recorder:
             self.recorder.reset()
         if self.watchdog:
@@ -193,62 +194,60 @@ class HealReporter:
         ]
         if rec is None:
             return
-        rec["duration"] += report.duration
+        rec.duration += report.duration
         if call.when == "call":
-            rec["call"] = report.outcome
+            rec.call = report.outcome
         # Each phase's report carries the sections of the phases before it: keep the latest.
-        rec["stdout"] = "".join(f"--- {title} ---\n{text}" for title, text in report.sections)
-        if report.skipped and rec["outcome"] == "passed":
-            rec["outcome"] = "skipped"
+        rec.stdout = "".join(f"--- {title} ---\n{text}" for title, text in report.sections)
+        if report.skipped and rec.outcome == "passed":
+            rec.outcome = "skipped"
         if report.failed:
-            if rec["outcome"] not in ("failed", "error"):
-                rec["outcome"] = (
-                    "failed" if call.when == "call" or rec.get("timed_out") else "error"
-                )
-            if rec["failure"] is None and call.excinfo is not None:
-                rec["failure"] = parts.failure_from_exception(
+            if rec.outcome not in ("failed", "error"):
+                timed_out = (rec.failure or {}).get("timed_out")
+                rec.outcome = "failed" if call.when == "call" or timed_out else "error"
+            if rec.failure is None and call.excinfo is not None:
+                rec.failure = failure = parts.failure_from_exception(
                     call.excinfo.value, item, self.paths, call.excinfo.tb
                 )
-                rec["failure"]["when"] = call.when  # setup/teardown: pytest's "error"
+                failure["when"] = call.when  # setup/teardown: pytest's "error"
                 if self.recorder:
-                    rec["failure"]["mock_callers"] = self.recorder.mock_callers(call.excinfo.tb)
-                    rec["failure"]["import_covered"] = self.import_covered
+                    failure["mock_callers"] = self.recorder.mock_callers(call.excinfo.tb)
+                    failure["import_covered"] = self.import_covered
         if call.when == "teardown" and self.out is None:  # this report carries the row
             self._finish(rec)
 
     def _interrupted(self, item, rec, excinfo):
-        if rec["failure"] is None:
+        if rec.failure is None:
             _, exc, tb = excinfo
-            rec["failure"] = parts.failure_from_exception(exc, item, self.paths, tb)
-        rec.update(outcome="failed", interrupted=True)
+            rec.failure = parts.failure_from_exception(exc, item, self.paths, tb)
+        rec.outcome, rec.interrupted = "failed", True
 
     def _finish(self, rec):
         self.record = None
         if self.recorder:
-            rec["covered"] = self.recorder.collected()
+            rec.covered = self.recorder.collected()
         if self.watchdog:
             self.watchdog.disarm()
-        rec["stdout"] = parts.bounded_text(rec["stdout"])
-        failure = rec["failure"]
+        rec.stdout = parts.bounded_text(rec.stdout)
+        failure = rec.failure
         if failure is not None:
-            failure.update(duration=rec["duration"], covered=rec["covered"])
-            failure["stdout"] = rec["stdout"]
-        rec.pop("timed_out", None)
+            failure.update(duration=rec.duration, covered=rec.covered)
+            failure["stdout"] = rec.stdout
         self.emit(rec)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_make_collect_report(self, collector):
         failure = parts.collect_outcome((yield), collector, self.paths)
         if failure is not None:
-            self.emit({"kind": wire.COLLECT_ERROR, "failure": failure})
+            self.emit(wire.CollectError(failure))
 
     def pytest_collection_finish(self, session):
         # how many tests will run: lets a live view say "12/300" while the report grows
-        self.emit({"kind": wire.COLLECTED, "count": len(session.items)})
+        self.emit(wire.Collected(len(session.items)))
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
-        self.emit({"kind": wire.SESSION, "exitstatus": int(exitstatus), "tests": self.written})
+        self.emit(wire.Session(int(exitstatus), self.written))
 
     def pytest_unconfigure(self, config):
         if self.watchdog:
@@ -268,16 +267,16 @@ class HealReporter:
         if rec is not self.record:  # that test has just finished after all
             return
         if give_up:  # it did not stop after the interrupt: keep the report, end the process
-            self.emit({"kind": wire.ABORT, "nodeid": rec["nodeid"]})
+            self.emit(wire.Abort(rec.nodeid))
             os._exit(ABORT_EXIT_CODE)
         # the reprs of the stuck frames' locals (workspace __repr__s) are not what the test ran
         stack = self._unrecorded(parts.stack_frames)
         frames = stack(sys._current_frames().get(thread_id), self.paths)
         message = f"test did not finish within {self.timeout:g} s"
-        failure = parts.make_failure(rec["nodeid"], "Timeout", message, frames, rec)
+        failure = parts.make_failure(rec.nodeid, "Timeout", message, frames, rec.path, rec.line)
         failure["timed_out"] = True
-        rec.update(failure=failure, outcome="failed", timed_out=True)
-        self.emit({"kind": wire.TIMEOUT, "nodeid": rec["nodeid"], "failure": failure})
+        rec.failure, rec.outcome = failure, "failed"
+        self.emit(wire.Timeout(rec.nodeid, failure))
         self.interrupt_pending = rec
         if self.signal_installed:
             signal.pthread_kill(thread_id, TIMEOUT_SIGNAL)

@@ -165,29 +165,27 @@ def item_location(item):
     return path, (line + 1 if line is not None else None)
 
 
-def make_failure(nodeid, exc_type, message, frames, rec):
-    """A Failure-shaped dict (see heal_ls.models.Failure) for a test record."""
-    test_path = rec["path"]
+def make_failure(nodeid, exc_type, message, frames, test_path, line):
+    """A Failure-shaped dict (see heal_ls.models.Failure) for a test at `test_path`:`line`."""
     in_test = [
         f["line"] for f in frames if os.path.realpath(f["path"]) == os.path.realpath(test_path)
     ]
     return {
         "id": nodeid, "test": nodeid, "exc_type": exc_type, "message": message,
         "frames": frames, "stdout": "", "duration": 0.0, "timed_out": False,
-        "test_path": test_path, "test_line": in_test[-1] if in_test else rec["line"],
+        "test_path": test_path, "test_line": in_test[-1] if in_test else line,
         "covered": [],
     }  # fmt: skip
 
 
 def failure_from_exception(exc, item, paths, tb):
     path, line = item_location(item)
-    rec = {"path": path, "line": line}
     frames = traceback_frames(tb, paths)
     while isinstance(exc, EXCEPTION_GROUP) and exc.exceptions:
         # The group was raised where the errors were gathered; the first leaf holds the bug.
         exc = exc.exceptions[0]
         frames += traceback_frames(exc.__traceback__, paths, trim=False)
-    failure = make_failure(item.nodeid, type(exc).__name__, safe_str(exc), frames, rec)
+    failure = make_failure(item.nodeid, type(exc).__name__, safe_str(exc), frames, path, line)
     failure["caught"] = [frame_dict(f, line, False) for f, line in caught_entries(exc, tb, paths)]
     return failure
 
@@ -236,9 +234,8 @@ def _collect_failure(nodeid, exc, longreprtext, paths):
         frames.append({"path": os.path.abspath(exc.filename), "line": exc.lineno,
                        "function": "<module>", "locals": {}})  # fmt: skip
     message = safe_str(exc) if exc is not None else bounded_text(longreprtext)
-    rec = {"path": path or "", "line": None}
     failure = make_failure(f"collect:{relpath or path}", type(exc).__name__ if exc else "CollectError",
-                           message, frames, rec)  # fmt: skip
+                           message, frames, path or "", None)  # fmt: skip
     failure.update(test=None, test_path=path, stdout=bounded_text(longreprtext))
     return failure
 

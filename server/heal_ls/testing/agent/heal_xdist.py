@@ -1,7 +1,7 @@
 """heal-ls under pytest-xdist: the workers run the tests, the controller writes the one report.
 
 Stdlib + pytest only. A worker's HealReporter keeps its rows (start, test, timeout, collect
-errors) instead of writing them; `WorkerRows` puts them on the worker's next report as the
+errors), encoded, instead of writing them; `WorkerRows` puts them on the worker's next report as the
 attribute ROWS, which xdist serializes with the report (pytest keeps a report's extra attributes
 when it turns it into data and back). On the controller, `Relay` writes the rows of each report
 it receives to the report file, through the controller's own (sealed) reporter. A test whose
@@ -78,15 +78,19 @@ class Relay:
         self.failed = {}  # nodeid -> pytest's text of the failure, while no test row came
 
     def _relay(self, report):
-        for row in getattr(report, ROWS, None) or ():
-            kind = row.get("kind")
+        for text in getattr(report, ROWS, None) or ():
+            try:
+                row = wire.decode_line(text)
+            except wire.ReportLineError:
+                continue  # not a line its reporter wrote: heal-ls reads the report it can seal
+            kind = row.TAG[1]
             if kind not in FROM_WORKERS or (kind == wire.COLLECTED and self.collected):
                 continue
             self.collected |= kind == wire.COLLECTED
             if kind == wire.START:
-                self.started.add(row["nodeid"])
+                self.started.add(row.nodeid)
             elif kind == wire.TEST:
-                self.done.add(row["nodeid"])
+                self.done.add(row.nodeid)
             self.emit(row)
 
     def pytest_collectreport(self, report):
@@ -110,15 +114,14 @@ class Relay:
     def _unreported(self, nodeid, exc_type, text):
         """A test row made from xdist's reports alone: outcome and pytest's text, no frames."""
         path = os.path.join(self.paths.rootdir, nodeid.split("::")[0])
-        rec = {"kind": wire.TEST, "nodeid": nodeid, "outcome": "passed", "duration": 0.0}
-        rec.update(path=path, line=None, covered=[], failure=None, stdout="")
+        rec = wire.TestLine(nodeid, "passed", 0.0, path, None, [], None, "")
         if exc_type is not None:
             exc_type, message = pytest_words(exc_type, text)
-            failure = parts.make_failure(nodeid, exc_type, message, [], rec)
+            failure = parts.make_failure(nodeid, exc_type, message, [], path, None)
             failure["stdout"] = parts.bounded_text(text)
-            rec.update(outcome="failed", failure=failure)
+            rec.outcome, rec.failure = "failed", failure
         if nodeid not in self.started:
-            self.emit({"kind": wire.START, "nodeid": nodeid})
+            self.emit(wire.Start(nodeid))
             self.started.add(nodeid)
         self.done.add(nodeid)
         self.emit(rec)
