@@ -11,6 +11,7 @@ from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.models import RunResult, Suspect
 from heal_ls.models import TestOutcome as Outcome
+from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.lastfailed import LASTFAILED, lastfailed_path, pytest_home, read_lastfailed
 from heal_ls.testing.report_tail import ReportTail
 
@@ -22,12 +23,12 @@ def test_report_tail_hands_over_each_complete_row_once(tmp_path):
     tail.read()  # no file yet: nothing, no error
     path.write_text('{"kind": "collected", "count": 2}\n{"kind": "sta')  # a torn last line
     tail.read()
-    assert rows == [{"kind": "collected", "count": 2}]
+    assert rows == [wire.Collected(2)]
     with path.open("a") as out:
         out.write('rt", "nodeid": "t::a"}\nnot json\n')
     tail.read()
     tail.read()
-    assert rows[1:] == [{"kind": "start", "nodeid": "t::a"}]
+    assert rows[1:] == [wire.Start("t::a")]  # not the line that is no report line
 
 
 def test_report_tail_reads_the_rest_when_stopped(tmp_path):
@@ -37,11 +38,11 @@ def test_report_tail_reads_the_rest_when_stopped(tmp_path):
     async def run():
         tail = ReportTail(str(path), rows.append)
         tail.start()
-        path.write_text('{"kind": "test"}\n')
+        path.write_text('{"kind": "abort", "nodeid": "t::a"}\n')
         await tail.stop()  # no poll happened yet: stop still reads it
 
     asyncio.run(run())
-    assert rows == [{"kind": "test"}]
+    assert rows == [wire.Abort("t::a")]
 
 
 def test_read_lastfailed(tmp_path):

@@ -9,6 +9,7 @@ from heal_ls.impact import ImpactMap
 from heal_ls.locate import prefetch
 from heal_ls.models import RunResult
 from heal_ls.models import TestOutcome as Outcome
+from heal_ls.testing.agent import heal_protocol as wire
 
 
 def finish(ahead: prefetch.Prefetch) -> None:
@@ -16,6 +17,10 @@ def finish(ahead: prefetch.Prefetch) -> None:
     while not ahead.todo.empty():
         time.sleep(0.01)
     ahead.stop()
+
+
+def line(outcome: str, path: str, covered: list[str], failure: dict | None = None):
+    return wire.TestLine("test_m.py::test_f", outcome, 0.0, path, 1, covered, failure, "")
 
 
 def test_rows_make_the_worker_read_their_files_once(tmp_path, monkeypatch):
@@ -26,11 +31,11 @@ def test_rows_make_the_worker_read_their_files_once(tmp_path, monkeypatch):
     for path in (mod, other, test):
         open(path, "w").close()
     ahead = prefetch.Prefetch(str(tmp_path), None)
-    seen: list[dict] = []
+    seen: list[wire.ReportLine] = []
     handle = ahead.wrap(seen.append)
-    passing = {"kind": "test", "outcome": "passed", "path": test, "covered": [f"{mod}:1"]}
+    passing = line("passed", test, [f"{mod}:1"])
     failure = {"frames": [{"path": other}, {"path": "/usr/lib/python3/json.py"}]}
-    failing = {**passing, "outcome": "failed", "failure": failure, "covered": [f"{mod}:1"]}
+    failing = line("failed", test, [f"{mod}:1"], failure)
     for row in (passing, passing, failing):
         handle(row)
     finish(ahead)
@@ -56,8 +61,8 @@ def test_a_file_the_map_holds_as_it_is_is_not_fingerprinted_again(tmp_path, monk
     monkeypatch.setattr(prefetch, "file_functions", read.append)
     monkeypatch.setattr(prefetch, "index_file", lambda path: None)
     ahead = prefetch.Prefetch(str(tmp_path), None)
-    ahead.take({"outcome": "passed", "path": str(tmp_path / "test_m.py"), "covered": covered})
+    ahead.take(line("passed", str(tmp_path / "test_m.py"), covered))
     (tmp_path / "new.py").write_text("x = 1\n")
-    ahead.take({"outcome": "passed", "covered": [f"{tmp_path / 'new.py'}:1"]})
+    ahead.take(line("passed", "", [f"{tmp_path / 'new.py'}:1"]))
     finish(ahead)
     assert read == [str(tmp_path / "new.py")]
