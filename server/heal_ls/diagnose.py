@@ -24,7 +24,7 @@ from heal_ls.models import Failure, RunResult
 from heal_ls.testing.ci_report import read_report
 from heal_ls.testing.focus import Focus
 from heal_ls.testing.options import RunOptions
-from heal_ls.testing.report import ReportRow
+from heal_ls.testing.report import ReportRow, files_named
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.script import run_script
 
@@ -81,7 +81,9 @@ async def _tests(
     """(the report, the evidence): the whole suite, or the requested tests (_focused); the
     files the run names are read for locating meanwhile (locate/prefetch.py)."""
     ahead = Prefetch(root, options.python)
-    on_row = on_row if options.overlay else ahead.wrap(on_row)  # an overlay is not on disk
+    on_row = (
+        on_row if options.overlay else ahead.wrap(on_row, files_named)
+    )  # an overlay is not on disk
     try:
         if not tests:
             run = await _pytest(root, options, None, on_row)

@@ -8,7 +8,7 @@ are keyed by the file's state (signature, content hash): a file changed in betwe
 never trusted stale. A file the map already holds as it is now is not fingerprinted again.
 
     ahead = Prefetch(root, python)
-    run = await run_pytest(root, options, on_row=ahead.wrap(on_row))
+    run = await run_pytest(root, options, on_row=ahead.wrap(on_row, files_named))
     ahead.stop()      # before locating: the index cache is the caller's thread's again
 """
 
@@ -19,15 +19,15 @@ import os
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from heal_ls.impact.fingerprints import file_functions, signature
 from heal_ls.impact.schema import map_path
 from heal_ls.locate.index import index_file
-from heal_ls.testing.agent import heal_protocol as wire
 
 log = logging.getLogger(__name__)
-OnRow = Callable[[wire.ReportLine], None]
+Row = TypeVar("Row")
 _DONE = ("", False)
 
 
@@ -39,26 +39,25 @@ class Prefetch:
         self.todo: queue.SimpleQueue[tuple[str, bool]] = queue.SimpleQueue()
         self.worker: threading.Thread | None = None
 
-    def wrap(self, on_row: OnRow | None) -> OnRow:
-        """A row handler that passes each row on to `on_row` and queues the files it names."""
+    def wrap(
+        self,
+        on_row: Callable[[Row], None] | None,
+        named: Callable[[Row], tuple[Sequence[str], bool]],
+    ) -> Callable[[Row], None]:
+        """A row handler that passes each row on to `on_row` and queues the files it names:
+        `named(row)` says which, and whether the row is a failure's
+        (testing/report.files_named)."""
 
-        def handle(row: wire.ReportLine) -> None:
-            self.take(row)
+        def handle(row: Row) -> None:
+            self.take(*named(row))
             if on_row is not None:
                 on_row(row)
 
         return handle
 
-    def take(self, row: wire.ReportLine) -> None:
-        if not isinstance(row, wire.TestLine | wire.Timeout | wire.CollectError):
-            return
-        test = row if isinstance(row, wire.TestLine) else None
-        failure = row.failure or {}
-        failing = test is None or test.outcome in ("failed", "error") or bool(failure)
-        keys = [*(test.covered if test else ()), *(failure.get("import_covered") or ())]
-        paths = [key.rpartition(":")[0] for key in keys]
-        paths += [frame.get("path", "") for frame in failure.get("frames") or ()]
-        for path in [(test.path if test else "") or "", *paths]:
+    def take(self, paths: Sequence[str], failing: bool) -> None:
+        """Queue the workspace files among `paths` (indexed too when `failing`)."""
+        for path in paths:
             if path.startswith(self.root) and (path, failing) not in self.seen:
                 self.seen.add((path, failing))
                 self._start()

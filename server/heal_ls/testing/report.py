@@ -64,6 +64,20 @@ def read_report(path: str) -> tuple[list[ReportRow], str | None]:
     return rows, refused
 
 
+def files_named(row: ReportRow) -> tuple[list[str], bool]:
+    """The files a report line names (its test file, the functions it ran, its failure's
+    frames) and whether it is a failure's: what locate/prefetch reads ahead."""
+    if not isinstance(row, wire.TestLine | wire.Timeout | wire.CollectError):
+        return [], False
+    test = row if isinstance(row, wire.TestLine) else None
+    failure = row.failure or {}
+    failing = test is None or test.outcome in ("failed", "error") or bool(failure)
+    keys = [*(test.covered if test else ()), *(failure.get("import_covered") or ())]
+    paths = [(test.path if test else "") or ""] + [key.rpartition(":")[0] for key in keys]
+    paths += [frame.get("path", "") for frame in failure.get("frames") or ()]
+    return paths, failing
+
+
 def collect_result(
     inv: PytestInvocation, returncode: int, output: str, seconds: float, timed_out: bool = False
 ) -> RunResult:

@@ -10,6 +10,7 @@ from heal_ls.locate import prefetch
 from heal_ls.models import RunResult
 from heal_ls.models import TestOutcome as Outcome
 from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.report import files_named
 
 
 def finish(ahead: prefetch.Prefetch) -> None:
@@ -32,7 +33,7 @@ def test_rows_make_the_worker_read_their_files_once(tmp_path, monkeypatch):
         open(path, "w").close()
     ahead = prefetch.Prefetch(str(tmp_path), None)
     seen: list[wire.ReportLine] = []
-    handle = ahead.wrap(seen.append)
+    handle = ahead.wrap(seen.append, files_named)
     passing = line("passed", test, [f"{mod}:1"])
     failure = {"frames": [{"path": other}, {"path": "/usr/lib/python3/json.py"}]}
     failing = line("failed", test, [f"{mod}:1"], failure)
@@ -61,8 +62,8 @@ def test_a_file_the_map_holds_as_it_is_is_not_fingerprinted_again(tmp_path, monk
     monkeypatch.setattr(prefetch, "file_functions", read.append)
     monkeypatch.setattr(prefetch, "index_file", lambda path: None)
     ahead = prefetch.Prefetch(str(tmp_path), None)
-    ahead.take(line("passed", str(tmp_path / "test_m.py"), covered))
+    ahead.take(*files_named(line("passed", str(tmp_path / "test_m.py"), covered)))
     (tmp_path / "new.py").write_text("x = 1\n")
-    ahead.take(line("passed", "", [f"{tmp_path / 'new.py'}:1"]))
+    ahead.take(*files_named(line("passed", "", [f"{tmp_path / 'new.py'}:1"])))
     finish(ahead)
     assert read == [str(tmp_path / "new.py")]
