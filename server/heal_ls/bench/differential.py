@@ -10,10 +10,25 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from dataclasses import dataclass
 
+from heal_ls.payload import to_object
 from heal_ls.testing.process import kill_group
 
 MIN_AGREEMENTS = 5
+
+
+@dataclass
+class ChildInput:
+    """What the child (CHILD, on its stdin as JSON) compares: `name` in both module texts."""
+
+    root: str
+    path: str  # the module's file: its folder and root go first on the child's sys.path
+    name: str  # the function's qualified name (a top-level function)
+    healed: str  # the healed module's text
+    reference: str  # the reference module's text
+    min: int  # agreements needed for "behaves"
+
 
 CHILD = r"""
 import copy, inspect, itertools, json, os, random, signal, sys, types
@@ -94,21 +109,16 @@ async def behaves_alike(
     """ "behaves", "differs" or "?" (nested functions, methods, odd signatures, hangs)."""
     if "." in qualname:
         return "?"
-    payload = {
-        "root": root,
-        "path": path,
-        "name": qualname,
-        "healed": healed_module,
-        "reference": reference_module,
-        "min": MIN_AGREEMENTS,
-    }
+    payload = ChildInput(root, path, qualname, healed_module, reference_module, MIN_AGREEMENTS)
     proc = await asyncio.create_subprocess_exec(
         python or sys.executable, "-c", CHILD,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL, cwd=root, start_new_session=True,
     )  # fmt: skip
     try:
-        out, _ = await asyncio.wait_for(proc.communicate(json.dumps(payload).encode()), timeout)
+        out, _ = await asyncio.wait_for(
+            proc.communicate(json.dumps(to_object(payload)).encode()), timeout
+        )
     except asyncio.TimeoutError:
         return "?"
     finally:
