@@ -82,9 +82,13 @@ async def test_what_the_sandboxed_twin_learns_stays_with_it(project, sandbox_lev
     warm = WarmRunner(sys.executable, str(project))
     policy = SandboxPolicy()
     try:
-        for _ in range(3):
+        # the twin says what it learned after a run ends, and the client takes it in at the end
+        # of the next run: on a loaded machine that can take more than the three runs it needs
+        for _ in range(8):
             await run(project, warm, sandbox=policy, nodeids=["test_learn.py"])
-        twin = warm.boxed[policy]
+            twin = warm.boxed[policy]
+            if "wave" in twin.learned:
+                break
         assert "wave" in twin.learned
     finally:
         warm.close()
