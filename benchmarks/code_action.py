@@ -196,17 +196,14 @@ class RawClient:
                 return
             body = stdout.read(length)
             arrived = time.perf_counter()
-            if b'"method"' not in body[:200] or b'"result"' in body[:40]:
-                message_id = json.loads(body).get("id")
-                if isinstance(message_id, int):
-                    with self.arrived:
-                        self.answers[message_id] = (arrived, body)
-                        self.arrived.notify_all()
-                    continue
             message = json.loads(body)
-            if "id" in message:  # the server asks: configuration, progress tokens
+            if "method" not in message:  # the answer to one of ours
+                with self.arrived:
+                    self.answers[message["id"]] = (arrived, body)
+                    self.arrived.notify_all()
+            elif "id" in message:  # the server asks: configuration, progress tokens
                 self.send(message["id"], None, result=True)
-            elif message.get("method") == t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS:
+            elif message["method"] == t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS:
                 with self.arrived:
                     params = message["params"]
                     self.diagnostics[params["uri"]] = params["diagnostics"]
