@@ -85,11 +85,16 @@ async def test_what_the_sandboxed_twin_learns_stays_with_it(project, sandbox_lev
         # the twin says what it learned after a run ends, and the client takes it in at the end
         # of the next run: on a loaded machine that can take more than the three runs it needs
         for _ in range(8):
-            await run(project, warm, sandbox=policy, nodeids=["test_learn.py"])
+            result = await run(project, warm, sandbox=policy, nodeids=["test_learn.py"])
             twin = warm.boxed[policy]
+            assert outcomes(result) == {"test_learn": "passed"}, result
             if "wave" in twin.learned:
                 break
-        assert "wave" in twin.learned
+        server = twin.server
+        assert "wave" in twin.learned, (
+            f"restarts {twin.restarts}, cold runs {twin.cold_runs}, failures {twin.failures}, "
+            f"alive {server and server.alive()}, not yet taken in {server and server.learned}"
+        )
     finally:
         warm.close()
     plain, boxed = (

@@ -2,7 +2,9 @@
 // the squiggle on Inventory.remove, Ctrl+. -> "AI heal ..." -> the fixed code in the editor -> save.
 // Env: PORT, WS, SHOTS (screenshot folder); UNTIL=diagnostic stops at the squiggle and prints the
 // Problems panel ("problems: ..."). Exit 0 on success.
-const { log, openFile, runPaletteCommand, saveFixed, shot, withWorkbench } = require('./ui_common');
+const {
+  log, openFile, openQuickFix, runPaletteCommand, saveFixed, shot, withWorkbench,
+} = require('./ui_common');
 
 const { UNTIL } = process.env;
 
@@ -21,11 +23,7 @@ withWorkbench('vscode-heal-failure', async (page) => {
     console.log(`problems: ${await page.locator('.markers-panel').innerText()}`.replace(/\n/g, ' | '));
     return;
   }
-  await page.locator('.monaco-editor .view-line', { hasText: 'have = self.items[name]' }).first().click();
-  await page.keyboard.press('End');
-  await page.keyboard.press('Control+Period');
-  const heal = page.locator('.action-widget').getByText(/AI heal/).first();
-  await heal.waitFor({ timeout: 20000 });
+  const heal = await openQuickFix(page, 'have = self.items[name]', /AI heal/);
   log(`quick fix menu shows: ${await heal.textContent()}`);
   await shot(page, 'vscode-heal-quickfix');
   await heal.click();

@@ -9,7 +9,6 @@ socket is reachable across network namespaces, so a candidate could otherwise ta
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import stat
@@ -72,20 +71,28 @@ def hidden_dirs(home: str | None = None) -> list[str]:
     return sorted({os.path.realpath(d) for d in dirs} - {"/"} | ({home} if home else set()))
 
 
-@functools.lru_cache(maxsize=16)
+_PYTHON_PATHS: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
 def python_paths(python: str, pythonpath: str) -> tuple[str, ...]:
-    """Where the interpreter reads from: sys.path and its prefixes (asked once per python)."""
+    """Where the interpreter reads from: sys.path and its prefixes (asked once per python). A
+    probe that failed (an interpreter slow to start on a loaded machine) is not remembered: the
+    next sandbox asks again rather than hide the interpreter's library from every later run."""
+    if (python, pythonpath) in _PYTHON_PATHS:
+        return _PYTHON_PATHS[python, pythonpath]
     code = "import sys, json; print(json.dumps(sys.path + [sys.prefix, sys.base_prefix]))"
     env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": pythonpath}
     paths = [os.path.dirname(os.path.dirname(os.path.abspath(python)))]
     try:
         done = subprocess.run(
-            [python, "-c", code], capture_output=True, text=True, timeout=20, env=env
+            [python, "-c", code], capture_output=True, text=True, timeout=60, env=env
         )
-        paths += json.loads(done.stdout)
+        asked = json.loads(done.stdout)
     except (OSError, subprocess.SubprocessError, ValueError):
-        pass
-    return tuple(p for p in paths if p and os.path.exists(p))
+        return tuple(p for p in paths if os.path.exists(p))
+    found = tuple(p for p in paths + asked if p and os.path.exists(p))
+    _PYTHON_PATHS[python, pythonpath] = found
+    return found
 
 
 def view(

@@ -178,8 +178,10 @@ class WarmServer:
             if doubt:
                 self.send(wire.Error(id=run.id, message=doubt.message, kind=doubt.kind))
                 continue
-            self.send(wire.Done(id=run.id, returncode=code, timed_out=child.timed_out, cpu=cpu))
+            # Read what the child learned before saying Done: the client then removes the run's
+            # exchange folder (a sandboxed run's), and a loaded machine lets it win that race.
             self.merge_learned(warm_rules.read_learned(run.output))
+            self.send(wire.Done(id=run.id, returncode=code, timed_out=child.timed_out, cpu=cpu))
             self.last_activity = time.monotonic()
 
     def merge_learned(self, learned: wire.Imported) -> None:

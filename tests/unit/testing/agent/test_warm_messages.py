@@ -5,6 +5,7 @@ there, not a silent default."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import heal_protocol as wire
 import pytest
@@ -96,3 +97,33 @@ def test_a_child_s_exchange_records_round_trip(record):
 def test_a_doubt_without_its_kind_is_refused():
     with pytest.raises(TypeError):
         wire.build(wire.Doubt, {"message": "m"})
+
+
+def test_what_a_run_learned_is_read_before_its_done_is_sent(tmp_path):
+    """The client removes a sandboxed run's exchange folder as soon as it hears Done: the server
+    must have read the run's learned modules by then, or a loaded machine loses them every run."""
+    import subprocess
+    import sys
+
+    import warm_server
+
+    output = str(tmp_path / "out")
+    learned = wire.Imported(plain=["wave"], rewritten=[], marked=[], prefix=None)
+    (tmp_path / "out.modules").write_text(wire.encode(learned))
+    child = subprocess.Popen([sys.executable, "-c", "pass"])  # reaped by the server, not here
+    server = warm_server.WarmServer.__new__(warm_server.WarmServer)
+    server.children = {child.pid: warm_server.Child(replace(RUN, output=output), deadline=1e12)}
+    server.pending_learn = None
+    sent = []
+
+    def send(message: object) -> None:  # the client: Done -> the exchange folder is gone
+        sent.append(message)
+        if isinstance(message, wire.Done):
+            for leftover in tmp_path.iterdir():
+                leftover.unlink()
+
+    server.send = send
+    while server.children:
+        server.reap()
+    assert [type(m) for m in sent] == [wire.Done]
+    assert server.pending_learn is not None and server.pending_learn.plain == ["wave"]
