@@ -12,6 +12,7 @@ reported without a heal target; it never hides the other failures.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections.abc import Callable, Sequence
@@ -53,7 +54,9 @@ async def diagnose(
     if script:
         run = await run_script(root, script, options)
         return run, locate_all(run.failures, root, run)
-    run, evidence = await _tests(root, options, tests, whole_files, on_row)
+    # the run is the ranking's evidence: which blocks of the functions ran, test by test
+    evidence_options = dataclasses.replace(options, blocks=options.trace)
+    run, evidence = await _tests(root, evidence_options, tests, whole_files, on_row)
     run.changed_since_green = with_history(run, root, options.python).changed_since_green
     evidence.changed_since_green = run.changed_since_green
     if not tests:

@@ -70,6 +70,9 @@ class Failure:
     test_line: int | None = None  # 1-based line of the failing line inside the test (or its def)
     # Workspace functions that ran during the test, as "abs_path:first_line" keys.
     covered: list[str] = field(default_factory=list)
+    # The blocks of those functions that ran, {abs_path: first lines}; None: not recorded (a
+    # def's entry block is the def's own key in `covered`, agent/heal_hits.py).
+    blocks: dict[str, list[int]] | None = None
     # Workspace functions that called the mock a failed mock assertion checks (same keys).
     mock_callers: list[str] = field(default_factory=list)
     # Workspace functions that ran while the test modules imported (module-level data).
@@ -109,6 +112,7 @@ class TestOutcome:
     line: int | None = None
     covered: list[str] = field(default_factory=list)
     call: str | None = None  # the call phase's own outcome; None when it never ran
+    blocks: dict[str, list[int]] | None = None  # as Failure.blocks
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TestOutcome:

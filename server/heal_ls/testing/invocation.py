@@ -34,6 +34,7 @@ DROPPED_ENV = (
     wire.SEAL,
     wire.SERIAL,
     wire.SELECT,
+    wire.BLOCKS,
 )
 # More test ids than this run as their files, the plugin keeping the ids (agent/heal_select.py):
 # pytest resolves each id argument on its own, ~15 ms an id of a big parametrized function.
@@ -90,6 +91,8 @@ def build_pytest_invocation(
     workdir = tempfile.mkdtemp(prefix="heal-ls-run-")
     report_path = os.path.join(workdir, "report.jsonl")
     env = plugin_env(root, report_path, trace, test_timeout)
+    if trace and options.blocks:
+        env[wire.BLOCKS] = "1"
     if overlay:
         env[wire.OVERLAY] = write_overlay(workdir, overlay)
         # a candidate's coverage is not the user's, and the sandbox's workspace is read-only
@@ -147,7 +150,7 @@ def without_reporter(inv: PytestInvocation) -> PytestInvocation:
     would be (heal_serve points it there, so the warm runner's exchange folder carries it back
     as it carries a report)."""
     os.unlink(inv.env.pop(wire.SEAL))  # nothing here is sealed: no reporter exists
-    for var in (wire.TRACE, wire.TEST_TIMEOUT, wire.HITS_CACHE):
+    for var in (wire.TRACE, wire.BLOCKS, wire.TEST_TIMEOUT, wire.HITS_CACHE):
         inv.env.pop(var, None)
     inv.argv[inv.argv.index(PLUGIN_NAME)] = wire.SERVE_PLUGIN
     # after the user's addopts, so these win; -p no:randomly keeps the sentinel last

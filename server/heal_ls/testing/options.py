@@ -25,6 +25,7 @@ class RunOptions:
     warm: Any = field(default=None, hash=False, compare=False)  # a WarmRunner, or None: spawn
     own_cache: bool = False  # a pytest cache of the run's own: the user's lastfailed untouched
     trace: bool = True  # record which workspace functions each test ran (the plugin's hits)
+    blocks: bool = False  # with trace: which blocks of them ran too (ranking evidence: diagnose)
     # untrusted code (candidates) runs in the sandbox: True or a SandboxPolicy (kept as a policy)
     sandbox: SandboxPolicy | bool | None = None
     spread: bool = False  # test ids (files, folders) run under pytest-xdist too (`heal-ls index`)

@@ -188,6 +188,7 @@ def _add_test(result: RunResult, row: wire.TestLine) -> None:
         line=row.line,
         covered=row.covered,
         call=row.call,
+        blocks=row.blocks,
     )
     result.tests.append(outcome)
     field = {"passed": "passed", "failed": "failed", "error": "errors", "skipped": "skipped"}
@@ -335,8 +336,12 @@ def _map_paths(result: RunResult, root: str) -> None:
     for failure in result.failures:
         failure.test_path = fix(failure.test_path)
         failure.covered = [fix(key) for key in failure.covered]
+        if failure.blocks is not None:
+            failure.blocks = {fix(path): lines for path, lines in failure.blocks.items()}
         for frame in failure.frames:
             frame.path = fix(frame.path)
     for test in result.tests:
         test.path = fix(test.path)
         test.covered = [fix(key) for key in test.covered]
+        if test.blocks is not None:
+            test.blocks = {fix(path): lines for path, lines in test.blocks.items()}

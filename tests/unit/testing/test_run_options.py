@@ -39,8 +39,14 @@ def test_diagnose_hands_every_option_to_the_run_of_the_tests_files(tmp_path, mon
 
     monkeypatch.setattr(diagnose_module, "run_pytest", run_pytest)
     asyncio.run(diagnose_module.diagnose(tmp_path, OPTIONS, tests=["t::a"]))
-    assert seen == [(OPTIONS, {"nodeids": ["t"], "on_row": None})]
+    # the run is the ranking's evidence: it records blocks too (a run without trace could not)
+    evidence = replace(OPTIONS, blocks=True)
+    assert seen == [(evidence, {"nodeids": ["t"], "on_row": None})]
     assert seen[0][0].warm is WARM
+    seen.clear()
+    untraced = replace(OPTIONS, trace=False)
+    asyncio.run(diagnose_module.diagnose(tmp_path, untraced, tests=["t::a"]))
+    assert seen[0][0] == untraced
 
 
 def test_a_script_runs_with_the_interpreter_run_timeout_and_overlay(tmp_path, monkeypatch):

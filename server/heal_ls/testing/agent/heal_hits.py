@@ -12,6 +12,16 @@ workspace functions pay (one call into C); the standard library, pytest and thir
 at full speed. The key is the one a code object gives (co_firstlineno = first decorator line).
 The line numbers of the module are unchanged, so tracebacks and line coverage are too.
 
+With BLOCKS=1 in the environment (the run whose tests are ranking evidence: diagnose's), each
+def's blocks report too, through the same call: the first statement of every branch a def can
+take (an if's or elif's body and else, a loop's body and else, an except handler, a match case)
+and the statement after every compound statement (reached only when it fell through):
+
+    __heal_ls_hit__("abs_path:line:b")
+
+keyed by that statement's line. A def's entry block is its own hit. `split_hits` parts a test's
+hits into the functions and each module's block lines.
+
 Compiling a big package from source on every run (networkx: ~300 modules at import) costs as
 much as its tests (plain pytest reads the modules' bytecode), so the instrumented code is kept in
 heal-ls's own cache folder (HEAL_LS_HITS_CACHE, set by the invocation; never the workspace's
@@ -32,10 +42,12 @@ import marshal
 import os
 import sys
 
-from heal_protocol import HITS_CACHE
+from heal_protocol import BLOCKS, HITS_CACHE
 
 HIT = "__heal_ls_hit__"
 CACHE_TAG = "heal-hits-1"  # bump when the instrumentation changes: old files are never read
+BLOCKS_TAG = "heal-blocks-1"  # the same with block hits (another file: either may be wanted)
+BLOCK_MARK = ":b"  # ends a block key
 OFF = frozenset().__contains__  # takes the key, does nothing: the switch when not recording
 
 if not hasattr(builtins, HIT):
@@ -47,21 +59,86 @@ def record_into(add):
     setattr(builtins, HIT, add)
 
 
+def split_hits(keys):
+    """(sorted function keys, {abs_path: sorted block lines}) of one recording's hits."""
+    functions, blocks = [], {}
+    for key in keys:
+        if key.endswith(BLOCK_MARK):
+            path, _, line = key[: -len(BLOCK_MARK)].rpartition(":")
+            blocks.setdefault(path, []).append(int(line))
+        else:
+            functions.append(key)
+    for lines in blocks.values():
+        lines.sort()
+    return sorted(functions), blocks
+
+
+def _hit(key, where):
+    call = ast.Call(ast.Name(HIT, ast.Load()), [ast.Constant(key)], [])
+    return ast.copy_location(ast.Expr(call), where)
+
+
+# Statement lists where a branch starts (its first statement is a block), by node type; the
+# other lists of a compound statement (a try's body, its finally, a with's body) run whenever
+# the statement itself does, and are only searched for branches inside.
+_BRANCHES = {
+    "If": ("body", "orelse"),
+    "For": ("body", "orelse"),
+    "AsyncFor": ("body", "orelse"),
+    "While": ("body", "orelse"),
+    "Try": ("orelse",),
+    "TryStar": ("orelse",),
+    "ExceptHandler": ("body",),
+    "match_case": ("body",),
+}
+_INSIDE = ("body", "orelse", "finalbody", "handlers", "cases")
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
 class _AddHits(ast.NodeTransformer):
-    def __init__(self, path):
+    def __init__(self, path, blocks=False):
         self.path = path
+        self.blocks = blocks
 
     def visit_FunctionDef(self, node):
         self.generic_visit(node)
+        if self.blocks:
+            node.body = self._blocks(node.body, entry=True)
         first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-        hit = ast.Expr(
-            ast.Call(ast.Name(HIT, ast.Load()), [ast.Constant(f"{self.path}:{first}")], [])
-        )
         at = 1 if _is_docstring(node.body[0]) and len(node.body) > 1 else 0
-        node.body.insert(at, ast.copy_location(hit, node.body[at]))
+        node.body.insert(at, _hit(f"{self.path}:{first}", node.body[at]))
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _blocks(self, statements, entry):
+        """`statements` with a block hit before the first (unless `entry`) and after every
+        compound statement; branches inside are marked too (never inside a nested scope)."""
+        out, mark = [], not entry
+        for statement in statements:
+            if mark:
+                out.append(_hit(f"{self.path}:{statement.lineno}{BLOCK_MARK}", statement))
+            out.append(statement)
+            mark = self._branches(statement)
+        return out
+
+    def _branches(self, node):
+        """Mark the branches of a compound statement; True if it is one."""
+        if isinstance(node, _SCOPES):
+            return False
+        starts = _BRANCHES.get(type(node).__name__, ())
+        compound = False
+        for name in _INSIDE:
+            inner = getattr(node, name, None)
+            if not isinstance(inner, list) or not inner:
+                continue
+            compound = True
+            if name in ("handlers", "cases"):
+                for part in inner:
+                    self._branches(part)
+            else:
+                setattr(node, name, self._blocks(inner, entry=name not in starts))
+        return compound
 
 
 def _is_docstring(statement):
@@ -73,10 +150,17 @@ def _is_docstring(statement):
     )
 
 
-def compile_recording(source, path):
-    """Module code for `source` whose functions report their runs (compiled as `path`)."""
+def blocks_wanted():
+    """Whether this run's workspace modules report their blocks too (BLOCKS=1)."""
+    return os.environ.get(BLOCKS) == "1"
+
+
+def compile_recording(source, path, blocks=None):
+    """Module code for `source` whose functions (and with `blocks`, their blocks; None: as the
+    environment says) report their runs, compiled as `path`."""
+    blocks = blocks_wanted() if blocks is None else blocks
     tree = ast.parse(source, path)
-    tree = ast.fix_missing_locations(_AddHits(os.path.abspath(path)).visit(tree))
+    tree = ast.fix_missing_locations(_AddHits(os.path.abspath(path), blocks).visit(tree))
     return compile(tree, path, "exec", dont_inherit=True)
 
 
@@ -85,24 +169,27 @@ class RecordingLoader(importlib.machinery.SourceFileLoader):
 
     def get_code(self, fullname):
         source = self.get_data(self.path)
-        where = cache_path(self.path)
+        blocks = blocks_wanted()
+        where = cache_path(self.path, blocks)
         header = importlib.util.MAGIC_NUMBER + _digest(source, self.path)
         code = _read_cached(where, header) if where else None
         if code is None:
-            code = compile_recording(source, self.path)
+            code = compile_recording(source, self.path, blocks)
             if where:
                 _write_cached(where, header, code)
         return code
 
 
-def cache_path(path):
-    """The file keeping `path`'s instrumented code, or None when no cache folder was given."""
+def cache_path(path, blocks=False):
+    """The file keeping `path`'s instrumented code (with block hits or without), or None when no
+    cache folder was given."""
     folder = os.environ.get(HITS_CACHE)
     if not folder:
         return None
     name = hashlib.blake2b(os.path.abspath(path).encode("utf-8", "surrogatepass"), digest_size=12)
     tag = sys.implementation.cache_tag or "python"
-    return os.path.join(folder, f"{name.hexdigest()}.{tag}.{CACHE_TAG}.pyc")
+    kind = BLOCKS_TAG if blocks else CACHE_TAG
+    return os.path.join(folder, f"{name.hexdigest()}.{tag}.{kind}.pyc")
 
 
 def _digest(source, path):

@@ -8,6 +8,7 @@ Environment of a pytest run (read by heal_pytest_plugin when pytest starts):
   REPORT        path of the JSON-lines report to write (nothing is recorded without it)
   ROOT          workspace root (default: the current directory)
   TRACE         "1" records which workspace functions ran in each test
+  BLOCKS        "1" (with TRACE) records which blocks of them ran too (agent/heal_hits.py)
   TEST_TIMEOUT  seconds per test (0 or unset: no limit)
   OVERLAY       JSON file {abs_path: source_text} served instead of those files
   SERIAL        "1" runs the tests in pytest's own process when the config asks for pytest-xdist
@@ -56,6 +57,7 @@ TEST_TIMEOUT = "HEAL_LS_TEST_TIMEOUT"
 OVERLAY = "HEAL_LS_OVERLAY"
 SCRIPT_TIMEOUT = "HEAL_LS_SCRIPT_TIMEOUT"
 SERIAL = "HEAL_LS_SERIAL"  # "1": run the tests in pytest's own process even if -n asks for workers
+BLOCKS = "HEAL_LS_BLOCKS"
 HITS_CACHE = "HEAL_LS_HITS_CACHE"  # folder keeping instrumented module code across traced runs
 SELECT = "HEAL_LS_SELECT"  # JSON list of the test ids a run of their files keeps
 SEAL = "HEAL_LS_SEAL"  # the report's secret (testing/report.py); the plugin deletes the file
@@ -281,8 +283,11 @@ class TestLine:
     stdout: str
     call: str | None = None  # the call phase's outcome; None (left out) when it never ran
     interrupted: bool | None = None  # True when the session was interrupted during it
+    # {abs_path: first lines of the blocks it ran} of those functions (BLOCKS runs, {} for none;
+    # left out when not recorded)
+    blocks: dict[str, list[int]] | None = None
     TAG: ClassVar[tuple[str, str]] = ("kind", TEST)
-    OMIT_NONE: ClassVar[tuple[str, ...]] = ("call", "interrupted")
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("call", "interrupted", "blocks")
 
 
 @dataclass

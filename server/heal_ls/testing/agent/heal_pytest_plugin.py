@@ -225,13 +225,15 @@ class HealReporter:
     def _finish(self, rec):
         self.record = None
         if self.recorder:
-            rec.covered = self.recorder.collected()
+            rec.covered, rec.blocks = self.recorder.collected_with_blocks()
         if self.watchdog:
             self.watchdog.disarm()
         rec.stdout = parts.bounded_text(rec.stdout)
         failure = rec.failure
         if failure is not None:
             failure.update(duration=rec.duration, covered=rec.covered)
+            if rec.blocks is not None:
+                failure["blocks"] = rec.blocks
             failure["stdout"] = rec.stdout
         self.emit(rec)
 

@@ -179,7 +179,13 @@ class CallRecorder:
         heal_hits.uninstall(self.finder)
 
     def collected(self):
-        return sorted(self.hits)
+        """The functions' keys, sorted (the blocks' hits left out)."""
+        return heal_hits.split_hits(self.hits)[0]
+
+    def collected_with_blocks(self):
+        """(the functions' keys, {abs_path: block lines}; None when blocks are not recorded)."""
+        functions, blocks = heal_hits.split_hits(self.hits)
+        return functions, blocks if heal_hits.blocks_wanted() else None
 
 
 class Watchdog:

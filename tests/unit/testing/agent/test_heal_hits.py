@@ -213,7 +213,7 @@ def test_instrumented_code_is_kept_in_the_cache_folder_and_read_back_only_for_th
     compiled = []
     real = heal_hits.compile_recording
     monkeypatch.setattr(
-        heal_hits, "compile_recording", lambda s, p: compiled.append(p) or real(s, p)
+        heal_hits, "compile_recording", lambda s, p, b=None: compiled.append(p) or real(s, p, b)
     )
     loader = heal_hits.RecordingLoader("hits_cached", path)
     code = loader.get_code("hits_cached")  # the same source: from the cache, no compile
@@ -229,3 +229,71 @@ def test_instrumented_code_is_kept_in_the_cache_folder_and_read_back_only_for_th
     assert compiled == [path] and len(list(cache.iterdir())) == 1
     monkeypatch.delenv(heal_hits.HITS_CACHE)
     assert heal_hits.cache_path(path) is None  # no folder given: nothing kept
+
+
+BRANCHY = '''\
+def pick(x):
+    """Doc stays."""
+    if x > 0:
+        y = 1
+    elif x < -5:
+        y = 2
+    else:
+        y = 3
+    for i in range(x if x > 0 else 0):
+        y += i
+    try:
+        y = 10 // x
+    except ZeroDivisionError:
+        y = 0
+    finally:
+        y += 1
+    def inner():
+        if y:
+            return y
+        return -1
+    return inner()
+'''
+
+
+def test_with_blocks_each_branch_taken_is_recorded_by_its_first_line(
+    tmp_path, recorder, monkeypatch
+):
+    import heal_hits
+
+    monkeypatch.setenv(heal_hits.BLOCKS, "1")
+    mod, path = _import(tmp_path, "hits_blocks", BRANCHY)
+    recorder.start()
+    mod.pick(0)
+    recorder.stop()
+    functions, blocks = recorder.collected_with_blocks()
+    assert functions == [f"{path}:1", f"{path}:17"]  # the defs, as without blocks
+    # else (8), after the if (9), after the for (11), the handler (14), after the try (17),
+    # inner's if body (19); never the loop body (10), the elif's body (6) or inner's return -1
+    assert blocks == {path: [5, 8, 9, 11, 14, 17, 19]}
+    recorder.reset()
+    recorder.start()
+    mod.pick(3)
+    recorder.stop()
+    assert recorder.collected_with_blocks()[1] == {path: [4, 9, 10, 11, 17, 19]}
+    assert mod.pick.__doc__ == "Doc stays." and mod.pick(-9) == -1  # behaviour unchanged
+
+
+def test_without_blocks_no_block_is_recorded_and_none_is_reported(tmp_path, recorder, monkeypatch):
+    import heal_hits
+
+    monkeypatch.delenv(heal_hits.BLOCKS, raising=False)
+    mod, path = _import(tmp_path, "hits_noblocks", BRANCHY)
+    recorder.start()
+    mod.pick(0)
+    recorder.stop()
+    assert recorder.collected_with_blocks() == ([f"{path}:1", f"{path}:17"], None)
+
+
+def test_block_code_is_cached_apart_from_the_plain_instrumented_code(tmp_path, monkeypatch):
+    import heal_hits
+
+    monkeypatch.setenv(heal_hits.HITS_CACHE, str(tmp_path))
+    path = str(tmp_path / "m.py")
+    assert heal_hits.cache_path(path, True).endswith(f".{heal_hits.BLOCKS_TAG}.pyc")
+    assert heal_hits.cache_path(path, True) != heal_hits.cache_path(path)

@@ -1,6 +1,7 @@
 """The pytest plugin's report, from one real pytest run over a small project built in tmp."""
 
 import asyncio
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -224,3 +225,28 @@ def test_passing_and_skipped_tests_have_locations(run):
     skipped = next(t for t in run.tests if t.nodeid.endswith("test_skipped"))
     assert skipped.outcome == "skipped" and skipped.line == 44  # its decorator line
     assert all(t.path and t.path.endswith(("test_shop.py", "test_group.py")) for t in run.tests)
+
+
+BRANCHES = {
+    "calc.py": "def sign(x):\n    if x < 0:\n        return -1\n    return 1\n",
+    "tests/test_calc.py": (
+        "from calc import sign\n\n\ndef test_pos():\n    assert sign(2) == 1\n\n\n"
+        "def test_neg():\n    assert sign(-2) == 1\n"
+    ),
+}
+
+
+def test_a_block_recording_run_reports_the_blocks_each_test_ran(tmp_path):
+    for name, text in BRANCHES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    options = RunOptions(test_timeout=10, run_timeout=120, blocks=True)
+    run = asyncio.run(run_pytest(str(tmp_path), options))
+    calc = os.path.realpath(tmp_path / "calc.py")
+    passing = next(t for t in run.tests if t.nodeid.endswith("test_pos"))
+    assert passing.covered == [f"{calc}:1"] and passing.blocks == {calc: [4]}
+    (fail,) = run.failures
+    assert fail.covered == [f"{calc}:1"] and fail.blocks == {calc: [3]}
+    plain = asyncio.run(run_pytest(str(tmp_path), RunOptions(test_timeout=10, run_timeout=120)))
+    assert plain.failures[0].blocks is None and all(t.blocks is None for t in plain.tests)
+    assert plain.failures[0].covered == fail.covered
