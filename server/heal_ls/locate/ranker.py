@@ -23,9 +23,11 @@ from heal_ls.locate.flow import names_feeding_line
 from heal_ls.locate.index import FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.spectrum import (
     DSTAR_CAP,
+    block_ochiai,
     dstar_scores,
     failing_only,
     ochiai_scores,
+    split_block,
     split_key,
 )
 from heal_ls.locate.testline import ACCESSORS, acted_before, line_suspects, resolve
@@ -139,9 +141,16 @@ class Ranker:
         then the callees a cache kept from running, then those that ran only while the modules
         were imported."""
         covered = self.covered_functions(failure)
+        blocks = self.block_scores(failure, run)
         for path, node in covered:
-            score = scores.get(f"{path}:{node.start_line}", 0.0)
+            key = f"{path}:{node.start_line}"
+            score = scores.get(key, 0.0)
             reason = f"ran during the failing test (Ochiai {score:.2f})"
+            if key in blocks and blocks[key][0] > score:  # as suspect as its likeliest block
+                score, line = blocks[key]
+                reason = (
+                    f"ran during the failing test (Ochiai {score:.2f}, its block at line {line})"
+                )
             self.add(path, node, reason, 0.5 * score + 0.0001 * node.qualname.count("<locals>"))
         for path, node, caller in skipped_callees(failure, run, covered, self.index):
             reason = f"called by {caller}; ran in a passing test only (a cached result?)"
@@ -288,10 +297,55 @@ class Ranker:
             # failing line, is likelier wrong.
             base = 0.5 if node.name == "__init__" else 0.6
             self.add(path, node, reason, base + 0.1 * bonus - 0.001 * rank)
+        if not acted:
+            self.specific_blocks(failure, run, covered, [*on_line, *feeding], where)
         self.add_covered(failure, scores, run)
         if not covered and not on_line and not feeding:  # (acted needs covered)
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"
+
+    def specific_blocks(self, failure, run, covered, tied, where: str):
+        """The failing line checks a value the functions it calls (or that computed it) made;
+        when one of the other functions the test ran has a block more specific to the failing
+        tests (block Ochiai) than any block of those, its code took a path theirs did not: it
+        ranks above them, the most specific first (click's `Argument.process` `value = None`
+        branch under `invoke`, which ran the same blocks in every test of the file)."""
+        blocks = self.block_scores(failure, run)
+        if not blocks or not tied:
+            return
+        ceiling = max(blocks.get(f"{p}:{n.start_line}", (0.0, 0))[0] for p, n in tied)
+        tied_keys = {f"{p}:{n.start_line}" for p, n in tied}
+        for path, node in covered:
+            key = f"{path}:{node.start_line}"
+            score, line = blocks.get(key, (0.0, 0))
+            if key in tied_keys or score <= ceiling:
+                continue
+            reason = (
+                f"its block at line {line} ran in the failing tests and in few passing ones"
+                f" (Ochiai {score:.2f}; the calls tied to {where} at most {ceiling:.2f})"
+            )
+            self.add(path, node, reason, 0.9 + 0.09 * score, line)
+
+    def block_scores(self, failure: Failure, run: RunResult | None) -> dict[str, tuple[float, int]]:
+        """Every function the failing test ran, by its most suspicious block: (its Ochiai, its
+        first line). A def's entry block is the def itself; {} when no block was recorded."""
+        best: dict[str, tuple[float, int]] = {}
+        for key, score in block_ochiai(failure, run).items():
+            block = split_block(key)
+            if block is None:
+                parsed = split_key(key)
+                if parsed is None:
+                    continue
+                owner, line = key, parsed[1]
+            else:
+                index = self.index(block[0])
+                node = index.function_at(block[1]) if index else None
+                if node is None:
+                    continue
+                owner, line = f"{block[0]}:{node.start_line}", block[1]
+            if owner not in best or score > best[owner][0]:
+                best[owner] = (score, line)
+        return best
 
     def mock_callers(self, failure: Failure) -> list[tuple[str, FunctionNode]]:
         return self.covered_functions(failure, failure.mock_callers)

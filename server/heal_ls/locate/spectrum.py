@@ -52,3 +52,48 @@ def split_key(key: str) -> tuple[str, int] | None:
     """ "/abs/path.py:12" -> ("/abs/path.py", 12); None when malformed."""
     path, _, line = key.rpartition(":")
     return (path, int(line)) if path and line.isdigit() else None
+
+
+BLOCK_MARK = ":b"  # a block's key: "abs_path:line:b" (a def's entry block is the def's own key)
+
+
+def block_keys(covered: list[str], blocks: dict[str, list[int]]) -> set[str]:
+    """Every block one test ran: the functions' entries and the blocks inside them."""
+    keys = set(covered)
+    keys.update(f"{path}:{line}{BLOCK_MARK}" for path, lines in blocks.items() for line in lines)
+    return keys
+
+
+def block_ochiai(failure: Failure, run: RunResult | None) -> dict[str, float]:
+    """Ochiai of every block the failing test ran, over the tests whose blocks were recorded
+    (a run that did not record them says nothing of its blocks); {} when this test's were not."""
+    if failure.blocks is None:
+        return {}
+    mine = block_keys(failure.covered, failure.blocks)
+    failing, passing = [mine], []
+    if run is not None:
+        failing += [
+            block_keys(f.covered, f.blocks)
+            for f in run.failures
+            if f.id != failure.id and f.blocks is not None
+        ]
+        passing = [
+            block_keys(t.covered, t.blocks)
+            for t in run.tests
+            if t.outcome == "passed" and t.blocks is not None
+        ]
+    failed = dict.fromkeys(mine, 0)
+    passed = dict.fromkeys(mine, 0)
+    for keys in failing:
+        for key in mine.intersection(keys):
+            failed[key] += 1
+    for keys in passing:
+        for key in mine.intersection(keys):
+            passed[key] += 1
+    total = len(failing)
+    return {key: failed[key] / math.sqrt(total * (failed[key] + passed[key])) for key in mine}
+
+
+def split_block(key: str) -> tuple[str, int] | None:
+    """ "/abs/path.py:12:b" -> ("/abs/path.py", 12); None for a function's key."""
+    return split_key(key[: -len(BLOCK_MARK)]) if key.endswith(BLOCK_MARK) else None

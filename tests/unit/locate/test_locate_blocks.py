@@ -1,0 +1,141 @@
+"""locate(): block-level spectrum evidence (issue 22, ranking). A function is as suspect as its
+most suspicious block (Ochiai over the tests whose blocks were recorded); a function whose block
+is more specific to the failing tests than any block of the functions the failing line calls
+ranks above them."""
+
+from heal_ls.locate import locate
+from heal_ls.locate.spectrum import block_ochiai
+from heal_ls.models import Failure, Frame, RunResult
+from heal_ls.models import TestOutcome as Outcome
+
+FMT = """\
+def render(text, strip):
+    tokens = split(text)
+    if strip:
+        tokens = drop_comments(tokens)
+    return " ".join(tokens)
+
+
+def split(text):
+    return text.split()
+
+
+def drop_comments(tokens):
+    out = []
+    for token in tokens:
+        if token.startswith("--"):
+            break
+        out.append(token)
+    return out
+"""
+TEST = """\
+from fmt import render
+
+
+def test_comment_in_the_middle():
+    assert render("a -- b c", True) == "a c"
+"""
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def setup(tmp_path):
+    (tmp_path / "fmt.py").write_text(FMT)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_fmt.py").write_text(TEST)
+    here = str(tmp_path / "fmt.py")
+    keys = [
+        f"{here}:{line_of(FMT, f'def {name}(')}" for name in ("render", "split", "drop_comments")
+    ]
+    return here, keys
+
+
+def block(here: str, needle: str) -> int:
+    return line_of(FMT, needle)
+
+
+def run_with(tmp_path, recorded=True):
+    """The failing test ran `break` in drop_comments; four passing tests ran render, split and
+    drop_comments (its loop), never that branch."""
+    here, keys = setup(tmp_path)
+    loop = [block(here, "if token.startswith"), block(here, "return out")]
+    failing_blocks = {
+        here: [
+            block(here, "tokens = drop_comments"),
+            block(here, 'return " "'),
+            *loop[:1],
+            block(here, "break"),
+            loop[1],
+        ]
+    }
+    passing_blocks = {
+        here: [
+            block(here, "tokens = drop_comments"),
+            block(here, 'return " "'),
+            loop[0],
+            block(here, "out.append"),
+            loop[1],
+        ]
+    }
+    test_path = str(tmp_path / "tests" / "test_fmt.py")
+    failure = Failure(
+        id="tests/test_fmt.py::test_comment_in_the_middle",
+        test="tests/test_fmt.py::test_comment_in_the_middle",
+        exc_type="AssertionError",
+        message="assert 'a' == 'a c'",
+        frames=[Frame(test_path, 5, "test_comment_in_the_middle")],
+        test_path=test_path,
+        test_line=5,
+        covered=keys,
+        blocks=failing_blocks if recorded else None,
+    )
+    passing = [
+        Outcome(
+            f"tests/test_fmt.py::test_{n}",
+            "passed",
+            covered=keys,
+            blocks=passing_blocks if recorded else None,
+        )
+        for n in range(4)
+    ]
+    return failure, RunResult(str(tmp_path), passed=4, failed=1, failures=[failure], tests=passing)
+
+
+def test_a_block_only_the_failing_test_ran_ranks_its_function_above_the_called_one(tmp_path):
+    failure, run = run_with(tmp_path)
+    located = locate(failure, str(tmp_path), run)
+    assert [s.qualname for s in located.suspects][:2] == ["drop_comments", "render"]
+    first = located.suspects[0]
+    assert f"block at line {line_of(FMT, 'break')}" in first.reason
+    assert first.focus_line == line_of(FMT, "break")
+
+
+def test_without_recorded_blocks_the_called_function_stays_first(tmp_path):
+    failure, run = run_with(tmp_path, recorded=False)
+    located = locate(failure, str(tmp_path), run)
+    assert located.suspects[0].qualname == "render"
+
+
+def test_no_block_more_specific_than_the_called_functions_keeps_them_first(tmp_path):
+    failure, run = run_with(tmp_path)
+    for test in run.tests:  # the passing tests ran `break` too: no block is failing-specific
+        test.blocks = {
+            path: sorted({*lines, line_of(FMT, "break")}) for path, lines in test.blocks.items()
+        }
+    located = locate(failure, str(tmp_path), run)
+    assert located.suspects[0].qualname == "render"
+
+
+def test_block_ochiai_counts_only_tests_whose_blocks_were_recorded(tmp_path):
+    failure, run = run_with(tmp_path)
+    here = str(tmp_path / "fmt.py")
+    brk = f"{here}:{line_of(FMT, 'break')}:b"
+    assert block_ochiai(failure, run)[brk] == 1.0
+    entry = f"{here}:{line_of(FMT, 'def render(')}"
+    assert block_ochiai(failure, run)[entry] == 1 / (5**0.5)  # a def's entry: its own key
+    run.tests[0].blocks = None  # a borrowed passing test: its blocks unknown, not counted
+    assert block_ochiai(failure, run)[entry] == 1 / (4**0.5)
+    failure.blocks = None
+    assert block_ochiai(failure, run) == {}
