@@ -30,6 +30,7 @@ class Recorder:
     started_ns: int  # files modified after this are not trusted for this run
     _files: dict[str, FileFunctions | None] = field(default_factory=dict)  # read once a run
     _ids: dict[tuple[str, str], int] = field(default_factory=dict)  # (path, qualname) -> id
+    _keys: dict[str, tuple[str, int] | None] = field(default_factory=dict)  # key -> (rel, line)
 
     def record(self, run: RunResult, traced: bool) -> int:
         timeouts = {f.test for f in run.failures if f.timed_out and f.test}
@@ -105,21 +106,30 @@ class Recorder:
         """Function ids of the coverage keys (None: a file changed since the run started)."""
         found: set[int] = set()
         for key in covered:
-            path, _, line = key.rpartition(":")
-            rel = os.path.relpath(path, self.root)
-            if rel.startswith("..") or not line.isdigit():
+            where = self._keys[key] if key in self._keys else self._key(key)
+            if where is None:
                 continue
+            rel, line = where
             now = self._read(rel)
-            if now is not None and now.partial and now.at_line(int(line)) is None:
+            if now is not None and now.partial and now.at_line(line) is None:
                 now = self._read(rel, whole=True)  # a function the map does not hold yet
             if now is None:
                 return None
-            qualname = now.at_line(int(line))
+            qualname = now.at_line(line)
             if qualname is not None:
                 if (rel, qualname) not in self._ids:
                     self._ids[rel, qualname] = self._function(rel, qualname, now)
                 found.add(self._ids[rel, qualname])
         return found
+
+    def _key(self, key: str) -> tuple[str, int] | None:
+        """(relative path, first line) of a coverage key, None outside the root; read once a
+        run (every test of a file names mostly the same keys)."""
+        path, _, line = key.rpartition(":")
+        rel = os.path.relpath(path, self.root)
+        where = None if rel.startswith("..") or not line.isdigit() else (rel, int(line))
+        self._keys[key] = where
+        return where
 
     def _function(self, rel: str, qualname: str, now: FileFunctions) -> int:
         mine = now.functions[qualname]
