@@ -44,6 +44,8 @@ CREATE TABLE IF NOT EXISTS green(
     path TEXT NOT NULL, qualname TEXT NOT NULL, fingerprint TEXT NOT NULL,
     PRIMARY KEY(path, qualname)) WITHOUT ROWID;
 """
+# the tables' text: a map whose meta names another was made before a table was added
+SCHEMA = hashlib.blake2b(TABLES.encode(), digest_size=8).hexdigest()
 BUSY_SECONDS = 30.0  # a writer waits this long for another's transaction
 
 
@@ -76,6 +78,9 @@ def connect(path: Path, root: str, python: str) -> sqlite3.Connection:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     db.execute("PRAGMA foreign_keys=OFF")
+    meta = {"version": VERSION, "schema": SCHEMA, "root": os.path.abspath(root), "python": python}
+    if _meta(db) == meta:  # every table there, of this version, for this project: no write
+        return db
     with transaction(db):
         for statement in TABLES.split(";"):
             if statement.strip():
@@ -84,9 +89,19 @@ def connect(path: Path, root: str, python: str) -> sqlite3.Connection:
         if row is not None and row[0] != VERSION:
             for table in ("runs", "tests", "functions", "files", "green", "green_files"):
                 db.execute(f"DELETE FROM {table}")
-        meta = {"version": VERSION, "root": os.path.abspath(root), "python": python}
         db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
     return db
+
+
+def _meta(db: sqlite3.Connection) -> dict[str, str]:
+    """The map's version, schema, root and python ({} in a new file)."""
+    try:
+        rows = db.execute(
+            "SELECT key, value FROM meta WHERE key IN ('version', 'schema', 'root', 'python')"
+        ).fetchall()
+    except sqlite3.OperationalError:  # no meta table yet
+        return {}
+    return dict(rows)
 
 
 class transaction:
