@@ -10,6 +10,7 @@ import ast
 
 from heal_ls.locate.calls import name_of
 from heal_ls.locate.index import FunctionNode, ModuleIndex
+from heal_ls.pysource.parse import statements_holding
 
 RAISES = {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"}
 
@@ -18,7 +19,7 @@ def expected_exceptions(tree: ast.Module, line: int) -> set[str]:
     """The class names (last dotted part) a `with pytest.raises(E)`/`assertRaises(E)` block
     holding `line` expects; empty when the line is in no such block."""
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in statements_holding(tree, line):
         if not isinstance(node, (ast.With, ast.AsyncWith)) or not node.body:
             continue
         start, end = node.body[0].lineno, node.end_lineno or node.lineno

@@ -11,7 +11,7 @@ import ast
 from typing import Any
 
 from heal_ls.locate.calls import RETURNED, call_names, statement_parts
-from heal_ls.pysource.parse import DEF_TYPES
+from heal_ls.pysource.parse import DEF_TYPES, statements_holding
 
 MAX_HOPS = 3  # follow `a = f(); b = g(a); assert b` a few steps, no further
 
@@ -153,7 +153,7 @@ SETUP_NAMES = ("setUp", "setup_method", "setup", "asyncSetUp")
 
 def _setups(body: list, function: Any) -> list[Any]:
     """The set-up methods of the class that holds `function` (a test method)."""
-    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+    for node in statements_holding(ast.Module(body=body, type_ignores=[]), function.lineno):
         if isinstance(node, ast.ClassDef) and function in node.body:
             return [
                 m for m in node.body

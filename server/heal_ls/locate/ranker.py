@@ -59,8 +59,14 @@ class Ranker:
         self.overlay = overlay
         self.suspects: dict[tuple[str, int], Suspect] = {}
         self.unparsable: dict[str, SyntaxError] = {}  # workspace modules this Python cannot parse
+        self.indexes: dict[str, ModuleIndex | None] = {}  # read once a ranking (~200 asks)
 
     def index(self, path: str) -> ModuleIndex | None:
+        if path not in self.indexes:
+            self.indexes[path] = self._index(path)
+        return self.indexes[path]
+
+    def _index(self, path: str) -> ModuleIndex | None:
         try:
             text = self.overlay[path] if path in self.overlay else read_source(path)
             return index_source(text)

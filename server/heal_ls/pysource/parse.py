@@ -52,6 +52,16 @@ def statements(node: ast.AST) -> Iterator[ast.stmt]:
         yield from getattr(node, field, None) or ()
 
 
+def statements_holding(node: ast.AST, line: int) -> Iterator[ast.stmt]:
+    """Every statement in a node's blocks, however deep, whose lines hold `line`, outermost
+    first: the only ones that can be a block around that line (a `with`, a class), found
+    without walking the rest of a big module or any expression."""
+    for stmt in statements(node):
+        if stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
+            yield stmt
+            yield from statements_holding(stmt, line)
+
+
 def first_line(node: ast.AST) -> int:
     """The line a def (or class) starts on: its first decorator's, else the `def` line."""
     decorators = getattr(node, "decorator_list", [])
