@@ -7,7 +7,6 @@ that was running becomes a failure (timeout, crash) with the best stack we have.
 from __future__ import annotations
 
 import hmac
-import json
 import os
 import re
 from typing import Any, TypeVar
@@ -172,11 +171,12 @@ def _sealed(inv: PytestInvocation) -> bool:
     mac = hmac.new(inv.seal, digestmod="sha256")
     for line in lines[:-1]:
         mac.update(line + b"\n")
-    try:
-        seal = json.loads(lines[-1]).get("seal", "")
-    except ValueError:
+    try:  # read as strictly as every other line: a last line that is no session line is unsealed
+        last = wire.decode_line(lines[-1])
+    except wire.ReportLineError:
         return False
-    return isinstance(seal, str) and hmac.compare_digest(mac.hexdigest(), seal)
+    seal = last.seal if isinstance(last, wire.Session) else None
+    return seal is not None and seal.isascii() and hmac.compare_digest(mac.hexdigest(), seal)
 
 
 def _add_test(result: RunResult, row: wire.TestLine) -> None:

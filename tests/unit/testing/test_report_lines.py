@@ -4,8 +4,10 @@ unknown kind is refused with an error that says which, and the run is not judged
 
 from __future__ import annotations
 
+import hmac
 import json
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -94,6 +96,43 @@ def test_a_run_whose_report_has_a_line_lacking_a_field_is_an_error_never_a_pass(
         " missing 1 required positional argument: 'duration'"
     )
     assert not result.complete
+
+
+def _sealed_lines(key: bytes, lines: list[str], tests: int) -> list[str]:
+    """`lines` and a session line sealed with `key`, as the plugin writes them."""
+    mac = hmac.new(key, digestmod="sha256")
+    for line in lines:
+        mac.update(line.encode() + b"\n")
+    return [*lines, wire.encode(wire.Session(0, tests, mac.hexdigest()))]
+
+
+@pytest.mark.parametrize(
+    ("last", "refused"),
+    [
+        ("[1]", True),  # JSON, but not an object
+        ('"sealed"', True),
+        ("null", True),
+        ('{"kind": "session", "exitstatus": 0, "tests": 1, "seal": 5}', True),
+        ('{"kind": "session", "exitstatus": 0, "tests": 1, "seal": "\\u00e9"}', False),
+        ('{"kind": "abort", "nodeid": "t.py::test_a"}', False),
+    ],
+)
+def test_a_sealed_run_whose_last_line_is_no_sealed_session_is_incomplete_not_a_crash(
+    tmp_path, last, refused
+):
+    passed = json.dumps({**TEST, "outcome": "passed", "failure": None, "call": "passed"})
+    start = json.dumps({"kind": wire.START, "nodeid": TEST["nodeid"]})
+    lines = _sealed_lines(b"key", [start, passed], tests=1)
+    inv = replace(invocation(tmp_path, lines), seal=b"key")
+    assert collect_result(inv, 0, "", 1.0).complete  # sealed as the plugin seals it
+    for torn in (False, True):  # appended as a whole line, or left unfinished
+        text = "".join(f"{line}\n" for line in lines) + last + ("" if torn else "\n")
+        Path(inv.report_path).write_text(text)
+        result = collect_result(inv, 0, "", 1.0)
+        assert not result.complete, (last, torn)
+        if refused and not torn:
+            assert result.error is not None
+            assert result.error.startswith("line 4 of the test report is refused: "), result.error
 
 
 def test_a_torn_last_line_is_left_out_not_refused(tmp_path):
