@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # green_replay, a sibl
 from heal_ls import diagnose as pipeline  # noqa: E402
 from heal_ls.bench.corpus import load_bugs, load_projects, test_env, tree, venv
 from heal_ls.bench.real import rank
+from heal_ls.bench.rows import LocaliseRow
 from heal_ls.locate import locate
 from heal_ls.models import Failure, RunResult, TestOutcome
 from heal_ls.testing.options import RunOptions
@@ -224,7 +225,12 @@ def replay_localise(store: Path, show: int) -> None:
                 print(f"  {document['bug']} ({failure.id}): rank {position}")
                 for n, s in enumerate(located.suspects[:show], 1):
                     print(f"    {n:>2} {s.score:.4f} {s.qualname} :: {s.reason}")
-        rows.append({**document, "ranks": ranks, "nested": False})
+        rows.append(
+            LocaliseRow(
+                package=document["package"], bug=document["bug"], kind=document["kind"],
+                nested=False, failures=len(failures), ranks=ranks, seconds=0.0,
+            )
+        )  # fmt: skip
         print(f"{document['package']:16} {document['kind']:6} ranks {ranks}  {document['bug']}")
     print("\n".join(localise.table(rows, [])))
 

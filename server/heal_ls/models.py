@@ -186,6 +186,16 @@ class Attempt:
 
 
 @dataclass
+class OperatorCount:
+    """One local-repairer transformation in a heal: candidates run, their seconds, verified
+    (a FixRow's "operators", summed over a corpus by bench/repairer.merged_operators)."""
+
+    tried: int = 0
+    seconds: float = 0.0
+    won: int = 0
+
+
+@dataclass
 class NodeEdit:
     """module_text[start:end] becomes `text` (code point offsets into the original module text);
     `qualname` names the touched node ("<imports>" for the import block)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from heal_ls.bench.rows import BenchSummary
 from heal_ls.bench.suites import examples_suite
 from heal_ls.bench.table import totals_line
 from heal_ls.cli import main
@@ -54,7 +55,7 @@ def test_a_verified_fix_that_fails_hidden_tests_is_counted_and_shown(capsys, mon
     (line,) = [x for x in captured.err.splitlines() if x.startswith("sum_to ")]  # the table row
     assert line.split()[:4] == ["sum_to", "yes", "yes", "no"]
     assert line.endswith("verified but fails hidden tests: test_other_sums")
-    totals = totals_line(report["summary"])  # what the text mode prints last
+    totals = totals_line(BenchSummary(**report["summary"]))  # what the text mode prints last
     assert "correct 0/1 (hidden tests pass), verified but wrong 1," in totals
 
 

@@ -15,6 +15,7 @@ import pytest
 from heal_ls.bench import localise
 from heal_ls.bench.mutants import mutants_of
 from heal_ls.bench.sdist import FetchError
+from heal_ls.testing.options import RunOptions
 
 CODE = """
 def total(prices):
@@ -87,9 +88,10 @@ def test_injected_bugs_are_ranked_and_the_source_restored(tmp_path, monkeypatch)
     mutants = localise.candidate_mutants(package, root)
     assert mutants[0].nested  # closures come first in the mix
     chosen = [mutants[0], next(m for m in mutants if m.qualname == "first")]
-    rows = [asyncio.run(localise.localise_bug(package, root, m, 10.0)) for m in chosen]
+    options = RunOptions(test_timeout=10.0, run_timeout=300)
+    rows = [asyncio.run(localise.localise_bug(package, root, m, options)) for m in chosen]
     assert (root / "src/tiny/calc.py").read_text() == before
-    assert rows[0]["ranks"] == [1] and rows[0]["nested"]
-    assert rows[1]["ranks"] == [1]
+    assert rows[0] is not None and rows[0].ranks == [1] and rows[0].nested
+    assert rows[1] is not None and rows[1].ranks == [1]
     lines = localise.table(rows, [])
     assert lines[-1].startswith("| all | 2 | 2 | 100% |")

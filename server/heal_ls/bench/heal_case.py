@@ -1,4 +1,4 @@
-"""Heal one benchmark bug end to end and describe the outcome as one table row (a dict).
+"""Heal one benchmark bug end to end and describe the outcome as one table row (a BenchRow).
 
 The case's root must be a throwaway copy: judging copies the hidden tests into it.
 """
@@ -11,6 +11,7 @@ import time
 
 from heal_ls.bench.differential import behaves_alike
 from heal_ls.bench.reference import reference_module, same_functions
+from heal_ls.bench.rows import BenchRow
 from heal_ls.bench.suites import BenchCase
 from heal_ls.diagnose import diagnose
 from heal_ls.heal.loop import heal_failure
@@ -19,52 +20,34 @@ from heal_ls.models import HealResult
 from heal_ls.testing.runner import run_pytest
 
 
-def empty_row(case: BenchCase) -> dict:
-    return {
-        "name": case.name,
-        "suite": case.suite,
-        "located": False,
-        "status": "-",
-        "fixed": False,
-        # the hidden tests pass on the healed code (None: the case has none)
-        "correct": False if case.hidden_tests else None,
-        "hidden_failed": [],
-        "equal": "-",
-        "weak": False,  # the tests pass but no passing test guarded the function
-        "attempts": 0,
-        "guard_stops": 0,  # candidates that passed the failing tests but broke a guard
-        "model_calls": 0,
-        "tokens": 0,
-        "heal_seconds": 0.0,
-        "seconds": 0.0,
-        "note": "",
-    }
+def empty_row(case: BenchCase) -> BenchRow:
+    return BenchRow(name=case.name, suite=case.suite, correct=False if case.hidden_tests else None)
 
 
-async def heal_case(case: BenchCase, config) -> dict:
+async def heal_case(case: BenchCase, config) -> BenchRow:
     started = time.monotonic()
     row = empty_row(case)
     try:
         await _heal_into(row, case, config, started)
     except Exception as exc:  # one broken bug must not end the benchmark
-        row["note"] = f"error: {type(exc).__name__}: {exc}"[:200]
-    row["seconds"] = row["seconds"] or round(time.monotonic() - started, 2)
+        row.note = f"error: {type(exc).__name__}: {exc}"[:200]
+    row.seconds = row.seconds or round(time.monotonic() - started, 2)
     return row
 
 
-async def _heal_into(row: dict, case: BenchCase, config, started: float) -> None:
+async def _heal_into(row: BenchRow, case: BenchCase, config, started: float) -> None:
     """Seconds = running the tests + healing, as a user waits for it; judging is not counted."""
     run, located = await diagnose(case.root, config.run_options(), tests=case.tests or None)
     if run.error or not run.failures:
-        row["note"] = run.error or "no failing test"
+        row.note = run.error or "no failing test"
         return
     targets = [t for t in group_targets(located) if t.suspect is not None]
     if not targets:
-        row["note"] = "no heal target: " + (group_targets(located)[0].reason or "?")
+        row.note = "no heal target: " + (group_targets(located)[0].reason or "?")
         return
     mine = [t for t in targets if _is_case_target(case, t.suspect)]
     target = (mine or targets)[0]
-    row["located"] = bool(mine)
+    row.located = bool(mine)
     result = await heal_failure(
         case.root,
         target.failures[0],
@@ -73,7 +56,7 @@ async def _heal_into(row: dict, case: BenchCase, config, started: float) -> None
         suspect=target.suspect,
         also_failing=target.failures[1:],
     )
-    row["seconds"] = round(time.monotonic() - started, 2)
+    row.seconds = round(time.monotonic() - started, 2)
     _record(row, result)
     if result.status in ("verified", "weak") and result.new_source is not None:
         await _judge(row, case, result, config)
@@ -86,45 +69,43 @@ def _is_case_target(case: BenchCase, suspect) -> bool:
     return suspect.qualname == case.qualname or case.qualname.startswith(suspect.qualname + ".")
 
 
-def _record(row: dict, result: HealResult) -> None:
-    row["status"] = result.status
-    row["weak"] = result.status == "weak"
-    row["attempts"] = len(result.attempts)
+def _record(row: BenchRow, result: HealResult) -> None:
+    row.status = result.status
+    row.weak = result.status == "weak"
+    row.attempts = len(result.attempts)
     # verify.summarise starts its reason with "regression:" when the targets passed (they run
     # first, so a failing target would come first) and a guard did not
-    row["guard_stops"] = sum(a.failure.startswith("regression:") for a in result.attempts)
-    row["model_calls"] = sum(
-        a.candidate.proposer not in ("local", "cache") for a in result.attempts
-    )
-    row["tokens"] = result.tokens
-    row["heal_seconds"] = result.seconds
+    row.guard_stops = sum(a.failure.startswith("regression:") for a in result.attempts)
+    row.model_calls = sum(a.candidate.proposer not in ("local", "cache") for a in result.attempts)
+    row.tokens = result.tokens
+    row.heal_seconds = result.seconds
     if result.status not in ("verified", "weak"):
-        row["note"] = (result.reason or "")[:120]
+        row.note = (result.reason or "")[:120]
 
 
-async def _judge(row: dict, case: BenchCase, result: HealResult, config) -> None:
+async def _judge(row: BenchRow, case: BenchCase, result: HealResult, config) -> None:
     """Fixed: the case's whole test selection passes. Equal: same AST, or behaves the same."""
     assert result.suspect is not None and result.new_source is not None, "a verified result"
     overlay = {result.suspect.path: result.new_source}
     healed = config.run_options(overlay=overlay, trace=False)
     final = await run_pytest(case.root, healed, nodeids=case.tests or None)
-    row["fixed"] = bool(final.passed) and not (final.failed or final.errors or final.timed_out)
+    row.fixed = bool(final.passed) and not (final.failed or final.errors or final.timed_out)
     if case.hidden_tests:
-        hidden_pass, row["hidden_failed"] = await _hidden_pass(case, overlay, config)
-        row["correct"] = row["fixed"] and hidden_pass
+        hidden_pass, row.hidden_failed = await _hidden_pass(case, overlay, config)
+        row.correct = row.fixed and hidden_pass
         if not hidden_pass:
-            failed = ", ".join(n.rsplit("::", 1)[-1] for n in row["hidden_failed"]) or "no run"
-            row["note"] = f"{result.status} but fails hidden tests: {failed}"[:200]
+            failed = ", ".join(n.rsplit("::", 1)[-1] for n in row.hidden_failed) or "no run"
+            row.note = f"{result.status} but fails hidden tests: {failed}"[:200]
     if not _is_case_target(case, result.suspect):
-        row["equal"] = f"healed {result.suspect.qualname}"
+        row.equal = f"healed {result.suspect.qualname}"
         return
     if same_functions(result.new_source, case):
-        row["equal"] = "same"
+        row.equal = "same"
         return
     with open(case.target, encoding="utf-8", newline="") as handle:
         original = handle.read()
     reference = reference_module(original, case)
-    row["equal"] = await behaves_alike(
+    row.equal = await behaves_alike(
         case.root, case.target, result.new_source, reference, case.qualname, config.python
     )
 

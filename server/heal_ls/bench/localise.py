@@ -20,7 +20,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from heal_ls import payload
 from heal_ls.bench.mutants import Mutant, mutants_of
+from heal_ls.bench.rows import LocaliseRow, LocaliseSummary, Timing
 from heal_ls.bench.sdist import fetch_sdist
 from heal_ls.diagnose import diagnose
 from heal_ls.testing.invocation import pytest_arguments
@@ -95,35 +97,32 @@ def _one_per_function(mutants: list[Mutant]) -> list[Mutant]:
 
 
 async def localise_bug(
-    package: Package, root: Path, mutant: Mutant, test_timeout: float
-) -> dict | None:
-    """Inject `mutant` into `root`, run the suite like `heal-ls check`, restore the file, and
-    return the target's rank in each failure's suspects (None: no test failed)."""
+    package: Package, root: Path, mutant: Mutant, options: RunOptions
+) -> LocaliseRow | None:
+    """Inject `mutant` into `root`, run the suite like `heal-ls check` (with `options`),
+    restore the file, and return the target's rank in each failure's suspects (None: no test
+    failed)."""
     target = root / mutant.path
     original = target.read_text(encoding="utf-8")
     target.write_text(mutant.apply(original), encoding="utf-8")
     try:
         started = time.monotonic()
-        run, located = await diagnose(
-            root,
-            RunOptions(test_timeout=test_timeout, run_timeout=300),
-            tests=[package.tests] if package.tests else None,
-        )
+        tests = [package.tests] if package.tests else None
+        run, located = await diagnose(root, options, tests=tests)
         seconds = time.monotonic() - started
     finally:
         target.write_text(original, encoding="utf-8")
-    tests = [(failure, where) for failure, where in located if failure.test]
-    if run.error or not tests:
+    failed = [(failure, where) for failure, where in located if failure.test]
+    if run.error or not failed:
         return None
-    tests.sort(key=lambda pair: pair[0].id)
-    ranks = [_rank(w.suspects, str(target), mutant.qualname) for _, w in tests][
+    failed.sort(key=lambda pair: pair[0].id)
+    ranks = [_rank(w.suspects, str(target), mutant.qualname) for _, w in failed][
         :MAX_FAILURES_PER_BUG
     ]
-    return {
-        "package": package.name, "bug": mutant.name, "kind": mutant.kind,
-        "nested": mutant.nested, "failures": len(tests), "ranks": ranks,
-        "seconds": round(seconds, 2),
-    }  # fmt: skip
+    return LocaliseRow(
+        package=package.name, bug=mutant.name, kind=mutant.kind, nested=mutant.nested,
+        failures=len(failed), ranks=ranks, seconds=round(seconds, 2),
+    )  # fmt: skip
 
 
 def _rank(suspects, path: str, qualname: str) -> int | None:
@@ -134,7 +133,7 @@ def _rank(suspects, path: str, qualname: str) -> int | None:
     return None
 
 
-def overhead(package: Package, root: Path, rounds: int = 3) -> dict:
+def overhead(package: Package, root: Path, rounds: int = 3) -> Timing:
     """Plain pytest vs `heal-ls check` on the unchanged project, alternated, best of `rounds`:
     wall time, and CPU time of the whole process tree (steadier on a shared machine)."""
     env = {**os.environ, "PYTHONPATH": str(root / package.pythonpath)}
@@ -153,11 +152,10 @@ def overhead(package: Package, root: Path, rounds: int = 3) -> dict:
             cpu[label].append(_children_cpu() - before)
     best = {label: min(values) for label, values in wall.items()}
     best_cpu = {label: min(values) for label, values in cpu.items()}
-    return {
-        "package": package.name, **{k: round(v, 2) for k, v in best.items()},
-        "ratio": best["check"] / best["pytest"],
-        "cpu_ratio": best_cpu["check"] / best_cpu["pytest"],
-    }  # fmt: skip
+    return Timing(
+        package=package.name, pytest=round(best["pytest"], 2), check=round(best["check"], 2),
+        ratio=best["check"] / best["pytest"], cpu_ratio=best_cpu["check"] / best_cpu["pytest"],
+    )  # fmt: skip
 
 
 def _children_cpu() -> float:
@@ -168,54 +166,55 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def summarise(rows: list[dict]) -> dict:
-    ranks = [r for row in rows for r in row["ranks"]]
+def summarise(rows: list[LocaliseRow]) -> LocaliseSummary:
+    ranks = [r for row in rows for r in row.ranks]
     count = len(ranks) or 1
     within = lambda n: sum(1 for r in ranks if r is not None and r <= n)  # noqa: E731
-    return {
-        "bugs": len(rows), "failures": len(ranks),
-        "top1": within(1) / count, "top3": within(3) / count, "top5": within(5) / count,
-        "none": sum(1 for r in ranks if r is None) / count,
-    }  # fmt: skip
+    return LocaliseSummary(
+        bugs=len(rows), failures=len(ranks),
+        top1=within(1) / count, top3=within(3) / count, top5=within(5) / count,
+        none=sum(1 for r in ranks if r is None) / count,
+    )  # fmt: skip
 
 
-def table(rows: list[dict], timings: list[dict]) -> list[str]:
+def table(rows: list[LocaliseRow], timings: list[Timing]) -> list[str]:
     """A Markdown table: one line per package, then all of them together."""
     lines = [
         "| package | bugs | failures | top-1 | top-3 | top-5 | no suspect | check / pytest |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    names = list(dict.fromkeys([r["package"] for r in rows] + [t["package"] for t in timings]))
+    names = list(dict.fromkeys([r.package for r in rows] + [t.package for t in timings]))
     for name in [*names, "all"]:
-        s = summarise([r for r in rows if name in (r["package"], "all")])
-        mine = [t for t in timings if name in (t["package"], "all")]
+        s = summarise([r for r in rows if name in (r.package, "all")])
+        mine = [t for t in timings if name in (t.package, "all")]
         ratio = "-"
         if mine:
-            worst = max(mine, key=lambda t: t["cpu_ratio"])
-            ratio = f"{worst['cpu_ratio']:.2f}x cpu, {worst['ratio']:.2f}x wall"
+            worst = max(mine, key=lambda t: t.cpu_ratio)
+            ratio = f"{worst.cpu_ratio:.2f}x cpu, {worst.ratio:.2f}x wall"
             ratio += " (worst)" if name == "all" else ""
         lines.append(
-            f"| {name} | {s['bugs']} | {s['failures']} | {s['top1']:.0%} | {s['top3']:.0%} "
-            f"| {s['top5']:.0%} | {s['none']:.0%} | {ratio} |"
+            f"| {name} | {s.bugs} | {s.failures} | {s.top1:.0%} | {s.top3:.0%} "
+            f"| {s.top5:.0%} | {s.none:.0%} | {ratio} |"
         )
     return lines
 
 
-def kinds_line(rows: list[dict]) -> str:
+def kinds_line(rows: list[LocaliseRow]) -> str:
     """Top-1 by kind of bug (and for closures), to show where the misses are."""
     parts = []
-    for kind in sorted({r["kind"] for r in rows}):
-        s = summarise([r for r in rows if r["kind"] == kind])
-        parts.append(f"{kind} {s['top1']:.0%} of {s['failures']}")
-    nested = summarise([r for r in rows if r["nested"]])
-    parts.append(f"closures {nested['top1']:.0%} of {nested['failures']}")
+    for kind in sorted({r.kind for r in rows}):
+        s = summarise([r for r in rows if r.kind == kind])
+        parts.append(f"{kind} {s.top1:.0%} of {s.failures}")
+    nested = summarise([r for r in rows if r.nested])
+    parts.append(f"closures {nested.top1:.0%} of {nested.failures}")
     return "top-1 by kind: " + ", ".join(parts)
 
 
 async def run_localise(
-    *, per_package: int, only: list[str], test_timeout: float, timing_rounds: int, out=print
-) -> tuple[list[dict], list[dict]]:
-    rows, timings = [], []
+    *, per_package: int, only: list[str], options: RunOptions, timing_rounds: int, out=print
+) -> tuple[list[LocaliseRow], list[Timing]]:
+    rows: list[LocaliseRow] = []
+    timings: list[Timing] = []
     for package in PACKAGES:
         if only and package.name not in only:
             continue
@@ -230,15 +229,15 @@ async def run_localise(
                 for mutant in candidate_mutants(package, root):
                     if kept >= per_package:
                         break
-                    row = await localise_bug(package, root, mutant, test_timeout)
+                    row = await localise_bug(package, root, mutant, options)
                     if row is None:
                         continue  # no test caught it: not a bug this suite can localise
                     kept += 1
                     rows.append(row)
-                    out(f"{row['package']:16} {row['kind']:6} ranks {row['ranks']}  {row['bug']}")
+                    out(f"{row.package:16} {row.kind:6} ranks {row.ranks}  {row.bug}")
                 if timing_rounds:
                     timings.append(overhead(package, root, timing_rounds))
-                    out(f"{package.name:16} overhead {timings[-1]}")
+                    out(f"{package.name:16} overhead {payload.to_object(timings[-1])}")
             finally:
                 os.environ.pop("PYTHONPATH", None)
                 if saved is not None:

@@ -37,68 +37,66 @@ from heal_ls.bench.corpus import (
 )
 from heal_ls.bench.patches import split_files
 from heal_ls.bench.repairer import correct, merged_operators
+from heal_ls.bench.rows import RealRow, RealSettings, RealSummary
 from heal_ls.bench.sdist import FetchError
 
 
-def empty_row(bug: Bug) -> dict:
-    return {
-        "bug": bug.id, "project": bug.project, "reproduces": False, "check_ran": False,
-        "rank": None, "listed": False, "pytest_seconds": 0.0, "file_seconds": 0.0,
-        "check_seconds": 0.0,
-        "fix": "-", "verified": False, "same_function": None, "breaks": [],
-        "regression_tests": 0, "fix_seconds": 0.0, "note": "",
-        "correct": "", "fix_kind": "", "operators": {},
-    }  # fmt: skip
+def empty_row(bug: Bug) -> RealRow:
+    return RealRow(bug=bug.id, project=bug.project)
 
 
-def bench_bug(bug: Bug, project: Project, scratch: Path, settings: dict, cache=CACHE) -> dict:
+def bench_bug(
+    bug: Bug, project: Project, scratch: Path, settings: RealSettings, cache=CACHE
+) -> RealRow:
     row = empty_row(bug)
     try:
         _bench_into(row, bug, project, scratch, settings, cache)
     except (CorpusError, FetchError, OSError, ValueError, subprocess.SubprocessError) as exc:
-        row["note"] = f"error: {type(exc).__name__}: {exc}"[:200]  # one bug must not end it
+        row.note = f"error: {type(exc).__name__}: {exc}"[:200]  # one bug must not end it
     return row
 
 
-def _bench_into(row: dict, bug: Bug, project: Project, scratch: Path, settings, cache) -> None:
+def _bench_into(
+    row: RealRow, bug: Bug, project: Project, scratch: Path, settings: RealSettings, cache
+) -> None:
     python = venv(project, cache)
     root = tree(bug, scratch / bug.id, cache=cache)
     env = test_env(project, root)
     started = time.monotonic()
     plain = run_tests(python, project, root, bug.failing_tests, timeout=1800)
-    row["pytest_seconds"] = round(time.monotonic() - started, 2)
+    row.pytest_seconds = round(time.monotonic() - started, 2)
     if any(plain.get(t) != "FAILED" for t in bug.failing_tests):
-        row["note"] = "does not reproduce: a failing test did not fail under plain pytest"
+        row.note = "does not reproduce: a failing test did not fail under plain pytest"
         return
-    row["reproduces"] = True
+    row.reproduces = True
     files = list(dict.fromkeys(t.split("::", 1)[0] for t in bug.failing_tests))
     started = time.monotonic()
     run_tests(python, project, root, files, timeout=1800)
-    row["file_seconds"] = round(time.monotonic() - started, 2)
+    row.file_seconds = round(time.monotonic() - started, 2)
     common = ["--python", python, "--pytest-args", shlex.join(project.pytest_args)]
     common += [f"--test={t}" for t in bug.failing_tests]
-    common += ["--test-timeout", str(settings["test_timeout"])]
+    common += ["--test-timeout", str(settings.test_timeout)]
     started = time.monotonic()
     checked = _run([*heal_ls("check"), "--json", *common, str(root)], root, env)
-    row["check_seconds"] = round(time.monotonic() - started, 2)
+    row.check_seconds = round(time.monotonic() - started, 2)
     _record_check(row, bug, checked)
-    if settings.get("check_only"):
+    if settings.check_only:
         return
     regression = regression_files(bug, root)
-    row["regression_tests"] = len(before := run_tests(python, project, root, regression))
+    row.regression_tests = len(before := run_tests(python, project, root, regression))
     started = time.monotonic()
-    budget = ["--local-budget", str(settings["budget_count"])]
-    budget += ["--local-seconds", str(settings["budget_seconds"])]
+    budget = ["--local-budget", str(settings.budget_count)]
+    budget += ["--local-seconds", str(settings.budget_seconds)]
     fix_cmd = [*heal_ls("fix"), "--provider", "local", "--no-cache", "--apply", "--force"]
     fixed = _run([*fix_cmd, "--json", *budget, *common, str(root)], root, env)
-    row["fix_seconds"] = round(time.monotonic() - started, 2)
+    row.fix_seconds = round(time.monotonic() - started, 2)
     _record_fix(row, bug, fixed)
-    if row["verified"]:
+    if row.verified:
         after = run_tests(python, project, root, regression)
-        row["breaks"] = sorted(t for t, o in before.items() if o == "PASSED" and after.get(t) != o)
+        row.breaks = sorted(t for t, o in before.items() if o == "PASSED" and after.get(t) != o)
         reference = tree(bug, scratch / f"{bug.id}-reference", fixed=True, cache=cache)
         on_reference = run_tests(python, project, reference, regression)
-        row["correct"] = correct(bug.functions, root, reference, after, on_reference)
+        row.correct = correct(bug.functions, root, reference, after, on_reference)
 
 
 def heal_ls(command: str) -> list[str]:
@@ -111,17 +109,17 @@ def _run(cmd: list[str], root: Path, env: dict) -> subprocess.CompletedProcess:
     )
 
 
-def _record_check(row: dict, bug: Bug, done: subprocess.CompletedProcess) -> None:
+def _record_check(row: RealRow, bug: Bug, done: subprocess.CompletedProcess) -> None:
     try:
         document = json.loads(done.stdout)
     except ValueError:
-        row["note"] = f"check exit {done.returncode}: {done.stderr.strip()[-150:]}"
+        row.note = f"check exit {done.returncode}: {done.stderr.strip()[-150:]}"
         return
     failures = sorted((f for f in document["failures"] if f["test"]), key=lambda f: f["test"])
-    row["check_ran"] = bool(failures)
+    row.check_ran = bool(failures)
     if failures:
-        row["rank"] = rank(failures[0]["suspects"], bug.functions)
-        row["listed"] = row["rank"] is not None
+        row.rank = rank(failures[0]["suspects"], bug.functions)
+        row.listed = row.rank is not None
 
 
 def rank(suspects: list[dict], functions) -> int | None:
@@ -135,20 +133,20 @@ def rank(suspects: list[dict], functions) -> int | None:
     return None
 
 
-def _record_fix(row: dict, bug: Bug, done: subprocess.CompletedProcess) -> None:
+def _record_fix(row: RealRow, bug: Bug, done: subprocess.CompletedProcess) -> None:
     try:
         results = json.loads(done.stdout)["results"]
     except (ValueError, KeyError):
-        row["note"] = row["note"] or f"fix exit {done.returncode}: {done.stderr.strip()[-150:]}"
+        row.note = row.note or f"fix exit {done.returncode}: {done.stderr.strip()[-150:]}"
         return
     statuses = [r["status"] for r in results]
-    row["fix"] = ",".join(dict.fromkeys(statuses)) or "-"
-    row["verified"] = bool(results) and all(s in ("verified", "fixed") for s in statuses)
+    row.fix = ",".join(dict.fromkeys(statuses)) or "-"
+    row.verified = bool(results) and all(s in ("verified", "fixed") for s in statuses)
     healed = {r["suspect"] for r in results if r["status"] == "verified" and r["suspect"]}
-    row["same_function"] = bool(healed & set(bug.functions)) if healed else None
-    row["operators"] = merged_operators(results)
-    won = [kind for kind, counts in row["operators"].items() if counts["won"]]
-    row["fix_kind"] = ", ".join(won)
+    row.same_function = bool(healed & set(bug.functions)) if healed else None
+    row.operators = merged_operators(results)
+    won = [kind for kind, counts in row.operators.items() if counts.won]
+    row.fix_kind = ", ".join(won)
 
 
 def regression_files(bug: Bug, root: Path) -> list[str]:
@@ -165,29 +163,28 @@ def regression_files(bug: Bug, root: Path) -> list[str]:
     return files
 
 
-def summary(rows: list[dict]) -> dict:
-    ran = [r for r in rows if r["reproduces"]]
-    within = lambda n: sum(1 for r in ran if r["rank"] is not None and r["rank"] <= n)  # noqa: E731
-    pytest_s = sum(r["pytest_seconds"] for r in ran if r["check_ran"])
-    check_s = sum(r["check_seconds"] for r in ran if r["check_ran"])
-    file_s = sum(r["file_seconds"] for r in ran if r["check_ran"])
-    return {
-        "bugs": len(rows), "reproduced": len(ran),
-        "projects": len({r["project"] for r in rows}),
-        "check_ran": sum(r["check_ran"] for r in ran), "top1": within(1), "top3": within(3),
-        "listed": sum(r["listed"] for r in ran), "pytest_seconds": round(pytest_s, 1),
-        "check_seconds": round(check_s, 1),
-        "ratio": round(check_s / pytest_s, 2) if pytest_s else None,
-        "file_seconds": round(file_s, 1),
-        "file_ratio": round(check_s / file_s, 2) if file_s else None,
-        "verified": sum(r["verified"] for r in ran),
-        "correct": sum(bool(r["verified"] and r["correct"]) for r in ran),
-        "same_function": sum(bool(r["same_function"]) for r in ran),
-        "breaking": sum(bool(r["breaks"]) for r in ran),
-    }  # fmt: skip
+def summary(rows: list[RealRow]) -> RealSummary:
+    ran = [r for r in rows if r.reproduces]
+    within = lambda n: sum(1 for r in ran if r.rank is not None and r.rank <= n)  # noqa: E731
+    pytest_s = sum(r.pytest_seconds for r in ran if r.check_ran)
+    check_s = sum(r.check_seconds for r in ran if r.check_ran)
+    file_s = sum(r.file_seconds for r in ran if r.check_ran)
+    return RealSummary(
+        bugs=len(rows), reproduced=len(ran), projects=len({r.project for r in rows}),
+        check_ran=sum(r.check_ran for r in ran), top1=within(1), top3=within(3),
+        listed=sum(r.listed for r in ran), pytest_seconds=round(pytest_s, 1),
+        check_seconds=round(check_s, 1),
+        ratio=round(check_s / pytest_s, 2) if pytest_s else None,
+        file_seconds=round(file_s, 1),
+        file_ratio=round(check_s / file_s, 2) if file_s else None,
+        verified=sum(r.verified for r in ran),
+        correct=sum(bool(r.verified and r.correct) for r in ran),
+        same_function=sum(bool(r.same_function) for r in ran),
+        breaking=sum(bool(r.breaks) for r in ran),
+    )  # fmt: skip
 
 
-def table(rows: list[dict]) -> list[str]:
+def table(rows: list[RealRow]) -> list[str]:
     """One Markdown table: a line per bug, then the totals."""
     lines = [
         "| bug | check ran | rank | top-1 | top-3 | listed | pytest s | pytest file s | check s "
@@ -196,27 +193,27 @@ def table(rows: list[dict]) -> list[str]:
     ]
     yes = lambda flag: "yes" if flag else "no"  # noqa: E731
     for r in rows:
-        if not r["reproduces"]:
-            lines.append(f"| {r['bug']} | {r['note'] or 'does not reproduce'} |||||||||||||")
+        if not r.reproduces:
+            lines.append(f"| {r.bug} | {r.note or 'does not reproduce'} |||||||||||||")
             continue
-        position = r["rank"] or 0
-        ratio = r["check_seconds"] / r["pytest_seconds"] if r["pytest_seconds"] else 0.0
-        per_file = r["check_seconds"] / r["file_seconds"] if r.get("file_seconds") else 0.0
+        position = r.rank or 0
+        ratio = r.check_seconds / r.pytest_seconds if r.pytest_seconds else 0.0
+        per_file = r.check_seconds / r.file_seconds if r.file_seconds else 0.0
         lines.append(
-            f"| {r['bug']} | {yes(r['check_ran'])} | {r['rank'] or '-'} | "
-            f"{yes(position == 1)} | {yes(0 < position <= 3)} | {yes(r['listed'])} | "
-            f"{r['pytest_seconds']:.1f} | {r.get('file_seconds', 0.0):.1f} | "
-            f"{r['check_seconds']:.1f} | {ratio:.2f}x | {per_file:.2f}x | "
-            f"{r['fix']} | {len(r['breaks'])} |"
+            f"| {r.bug} | {yes(r.check_ran)} | {r.rank or '-'} | "
+            f"{yes(position == 1)} | {yes(0 < position <= 3)} | {yes(r.listed)} | "
+            f"{r.pytest_seconds:.1f} | {r.file_seconds:.1f} | "
+            f"{r.check_seconds:.1f} | {ratio:.2f}x | {per_file:.2f}x | "
+            f"{r.fix} | {len(r.breaks)} |"
         )
     s = summary(rows)
-    n = s["reproduced"]
+    n = s.reproduced
     lines.append(
-        f"| **all {n} of {s['bugs']} bugs, {s['projects']} projects** | {s['check_ran']}/{n} "
-        f"| | {s['top1']}/{n} | {s['top3']}/{n} | {s['listed']}/{n} | {s['pytest_seconds']} "
-        f"| {s['file_seconds']} | {s['check_seconds']} | {s['ratio']}x | {s['file_ratio']}x "
-        f"| {s['verified']}/{n} verified "
-        f"| {s['breaking']} |"
+        f"| **all {n} of {s.bugs} bugs, {s.projects} projects** | {s.check_ran}/{n} "
+        f"| | {s.top1}/{n} | {s.top3}/{n} | {s.listed}/{n} | {s.pytest_seconds} "
+        f"| {s.file_seconds} | {s.check_seconds} | {s.ratio}x | {s.file_ratio}x "
+        f"| {s.verified}/{n} verified "
+        f"| {s.breaking} |"
     )
     return lines
 

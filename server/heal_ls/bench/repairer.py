@@ -12,6 +12,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from heal_ls.bench.rows import RealRow
+from heal_ls.models import OperatorCount
+
 HEADING = "## Local repairer on real fixes"
 # The hand-written part of the section (the classification of the fixes) lies between these and
 # is carried over when the page is written again.
@@ -51,24 +54,25 @@ def correct(functions, healed: Path, reference: Path, after: dict, on_reference:
     return "tests" if passing and all(after.get(t) == "PASSED" for t in passing) else ""
 
 
-def merged_operators(results: list[dict]) -> dict[str, dict]:
-    """The fix rows' per-operator counts (commands/fix.operator_counts), summed."""
-    merged: dict[str, dict] = {}
+def merged_operators(results: list[dict]) -> dict[str, OperatorCount]:
+    """The per-operator counts of `heal-ls fix --json`'s results (its FixRow.operators), summed."""
+    merged: dict[str, OperatorCount] = {}
     for result in results:
         for kind, counts in (result.get("operators") or {}).items():
-            row = merged.setdefault(kind, {"tried": 0, "seconds": 0.0, "won": 0})
-            for key in row:
-                row[key] = round(row[key] + counts.get(key, 0), 3)
+            total = merged.setdefault(kind, OperatorCount())
+            total.tried += counts.get("tried", 0)
+            total.seconds = round(total.seconds + counts.get("seconds", 0.0), 3)
+            total.won += counts.get("won", 0)
     return merged
 
 
-def section(rows: list[dict], kept: str = "") -> list[str]:
+def section(rows: list[RealRow], kept: str = "") -> list[str]:
     """The page's repairer section: verified and correct, per verified bug, per operator."""
-    ran = [r for r in rows if r["reproduces"]]
-    verified = [r for r in ran if r["verified"]]
-    equal = sum(r.get("correct") == "equal" for r in verified)
-    tests = sum(r.get("correct") == "tests" for r in verified)
-    breaking = sum(bool(r["breaks"]) for r in verified)
+    ran = [r for r in rows if r.reproduces]
+    verified = [r for r in ran if r.verified]
+    equal = sum(r.correct == "equal" for r in verified)
+    tests = sum(r.correct == "tests" for r in verified)
+    breaking = sum(bool(r.breaks) for r in verified)
     lines = [
         HEADING,
         "",
@@ -83,8 +87,8 @@ def section(rows: list[dict], kept: str = "") -> list[str]:
         lines += ["| bug | rank | transformation | correct | fix s |", "|---|---|---|---|---|"]
         for r in verified:
             lines.append(
-                f"| {r['bug']} | {r['rank'] or '-'} | {r.get('fix_kind') or '-'} | "
-                f"{r.get('correct') or 'no'} | {r['fix_seconds']:.1f} |"
+                f"| {r.bug} | {r.rank or '-'} | {r.fix_kind or '-'} | "
+                f"{r.correct or 'no'} | {r.fix_seconds:.1f} |"
             )
         lines.append("")
     lines += operator_table(ran)
@@ -93,16 +97,17 @@ def section(rows: list[dict], kept: str = "") -> list[str]:
     return lines
 
 
-def operator_table(rows: list[dict]) -> list[str]:
+def operator_table(rows: list[RealRow]) -> list[str]:
     """Per transformation over the corpus: candidates verified, seconds, fixes verified, bugs."""
     totals: dict[str, dict] = {}
     for r in rows:
-        for kind, counts in (r.get("operators") or {}).items():
+        for kind, counts in r.operators.items():
             name = "pair (second order)" if "+" in kind else kind
             row = totals.setdefault(name, {"tried": 0, "seconds": 0.0, "won": 0, "bugs": 0})
             row["bugs"] += 1
-            for key in ("tried", "seconds", "won"):
-                row[key] += counts.get(key, 0)
+            row["tried"] += counts.tried
+            row["seconds"] += counts.seconds
+            row["won"] += counts.won
     lines = [
         "| transformation | candidates run | seconds | verified | bugs it ran on |",
         "|---|---|---|---|---|",

@@ -1,8 +1,10 @@
-"""The bench's plain-text table and its totals."""
+"""The bench's plain-text table and its totals (of bench/rows.py's BenchRows)."""
 
 from __future__ import annotations
 
 import statistics
+
+from heal_ls.bench.rows import BenchRow, BenchSummary
 
 COLUMNS = [
     ("bug", "name", 22),
@@ -29,54 +31,53 @@ def _cell(value) -> str:
     return str(value)
 
 
-def table_lines(rows: list[dict], header: bool = True) -> list[str]:
+def table_lines(rows: list[BenchRow], header: bool = True) -> list[str]:
     lines = []
     if header:
         lines.append("  ".join(title.ljust(width) for title, _, width in COLUMNS))
     for row in rows:
-        cells = [_cell(row[key]).ljust(width) for _, key, width in COLUMNS]
-        note = f"  {row['note']}" if row.get("note") else ""
+        cells = [_cell(getattr(row, name)).ljust(width) for _, name, width in COLUMNS]
+        note = f"  {row.note}" if row.note else ""
         lines.append("  ".join(cells).rstrip() + note)
     if header and rows:
         lines.append(totals_line(summary(rows)))
     return lines
 
 
-def summary(rows: list[dict]) -> dict:
-    seconds = [r["seconds"] for r in rows] or [0.0]
-    return {
-        "bugs": len(rows),
-        "located": sum(r["located"] for r in rows),
-        "fixed": sum(r["fixed"] for r in rows),
-        "hidden": sum(r.get("correct") is not None for r in rows),  # bugs with hidden tests
-        "correct": sum(r.get("correct") is True for r in rows),
-        # healed ("verified" or "weak") yet not right: a test of the case or a hidden test fails
-        "verified_wrong": sum(_wrong(r) for r in rows if r["status"] == "verified"),
-        "weak_wrong": sum(_wrong(r) for r in rows if r["status"] == "weak"),
-        "equal": sum(r["equal"] in ("same", "behaves") for r in rows),
-        "same_ast": sum(r["equal"] == "same" for r in rows),
-        "weak": sum(r.get("weak", False) for r in rows),
-        "attempts": sum(r["attempts"] for r in rows),
-        "guard_stops": sum(r.get("guard_stops", 0) for r in rows),
-        "model_calls": sum(r["model_calls"] for r in rows),
-        "tokens": sum(r["tokens"] for r in rows),
-        "total_seconds": round(sum(seconds), 1),
-        "median_seconds": round(statistics.median(seconds), 1),
-        "max_seconds": round(max(seconds), 1),
-    }
+def summary(rows: list[BenchRow]) -> BenchSummary:
+    seconds = [r.seconds for r in rows] or [0.0]
+    return BenchSummary(
+        bugs=len(rows),
+        located=sum(r.located for r in rows),
+        fixed=sum(r.fixed for r in rows),
+        hidden=sum(r.correct is not None for r in rows),
+        correct=sum(r.correct is True for r in rows),
+        verified_wrong=sum(_wrong(r) for r in rows if r.status == "verified"),
+        weak_wrong=sum(_wrong(r) for r in rows if r.status == "weak"),
+        equal=sum(r.equal in ("same", "behaves") for r in rows),
+        same_ast=sum(r.equal == "same" for r in rows),
+        weak=sum(r.weak for r in rows),
+        attempts=sum(r.attempts for r in rows),
+        guard_stops=sum(r.guard_stops for r in rows),
+        model_calls=sum(r.model_calls for r in rows),
+        tokens=sum(r.tokens for r in rows),
+        total_seconds=round(sum(seconds), 1),
+        median_seconds=round(statistics.median(seconds), 1),
+        max_seconds=round(max(seconds), 1),
+    )
 
 
-def _wrong(row: dict) -> bool:
-    return not row["fixed"] or row.get("correct") is False
+def _wrong(row: BenchRow) -> bool:
+    return not row.fixed or row.correct is False
 
 
-def totals_line(s: dict) -> str:
+def totals_line(s: BenchSummary) -> str:
     return (
-        f"fixed {s['fixed']}/{s['bugs']}, correct {s['correct']}/{s['hidden']} (hidden tests "
-        f"pass), verified but wrong {s['verified_wrong']}, weak {s['weak']} "
-        f"({s['weak_wrong']} wrong), equal to reference {s['equal']} "
-        f"({s['same_ast']} same AST), located {s['located']}/{s['bugs']}, "
-        f"{s['attempts']} attempts ({s['guard_stops']} stopped by a guard), "
-        f"{s['model_calls']} model calls, {s['tokens']} tokens; "
-        f"{s['total_seconds']} s total, median {s['median_seconds']} s, max {s['max_seconds']} s"
+        f"fixed {s.fixed}/{s.bugs}, correct {s.correct}/{s.hidden} (hidden tests "
+        f"pass), verified but wrong {s.verified_wrong}, weak {s.weak} "
+        f"({s.weak_wrong} wrong), equal to reference {s.equal} "
+        f"({s.same_ast} same AST), located {s.located}/{s.bugs}, "
+        f"{s.attempts} attempts ({s.guard_stops} stopped by a guard), "
+        f"{s.model_calls} model calls, {s.tokens} tokens; "
+        f"{s.total_seconds} s total, median {s.median_seconds} s, max {s.max_seconds} s"
     )

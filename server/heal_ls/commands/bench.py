@@ -20,9 +20,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from heal_ls import payload
 from heal_ls.bench import localise
 from heal_ls.bench.heal_case import heal_case
 from heal_ls.bench.ranks import rank_lines
+from heal_ls.bench.rows import BenchDocument, BenchRow, LocaliseDocument
 from heal_ls.bench.sdist import FetchError
 from heal_ls.bench.suites import BenchCase, SuiteError, load_suite
 from heal_ls.bench.table import summary, table_lines, totals_line
@@ -31,6 +33,7 @@ from heal_ls.commands.live import Live, wanted
 from heal_ls.heal.config import HealConfig
 from heal_ls.llm import PROVIDERS
 from heal_ls.testing.invocation import interpreter
+from heal_ls.testing.options import RunOptions
 from heal_ls.testing.warm.client import shutdown_all
 
 
@@ -111,12 +114,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:  # rows are printed as they finish: a long run shows progress
         print(table_lines([], header=True)[0], flush=True)
     rows = asyncio.run(_bench(cases, args))
+    totals = summary(rows)
     if args.json:
-        print(json.dumps({"rows": rows, "summary": summary(rows)}, indent=2))
+        print(json.dumps(payload.to_object(BenchDocument(rows, totals)), indent=2))
     else:
-        print(totals_line(summary(rows)))
-    wrong = summary(rows)["verified_wrong"]  # a "verified" fix that hidden tests refute
-    return 0 if rows and all(r["fixed"] for r in rows) and not wrong else 1
+        print(totals_line(totals))
+    wrong = totals.verified_wrong  # a "verified" fix that hidden tests refute
+    return 0 if rows and all(r.fixed for r in rows) and not wrong else 1
 
 
 def _localise(args: argparse.Namespace) -> int:
@@ -126,7 +130,7 @@ def _localise(args: argparse.Namespace) -> int:
             localise.run_localise(
                 per_package=args.per_package,
                 only=args.only,
-                test_timeout=max(args.test_timeout, 10.0),  # a loaded machine is not a hang
+                options=_localise_options(args),
                 timing_rounds=args.timing_rounds,
                 out=say,
             )
@@ -135,12 +139,19 @@ def _localise(args: argparse.Namespace) -> int:
         print(f"heal-ls bench: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        document = {"rows": rows, "timings": timings, "summary": localise.summarise(rows)}
-        print(json.dumps(document, indent=2))
+        document = LocaliseDocument(rows, timings, localise.summarise(rows))
+        print(json.dumps(payload.to_object(document), indent=2))
     else:
         print("\n".join(localise.table(rows, timings)))
         print(localise.kinds_line(rows))
     return 0 if rows else 1
+
+
+def _localise_options(args: argparse.Namespace) -> RunOptions:
+    """The localise suite's runs: as the flags say (the one mapping, HealConfig.from_flags),
+    each test given 10 s at least (a loaded machine is not a hang), the suite 300 s."""
+    config = HealConfig.from_flags(args)
+    return config.run_options(test_timeout=max(config.test_timeout, 10.0), run_timeout=300)
 
 
 def _perf(rounds: int, warm_only: bool) -> int:
@@ -157,7 +168,7 @@ def _perf(rounds: int, warm_only: bool) -> int:
     return 0
 
 
-async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[dict]:
+async def _bench(cases: list[BenchCase], args: argparse.Namespace) -> list[BenchRow]:
     # a benchmark measures the search, not the cache
     config = HealConfig.from_flags(args, use_cache=False)
 

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from heal_ls.bench import corpus, real, repairer
+from heal_ls.bench.rows import RealRow, RealSettings
 from heal_ls.bench.sdist import FetchError
 
 LEGEND = """\
@@ -79,12 +80,12 @@ def _verify(bugs: list[corpus.Bug], projects: dict, cache: Path) -> int:
 
 
 def _bench(bugs: list[corpus.Bug], projects: dict, cache: Path, args) -> int:
-    settings = {
-        "test_timeout": max(args.test_timeout, 10.0),  # a loaded machine is not a hang
-        "budget_count": args.local_budget,
-        "budget_seconds": args.local_seconds,
-        "check_only": getattr(args, "check_only", False),
-    }
+    settings = RealSettings(
+        test_timeout=max(args.test_timeout, 10.0),  # a loaded machine is not a hang
+        budget_count=args.local_budget,
+        budget_seconds=args.local_seconds,
+        check_only=getattr(args, "check_only", False),
+    )
     rows = []
     with tempfile.TemporaryDirectory(prefix="heal-real-") as scratch:
         for bug in bugs:
@@ -109,7 +110,7 @@ def carried(page: str) -> str:
     return page[at:] if at >= 0 else ""
 
 
-def _results_page(lines: list[str], rows: list[dict]) -> str:
+def _results_page(lines: list[str], rows: list[RealRow]) -> str:
     command = "heal-ls " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["bench"] else "heal-ls bench"
     head = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"],
@@ -119,8 +120,8 @@ def _results_page(lines: list[str], rows: list[dict]) -> str:
         check=False,
     ).stdout.strip()
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    notes = [f"- {r['bug']}: {r['note']}" for r in rows if r["note"]]
-    notes += [f"- {r['bug']}: breaks {', '.join(r['breaks'])}" for r in rows if r["breaks"]]
+    notes = [f"- {r.bug}: {r.note}" for r in rows if r.note]
+    notes += [f"- {r.bug}: breaks {', '.join(r.breaks)}" for r in rows if r.breaks]
     return "\n".join(
         [
             "# Real-bug corpus results",

@@ -12,7 +12,6 @@ from heal_ls.commands.apply import after_apply, has_uncommitted_changes, write_a
 from heal_ls.commands.check import add_pytest_args
 from heal_ls.commands.fix_report import (
     FixRow,
-    OperatorCount,
     failure_name,
     heal_progress_printer,
     print_report,
@@ -28,7 +27,7 @@ from heal_ls.heal.prompt import build_prompt, render_prompt
 from heal_ls.heal.shared_cause import recheck, split_fixed
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
 from heal_ls.llm import PROVIDERS
-from heal_ls.models import HealResult, HealStatus
+from heal_ls.models import HealResult, HealStatus, OperatorCount
 from heal_ls.pysource.source import read_source
 from heal_ls.testing.flaky import Flaky, triage
 from heal_ls.testing.invocation import interpreter

@@ -12,22 +12,13 @@ from heal_ls.heal.after_apply import AfterApply
 from heal_ls.heal.blast import Blast
 from heal_ls.heal.budget import Usage
 from heal_ls.heal.events import HealEvent
-from heal_ls.models import HealStatus
+from heal_ls.models import HealStatus, OperatorCount
 
 # The local repairer tries small edits only; a miss there says little about a model's chances.
 LOCAL_GAVE_UP_HINT = (
     "hint: the local repairer tries small edits only; a model may find the fix:"
     " --provider anthropic or --provider openai (key in ANTHROPIC_API_KEY / OPENAI_API_KEY)"
 )
-
-
-@dataclass
-class OperatorCount:
-    """One local-repairer transformation in a heal: candidates run, their seconds, verified."""
-
-    tried: int = 0
-    seconds: float = 0.0
-    won: int = 0
 
 
 @dataclass

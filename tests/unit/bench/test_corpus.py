@@ -3,6 +3,7 @@ fix touched, storing bugs, ranking, the table; and the shipped corpus itself is 
 Reading pytest's outcomes from a real run is in tests/e2e/test_bench_real.py."""
 
 import re
+from dataclasses import replace
 
 import pytest
 from heal_ls.bench import corpus, real
@@ -84,7 +85,7 @@ def test_rank_is_the_fixed_function_or_the_def_enclosing_it():
 
 def _row(bug, **values):
     row = real.empty_row(corpus.Bug(bug, "p", "1", "0", "c", "u", ("t",), ("m.py::f",), "", ""))
-    return {**row, "reproduces": True, "check_ran": True, **values}
+    return replace(row, reproduces=True, check_ran=True, **values)
 
 
 def test_the_table_has_a_line_per_bug_and_honest_totals():
@@ -94,8 +95,8 @@ def test_the_table_has_a_line_per_bug_and_honest_totals():
         _row("b", rank=3, listed=True, pytest_seconds=1.0, file_seconds=1.0, check_seconds=1.1,
              fix="verified", verified=True, breaks=["t::x"]),
         _row("c", pytest_seconds=2.0, file_seconds=2.8, check_seconds=2.4, fix="failed"),
-        {**real.empty_row(corpus.Bug("d", "q", "1", "0", "c", "u", (), (), "", "")),
-         "note": "does not reproduce"},
+        replace(real.empty_row(corpus.Bug("d", "q", "1", "0", "c", "u", (), (), "", "")),
+                note="does not reproduce"),
     ]  # fmt: skip
     lines = real.table(rows)
     cells = lambda line: [c.strip() for c in line.strip("|").split("|")]  # noqa: E731

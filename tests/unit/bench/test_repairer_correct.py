@@ -2,6 +2,7 @@
 reference fix's tests (bench/repairer.py)."""
 
 from heal_ls.bench.repairer import correct, merged_operators, same_function
+from heal_ls.models import OperatorCount
 from helpers.projects import write_files
 
 
@@ -38,6 +39,6 @@ def test_operator_counts_of_several_heals_are_summed():
     }
     merged = merged_operators([one, two, {"operators": None}])
     assert merged == {
-        "compare": {"tried": 3, "seconds": 2.0, "won": 1},
-        "name": {"tried": 1, "seconds": 0.2, "won": 0},
+        "compare": OperatorCount(tried=3, seconds=2.0, won=1),
+        "name": OperatorCount(tried=1, seconds=0.2, won=0),
     }
