@@ -130,7 +130,7 @@ def _localise(args: argparse.Namespace) -> int:
             localise.run_localise(
                 per_package=args.per_package,
                 only=args.only,
-                options=_localise_options(args),
+                options=localise_options(args),
                 timing_rounds=args.timing_rounds,
                 out=say,
             )
@@ -147,7 +147,7 @@ def _localise(args: argparse.Namespace) -> int:
     return 0 if rows else 1
 
 
-def _localise_options(args: argparse.Namespace) -> RunOptions:
+def localise_options(args: argparse.Namespace) -> RunOptions:
     """The localise suite's runs: as the flags say (the one mapping, HealConfig.from_flags),
     each test given 10 s at least (a loaded machine is not a hang), the suite 300 s."""
     config = HealConfig.from_flags(args)

@@ -22,6 +22,7 @@ import sys
 from heal_ls.commands.check_report import human_lines, summary_line, to_json
 from heal_ls.commands.live import Live, wanted
 from heal_ls.diagnose import diagnose, diagnose_report
+from heal_ls.heal.config import HealConfig
 from heal_ls.locate import is_test_file
 from heal_ls.testing.ci_report import ReportError
 from heal_ls.testing.flaky import recheck, worth_rechecking
@@ -83,8 +84,10 @@ def add_pytest_args(parser: argparse.ArgumentParser) -> None:
 
 
 def options_from(args: argparse.Namespace) -> RunOptions:
-    """How a command's runs go, from its --python, --pytest-args and timeout flags."""
-    return RunOptions(args.python, args.pytest_args, args.test_timeout, args.run_timeout)
+    """How a command's runs go, from its --python, --pytest-args and timeout flags: the flags
+    read by the one mapping (HealConfig.from_flags, as `fix` and `bench` read theirs), and the
+    whole run's --run-timeout."""
+    return HealConfig.from_flags(args).run_options(run_timeout=args.run_timeout)
 
 
 def run(args: argparse.Namespace) -> int:

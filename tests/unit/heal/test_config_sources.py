@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import fields
 
 from heal_ls.cli import build_parser
+from heal_ls.commands.bench import localise_options
+from heal_ls.commands.check import options_from
 from heal_ls.heal.config import SOURCES, HealConfig
 from heal_ls.lsp.workspace.config import Settings, heal_config, parse_settings
 
@@ -71,3 +74,18 @@ def test_settings_reach_the_config_by_their_camel_case_names():
     assert (config.base_url, config.pytest_args, config.test_env) == ("http://x", ("-x",), ("A",))
     assert config.prices is None  # the editor's empty default overrides nothing
     assert config.run_options().pytest_args == ("-x",)
+
+
+def test_check_index_and_the_localise_bench_build_their_run_options_by_the_same_mapping():
+    argv = ("--python", sys.executable, "--test-timeout", "4")
+    expected = HealConfig.from_flags(parse("fix", *argv)).run_options(run_timeout=50.0)
+    for command in ("check", "index"):
+        options = options_from(parse(command, *argv, "--run-timeout", "50"))
+        assert options == expected, command
+        assert (options.python, options.test_timeout, options.run_timeout) == (
+            sys.executable, 4.0, 50.0
+        )  # fmt: skip
+    checked = options_from(parse("check", "--pytest-args", "-x -q"))
+    assert (checked.pytest_args, checked.test_timeout) == (("-x", "-q"), 10.0)
+    localise = localise_options(parse("bench", "--suite", "localise", "--test-timeout", "4"))
+    assert (localise.test_timeout, localise.run_timeout, localise.python) == (10.0, 300, None)
