@@ -112,16 +112,14 @@ class Live:
             if row.outcome in ("failed", "error"):
                 self.print(f"FAILED {row.nodeid}{_error(row.failure)}")
         elif isinstance(row, wire.CollectError):
-            self.print(f"ERROR {row.failure.get('id', 'collecting')}")
+            self.print(f"ERROR {row.failure.id or 'collecting'}")
 
 
-def _error(failure: dict | None) -> str:
-    if not isinstance(failure, dict) or not failure.get("exc_type"):
+def _error(failure: wire.FailureRecord | None) -> str:
+    if failure is None or not failure.exc_type:
         return ""
-    message = str(failure.get("message") or "").splitlines()[:1]
-    return (
-        f" - {failure['exc_type']}: {message[0][:120]}" if message else f" - {failure['exc_type']}"
-    )
+    message = failure.message.splitlines()[:1]
+    return f" - {failure.exc_type}: {message[0][:120]}" if message else f" - {failure.exc_type}"
 
 
 SHOW_AFTER = 1.0  # seconds a test runs before the bar says when it will be stopped

@@ -9,9 +9,9 @@ from __future__ import annotations
 import hmac
 import os
 import re
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from heal_ls.models import Failure, RunResult, TestOutcome
+from heal_ls.models import Failure, Frame, RunResult, TestOutcome
 from heal_ls.pysource.paths import is_workspace_file, relative_path
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.agent.heal_exchange import read_exchange
@@ -69,12 +69,39 @@ def files_named(row: ReportRow) -> tuple[list[str], bool]:
     if not isinstance(row, wire.TestLine | wire.Timeout | wire.CollectError):
         return [], False
     test = row if isinstance(row, wire.TestLine) else None
-    failure = row.failure or {}
-    failing = test is None or test.outcome in ("failed", "error") or bool(failure)
-    keys = [*(test.covered if test else ()), *(failure.get("import_covered") or ())]
+    failure = row.failure
+    failing = test is None or test.outcome in ("failed", "error") or failure is not None
+    keys = [*(test.covered if test else ()), *(failure.import_covered if failure else ())]
     paths = [(test.path if test else "") or ""] + [key.rpartition(":")[0] for key in keys]
-    paths += [frame.get("path", "") for frame in failure.get("frames") or ()]
+    paths += [frame.path for frame in (failure.frames if failure else ())]
     return paths, failing
+
+
+def failure_of(record: wire.FailureRecord) -> Failure:
+    """The Failure a report line's FailureRecord describes (decode_line checked its fields)."""
+    return Failure(
+        id=record.id,
+        exc_type=record.exc_type,
+        message=record.message,
+        frames=[_frame(f) for f in record.frames],
+        test=record.test,
+        stdout=record.stdout,
+        duration=record.duration,
+        timed_out=record.timed_out,
+        test_path=record.test_path,
+        test_line=record.test_line,
+        covered=record.covered,
+        mock_callers=record.mock_callers,
+        import_covered=record.import_covered,
+        when=record.when,
+        caught=[_frame(f) for f in record.caught],
+        blocks=record.blocks,
+    )
+
+
+def _frame(record: wire.FrameRecord) -> Frame:
+    # a line-less entry (3.11+) is passed on as the plugin saw it, as it always was
+    return Frame(record.path, record.line, record.function, record.locals)  # type: ignore[arg-type]
 
 
 def collect_result(
@@ -85,7 +112,7 @@ def collect_result(
     rows, refused = read_report(inv.report_path)
     started: str | None = None
     finished: set[str] = set()
-    hung: dict[str, dict[str, Any]] = {}
+    hung: dict[str, wire.FailureRecord] = {}
     exitstatus, starts = None, 0
     for row in rows:
         if isinstance(row, wire.Start):
@@ -100,7 +127,7 @@ def collect_result(
                 result.interrupted = f"the run was interrupted during {row.nodeid}"
         elif isinstance(row, wire.CollectError):
             result.errors += 1
-            result.failures.append(Failure.from_dict(row.failure))
+            result.failures.append(failure_of(row.failure))
         elif isinstance(row, wire.Session):
             exitstatus = row.exitstatus
     if started is not None and started not in finished:
@@ -194,22 +221,22 @@ def _add_test(result: RunResult, row: wire.TestLine) -> None:
     field = {"passed": "passed", "failed": "failed", "error": "errors", "skipped": "skipped"}
     name = field.get(outcome.outcome, "errors")
     setattr(result, name, getattr(result, name) + 1)
-    if row.failure:
-        result.failures.append(Failure.from_dict(row.failure))
+    if row.failure is not None:
+        result.failures.append(failure_of(row.failure))
 
 
 def _add_unfinished(
     result: RunResult,
     inv: PytestInvocation,
     nodeid: str,
-    hung: dict[str, Any] | None,
+    hung: wire.FailureRecord | None,
     returncode: int,
     output: str,
 ) -> None:
     """The test that was running when the process ended without reporting it."""
     stuck = _read(inv.report_path + ".stuck")
     if hung is not None:
-        failure = Failure.from_dict(hung)
+        failure = failure_of(hung)
     else:
         frames = parse_faulthandler(stuck or output)
         failure = Failure(id=nodeid, test=nodeid, exc_type="Timeout", message="", frames=frames)

@@ -20,7 +20,7 @@ def finish(ahead: prefetch.Prefetch) -> None:
     ahead.stop()
 
 
-def line(outcome: str, path: str, covered: list[str], failure: dict | None = None):
+def line(outcome: str, path: str, covered: list[str], failure: wire.FailureRecord | None = None):
     return wire.TestLine("test_m.py::test_f", outcome, 0.0, path, 1, covered, failure, "")
 
 
@@ -35,7 +35,8 @@ def test_rows_make_the_worker_read_their_files_once(tmp_path, monkeypatch):
     seen: list[wire.ReportLine] = []
     handle = ahead.wrap(seen.append, files_named)
     passing = line("passed", test, [f"{mod}:1"])
-    failure = {"frames": [{"path": other}, {"path": "/usr/lib/python3/json.py"}]}
+    frames = [wire.FrameRecord(other, 1, "f"), wire.FrameRecord("/usr/lib/python3/json.py", 1, "g")]
+    failure = wire.FailureRecord("test_m.py::test_f", "KeyError", "'k'", frames)
     failing = line("failed", test, [f"{mod}:1"], failure)
     for row in (passing, passing, failing):
         handle(row)

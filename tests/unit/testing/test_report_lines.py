@@ -17,6 +17,9 @@ from heal_ls.testing.options import RunOptions
 from heal_ls.testing.report import collect_result, read_report
 
 FAILURE = {"id": "t.py::test_a", "exc_type": "AssertionError", "message": "no", "frames": []}
+RECORD = wire.FailureRecord(
+    "t.py::test_a", "AssertionError", "no", [wire.FrameRecord("/w/t.py", 3, "test_a", {"x": "1"})]
+)
 TEST = {
     "kind": wire.TEST,
     "nodeid": "t.py::test_a",
@@ -38,7 +41,23 @@ TEST = {
         ({k: v for k, v in TEST.items() if k != "outcome"}, "'outcome'"),
         ({"kind": wire.START, "nodeid": 7}, "field 'nodeid' is int, not str"),
         ({**TEST, "covered": "a.py:1"}, "field 'covered' is str, not list[str]"),
-        ({**TEST, "failure": "boom"}, "field 'failure' is str, not dict[str, Any] | None"),
+        ({**TEST, "failure": "boom"}, "field 'failure' is str, not FailureRecord | None"),
+        ({**TEST, "failure": [FAILURE]}, "field 'failure' is list, not FailureRecord | None"),
+        ({**TEST, "failure": {**FAILURE, "frames": {}}}, "field 'frames' is dict, not list["),
+        (
+            {**TEST, "failure": {**FAILURE, "frames": [7]}},
+            "FrameRecord: expected an object, got int",
+        ),
+        (
+            {**TEST, "failure": {**FAILURE, "frames": [{"path": "/w/t.py", "line": 3}]}},
+            "missing 1 required positional argument: 'function'",
+        ),
+        ({**TEST, "failure": {**FAILURE, "message": None}}, "field 'message' is NoneType, not str"),
+        ({**TEST, "failure": {k: v for k, v in FAILURE.items() if k != "id"}}, "'id'"),
+        (
+            {"kind": wire.TIMEOUT, "nodeid": "t.py::test_a", "failure": None},
+            "is NoneType, not Fail",
+        ),
         ({"kind": wire.SESSION, "exitstatus": "0", "tests": 1}, "'exitstatus' is str"),
         ({"kind": "passed", "nodeid": "t.py::test_a"}, "not a report line (kind 'passed')"),
         ({"nodeid": "t.py::test_a"}, "not a report line (kind None)"),
@@ -55,9 +74,9 @@ def test_each_kind_reads_back_to_the_bytes_it_was_written_as():
     lines = [
         wire.Collected(2),
         wire.Start("t.py::test_a"),
-        wire.Timeout("t.py::test_a", FAILURE),
-        wire.TestLine("t.py::test_a", "failed", 0.1, "/w/t.py", 3, ["/w/a.py:1"], FAILURE, "x"),
-        wire.CollectError(FAILURE),
+        wire.Timeout("t.py::test_a", RECORD),
+        wire.TestLine("t.py::test_a", "failed", 0.1, "/w/t.py", 3, ["/w/a.py:1"], RECORD, "x"),
+        wire.CollectError(RECORD),
         wire.Abort("t.py::test_a"),
         wire.Session(1, 1, "ab12"),
     ]
@@ -67,7 +86,7 @@ def test_each_kind_reads_back_to_the_bytes_it_was_written_as():
         assert wire.decode_line(text) == line
         assert wire.encode(wire.decode_line(text.encode())) == text
     # the optional fields stay off the wire when None, as they always were
-    assert "call" not in wire.encode(lines[3]) and "interrupted" not in wire.encode(lines[3])
+    assert '"call"' not in wire.encode(lines[3]) and '"interrupted"' not in wire.encode(lines[3])
     assert "seal" not in wire.encode(wire.Session(0, 0))
 
 

@@ -245,8 +245,43 @@ class MountView:
     cwd: str  # where the command starts; must be read-only unless under a writable bind
 
 
-# The pytest plugin's report lines (see the module docstring). A failure is the Failure-shaped
-# object of heal_ls.models.Failure (heal_report_parts.make_failure), read by Failure.from_dict.
+# The pytest plugin's report lines (see the module docstring). A failure is a FailureRecord
+# (heal_report_parts.make_failure), read by heal-ls into heal_ls.models.Failure
+# (testing/report.failure_of).
+
+
+@dataclass
+class FrameRecord:
+    """One traceback frame, innermost last in a list (heal_ls.models.Frame)."""
+
+    path: str
+    line: int | None  # None: the instruction had no line number (rare, on 3.11+)
+    function: str
+    locals: dict[str, str] = field(default_factory=dict)  # reprs, the failing frames' only
+
+
+@dataclass
+class FailureRecord:
+    """A failing test or a collection error (heal_ls.models.Failure: its fields' meanings)."""
+
+    id: str  # the test's nodeid, or "collect:<path>"
+    exc_type: str
+    message: str
+    frames: list[FrameRecord]
+    test: str | None = None  # the nodeid; None for a collection error
+    test_path: str | None = None
+    test_line: int | None = None
+    stdout: str = ""
+    duration: float = 0.0
+    timed_out: bool = False
+    covered: list[str] = field(default_factory=list)
+    mock_callers: list[str] = field(default_factory=list)
+    import_covered: list[str] = field(default_factory=list)
+    when: str | None = None
+    caught: list[FrameRecord] = field(default_factory=list)
+    blocks: dict[str, list[int]] | None = None  # as TestLine.blocks; left out when not recorded
+    NESTED: ClassVar[dict[str, type]] = {"frames": FrameRecord, "caught": FrameRecord}
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("blocks",)
 
 
 @dataclass
@@ -264,8 +299,9 @@ class Start:
 @dataclass
 class Timeout:
     nodeid: str
-    failure: dict[str, Any]  # where the test hung
+    failure: FailureRecord  # where the test hung
     TAG: ClassVar[tuple[str, str]] = ("kind", TIMEOUT)
+    NESTED: ClassVar[dict[str, type]] = {"failure": FailureRecord}
 
 
 @dataclass
@@ -279,7 +315,7 @@ class TestLine:
     path: str
     line: int | None
     covered: list[str]  # "abs_path:first_line" keys of the workspace functions it ran
-    failure: dict[str, Any] | None
+    failure: FailureRecord | None
     stdout: str
     call: str | None = None  # the call phase's outcome; None (left out) when it never ran
     interrupted: bool | None = None  # True when the session was interrupted during it
@@ -288,12 +324,14 @@ class TestLine:
     blocks: dict[str, list[int]] | None = None
     TAG: ClassVar[tuple[str, str]] = ("kind", TEST)
     OMIT_NONE: ClassVar[tuple[str, ...]] = ("call", "interrupted", "blocks")
+    NESTED: ClassVar[dict[str, type]] = {"failure": FailureRecord}
 
 
 @dataclass
 class CollectError:
-    failure: dict[str, Any]
+    failure: FailureRecord
     TAG: ClassVar[tuple[str, str]] = ("kind", COLLECT_ERROR)
+    NESTED: ClassVar[dict[str, type]] = {"failure": FailureRecord}
 
 
 @dataclass
@@ -336,14 +374,16 @@ def _names(cls: type[Any]) -> tuple[str, ...]:
 
 
 def plain(message: Any) -> dict[str, Any]:
-    """A message's fields as JSON data, by name, nested messages too (a shallow copy: the
-    plugin's per-test path does not copy a failure's frames); OMIT_NONE fields left out when
-    None."""
+    """A message's fields as JSON data, by name, nested messages (and lists of them) too (a
+    shallow copy: a frame's locals are not copied); OMIT_NONE fields left out when None."""
     data = vars(message)
     out = {name: data[name] for name in _names(type(message))}
     for name in getattr(message, "NESTED", ()):
-        if out[name] is not None:
-            out[name] = plain(out[name])
+        value = out[name]
+        if isinstance(value, list):
+            out[name] = [plain(item) for item in value]
+        elif value is not None:
+            out[name] = plain(value)
     for name in getattr(message, "OMIT_NONE", ()):
         if out[name] is None:
             del out[name]
@@ -371,22 +411,24 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-_EXPECTED: dict[str, tuple[type, ...] | None] = {}
+_EXPECTED: dict[str, tuple[type, ...]] = {}
 
 
-def _expected(annotation: str) -> tuple[type, ...] | None:
-    """The JSON types an annotation allows, or None for one not checked here (a dataclass)."""
+def _expected(annotation: str) -> tuple[type, ...]:
+    """The JSON types an annotation allows: a name not in _JSON_TYPES is a dataclass above, an
+    object (built and checked field by field by `build`)."""
     if annotation in _EXPECTED:
         return _EXPECTED[annotation]
-    parts = [_JSON_TYPES.get(part.split("[", 1)[0].strip()) for part in annotation.split(" | ")]
-    allowed = None if None in parts else tuple(t for types in parts if types for t in types)
+    parts = [part.split("[", 1)[0].strip() for part in annotation.split(" | ")]
+    allowed = tuple(t for part in parts for t in _JSON_TYPES.get(part, (dict,)))
     _EXPECTED[annotation] = allowed
     return allowed
 
 
 def build(cls: type[Any], data: Any) -> Any:
-    """`cls` (a dataclass above) from its JSON object; unknown keys are ignored, a missing field
-    or one whose value has the wrong JSON type raises TypeError (ValueError from json)."""
+    """`cls` (a dataclass above) from its JSON object, its NESTED fields (one object or a list
+    of them) built too; unknown keys are ignored, a missing field or one whose value has the
+    wrong JSON type raises TypeError (ValueError from json)."""
     if not isinstance(data, dict):
         raise TypeError(f"{cls.__name__}: expected an object, got {type(data).__name__}")
     nested = getattr(cls, "NESTED", {})
@@ -396,12 +438,17 @@ def build(cls: type[Any], data: Any) -> Any:
             continue
         value = values[f.name] = data[f.name]
         allowed = _expected(str(f.type))
-        if allowed is not None and not isinstance(value, allowed):
+        if not isinstance(value, allowed):
             got = type(value).__name__
             raise TypeError(f"{cls.__name__}: field {f.name!r} is {got}, not {f.type}")
-    for name, inner in nested.items():
-        if values.get(name) is not None:
-            values[name] = build(inner, values[name])
+    for f in fields(cls):
+        inner, value = nested.get(f.name), values.get(f.name)
+        if inner is None or value is None:
+            continue
+        if str(f.type).startswith("list["):  # already checked to be a list
+            values[f.name] = [build(inner, item) for item in value]
+        else:
+            values[f.name] = build(inner, value)
     return cls(**values)  # TypeError naming the missing fields
 
 

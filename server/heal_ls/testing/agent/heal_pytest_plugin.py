@@ -203,16 +203,16 @@ class HealReporter:
             rec.outcome = "skipped"
         if report.failed:
             if rec.outcome not in ("failed", "error"):
-                timed_out = (rec.failure or {}).get("timed_out")
+                timed_out = rec.failure is not None and rec.failure.timed_out
                 rec.outcome = "failed" if call.when == "call" or timed_out else "error"
             if rec.failure is None and call.excinfo is not None:
                 rec.failure = failure = parts.failure_from_exception(
                     call.excinfo.value, item, self.paths, call.excinfo.tb
                 )
-                failure["when"] = call.when  # setup/teardown: pytest's "error"
+                failure.when = call.when  # setup/teardown: pytest's "error"
                 if self.recorder:
-                    failure["mock_callers"] = self.recorder.mock_callers(call.excinfo.tb)
-                    failure["import_covered"] = self.import_covered
+                    failure.mock_callers = self.recorder.mock_callers(call.excinfo.tb)
+                    failure.import_covered = self.import_covered
         if call.when == "teardown" and self.out is None:  # this report carries the row
             self._finish(rec)
 
@@ -231,10 +231,8 @@ class HealReporter:
         rec.stdout = parts.bounded_text(rec.stdout)
         failure = rec.failure
         if failure is not None:
-            failure.update(duration=rec.duration, covered=rec.covered)
-            if rec.blocks is not None:
-                failure["blocks"] = rec.blocks
-            failure["stdout"] = rec.stdout
+            failure.duration, failure.covered = rec.duration, rec.covered
+            failure.blocks, failure.stdout = rec.blocks, rec.stdout
         self.emit(rec)
 
     @pytest.hookimpl(hookwrapper=True)
@@ -276,7 +274,7 @@ class HealReporter:
         frames = stack(sys._current_frames().get(thread_id), self.paths)
         message = f"test did not finish within {self.timeout:g} s"
         failure = parts.make_failure(rec.nodeid, "Timeout", message, frames, rec.path, rec.line)
-        failure["timed_out"] = True
+        failure.timed_out = True
         rec.failure, rec.outcome = failure, "failed"
         self.emit(wire.Timeout(rec.nodeid, failure))
         self.interrupt_pending = rec

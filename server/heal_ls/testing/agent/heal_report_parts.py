@@ -10,6 +10,7 @@ import os
 import reprlib
 
 import _pytest
+import heal_protocol as wire
 import pluggy
 from heal_caught import caught_entries
 
@@ -102,13 +103,11 @@ class PathRules:
         return path.startswith("<frozen") or self.real(path).startswith(RUNNER_DIRS)
 
 
-def frame_dict(frame, line, with_locals):
+def frame_record(frame, line, with_locals):
     filename = frame.f_code.co_filename
     path = filename if filename.startswith("<") else os.path.abspath(filename)
-    out = {"path": path, "line": line}
-    out["function"] = frame.f_code.co_name
-    out["locals"] = frame_locals(frame) if with_locals else {}
-    return out
+    found = frame_locals(frame) if with_locals else {}
+    return wire.FrameRecord(path, line, frame.f_code.co_name, found)
 
 
 def frame_locals(frame):
@@ -124,7 +123,7 @@ def frame_locals(frame):
 
 
 def trimmed_frames(entries, paths):
-    """(frame, line) pairs, outermost first -> frame dicts without pytest's own prefix."""
+    """(frame, line) pairs, outermost first -> FrameRecords without pytest's own prefix."""
     entries = [e for e in entries if not e[0].f_code.co_filename.startswith("<frozen importlib")]
     first = next(
         (i for i, e in enumerate(entries) if paths.is_workspace(e[0].f_code.co_filename)), None
@@ -136,7 +135,7 @@ def trimmed_frames(entries, paths):
     entries = entries[first:]
     workspace = [i for i, e in enumerate(entries) if paths.is_workspace(e[0].f_code.co_filename)]
     with_locals = set(workspace[-MAX_LOCALS_FRAMES:])
-    return [frame_dict(f, line, i in with_locals) for i, (f, line) in enumerate(entries)]
+    return [frame_record(f, line, i in with_locals) for i, (f, line) in enumerate(entries)]
 
 
 def traceback_frames(tb, paths, trim=True):
@@ -146,7 +145,7 @@ def traceback_frames(tb, paths, trim=True):
         tb = tb.tb_next
     if not trim:
         return [
-            frame_dict(f, line, paths.is_workspace(f.f_code.co_filename)) for f, line in entries
+            frame_record(f, line, paths.is_workspace(f.f_code.co_filename)) for f, line in entries
         ]
     return trimmed_frames(entries, paths)
 
@@ -166,16 +165,10 @@ def item_location(item):
 
 
 def make_failure(nodeid, exc_type, message, frames, test_path, line):
-    """A Failure-shaped dict (see heal_ls.models.Failure) for a test at `test_path`:`line`."""
-    in_test = [
-        f["line"] for f in frames if os.path.realpath(f["path"]) == os.path.realpath(test_path)
-    ]
-    return {
-        "id": nodeid, "test": nodeid, "exc_type": exc_type, "message": message,
-        "frames": frames, "stdout": "", "duration": 0.0, "timed_out": False,
-        "test_path": test_path, "test_line": in_test[-1] if in_test else line,
-        "covered": [],
-    }  # fmt: skip
+    """The FailureRecord of a test at `test_path`:`line`."""
+    in_test = [f.line for f in frames if os.path.realpath(f.path) == os.path.realpath(test_path)]
+    test_line = in_test[-1] if in_test else line
+    return wire.FailureRecord(nodeid, exc_type, message, frames, nodeid, test_path, test_line)
 
 
 def failure_from_exception(exc, item, paths, tb):
@@ -186,12 +179,12 @@ def failure_from_exception(exc, item, paths, tb):
         exc = exc.exceptions[0]
         frames += traceback_frames(exc.__traceback__, paths, trim=False)
     failure = make_failure(item.nodeid, type(exc).__name__, safe_str(exc), frames, path, line)
-    failure["caught"] = [frame_dict(f, line, False) for f, line in caught_entries(exc, tb, paths)]
+    failure.caught = [frame_record(f, line, False) for f, line in caught_entries(exc, tb, paths)]
     return failure
 
 
 def collect_outcome(outcome, collector, paths):
-    """The Failure-shaped dict of a collection that failed (pytest_make_collect_report's
+    """The FailureRecord of a collection that failed (pytest_make_collect_report's
     outcome), else None: a failed report, or a SystemExit pytest re-raises out of collection."""
     if outcome.excinfo is not None:  # SystemExit or KeyboardInterrupt
         exc = outcome.excinfo[1]
@@ -205,7 +198,7 @@ def collect_outcome(outcome, collector, paths):
 
 
 def collect_failure(report, excinfo, paths):
-    """A Failure-shaped dict for a collection error (import error, syntax error, bad conftest)."""
+    """A FailureRecord for a collection error (import error, syntax error, bad conftest)."""
     exc = excinfo.value if excinfo is not None else None
     return _collect_failure(report.nodeid, exc, report.longreprtext, paths)
 
@@ -215,9 +208,7 @@ def collect_exit(collector, exc, paths):
     pytest's own argv): pytest re-raises it out of collection and stops the whole run."""
     failure = _collect_failure(collector.nodeid, exc, "", paths)
     where = collector.nodeid.split("::")[0] or "the tests"
-    failure["message"] = (
-        f"{safe_str(exc.code)} (raised while pytest collected {where}: the run stops)"
-    )
+    failure.message = f"{safe_str(exc.code)} (raised while pytest collected {where}: the run stops)"
     return failure
 
 
@@ -229,14 +220,14 @@ def _collect_failure(nodeid, exc, longreprtext, paths):
     while type(exc).__name__ == "CollectError" and exc.__cause__ is not None:
         exc = exc.__cause__
     frames = traceback_frames(exc.__traceback__, paths) if exc is not None else []
-    frames = [f for f in frames if paths.is_workspace(f["path"])]  # not the import machinery
+    frames = [f for f in frames if paths.is_workspace(f.path)]  # not the import machinery
     if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
-        frames.append({"path": os.path.abspath(exc.filename), "line": exc.lineno,
-                       "function": "<module>", "locals": {}})  # fmt: skip
+        frames.append(wire.FrameRecord(os.path.abspath(exc.filename), exc.lineno, "<module>"))
     message = safe_str(exc) if exc is not None else bounded_text(longreprtext)
     failure = make_failure(f"collect:{relpath or path}", type(exc).__name__ if exc else "CollectError",
                            message, frames, path or "", None)  # fmt: skip
-    failure.update(test=None, test_path=path, stdout=bounded_text(longreprtext))
+    failure.test, failure.test_path = None, path
+    failure.stdout = bounded_text(longreprtext)
     return failure
 
 

@@ -118,7 +118,7 @@ class Relay:
         if exc_type is not None:
             exc_type, message = pytest_words(exc_type, text)
             failure = parts.make_failure(nodeid, exc_type, message, [], path, None)
-            failure["stdout"] = parts.bounded_text(text)
+            failure.stdout = parts.bounded_text(text)
             rec.outcome, rec.failure = "failed", failure
         if nodeid not in self.started:
             self.emit(wire.Start(nodeid))
