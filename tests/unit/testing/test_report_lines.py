@@ -154,6 +154,19 @@ def test_a_sealed_run_whose_last_line_is_no_sealed_session_is_incomplete_not_a_c
             assert result.error.startswith("line 4 of the test report is refused: "), result.error
 
 
+def test_a_run_whose_failure_record_is_malformed_is_an_error_never_a_pass(tmp_path):
+    frame = {"path": "/w/t.py", "line": 3}  # no "function"
+    bad = json.dumps({**TEST, "failure": {**FAILURE, "frames": [frame]}})
+    start = json.dumps({"kind": wire.START, "nodeid": TEST["nodeid"]})
+    session = json.dumps({"kind": wire.SESSION, "exitstatus": 1, "tests": 1})
+    result = collect_result(invocation(tmp_path, [start, bad, session]), 1, "", 1.0)
+    assert result.error == (
+        "line 2 of the test report is refused: a test line is malformed: FrameRecord.__init__()"
+        " missing 1 required positional argument: 'function'"
+    )
+    assert not result.complete and result.passed == 0  # its test is not taken as run
+
+
 def test_a_torn_last_line_is_left_out_not_refused(tmp_path):
     inv = invocation(tmp_path, [json.dumps({"kind": wire.START, "nodeid": "t.py::test_a"})])
     Path(inv.report_path).write_text(Path(inv.report_path).read_text() + '{"kind": "test", "no')
