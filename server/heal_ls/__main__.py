@@ -1,4 +1,4 @@
-from heal_ls.cli import main
+from heal_ls.cli import entry
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    entry()
