@@ -9,7 +9,9 @@ import sys
 from pathlib import Path, PurePath
 from typing import Union
 
+import attrs
 from lsprotocol import types as t
+from pygls.client import JsonRPCClient
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import PositionCodec
@@ -31,7 +33,23 @@ SERVE = (
 )
 
 
-CONFIG = ClientServerConfig(server_command=[sys.executable, "-c", SERVE], server_env=server_env())
+@attrs.define
+class ServerConfig(ClientServerConfig):
+    """pytest-lsp's config, with the server's environment read when the server starts: the
+    session's fixtures set what the test's pytest runs see (tests/conftest.py: no dev plugins
+    loaded by entry point, no xdist worker variables); read at import, the servers' pytest runs
+    loaded every dev plugin (~2.7 s of CPU per pytest start). `extra_env` is added on top."""
+
+    extra_env: dict[str, str] = attrs.field(factory=dict)
+
+    async def start(self, devtools: str | None = None) -> JsonRPCClient:
+        client = self.client_factory()
+        env = {**server_env(), **self.extra_env}
+        await client.start_io(*self.get_server_command(devtools), env=env)
+        return client
+
+
+CONFIG = ServerConfig(server_command=[sys.executable, "-c", SERVE])
 
 
 class Editor:

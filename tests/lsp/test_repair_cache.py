@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
-from helpers.lsp import CONFIG, eventually, failing, server_env, start_session
+from helpers.lsp import CONFIG, ServerConfig, eventually, failing, start_session
 from helpers.projects import FIXED_REMOVE as FIXED
 from lsprotocol import types as t
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 
@@ -71,8 +71,8 @@ async def test_use_cache_false_asks_the_model_again(vscode_client, fake_model, s
 
 # The local search's candidates are verified unsandboxed here (allowUnisolated): this is about
 # which candidates run, not where, and each sandboxed run costs seconds on a loaded machine.
-UNSANDBOXED = ClientServerConfig(
-    server_command=CONFIG.server_command, server_env={**server_env(), "HEAL_LS_SANDBOX": "none"}
+UNSANDBOXED = ServerConfig(
+    server_command=CONFIG.server_command, extra_env={"HEAL_LS_SANDBOX": "none"}
 )
 LOCAL = {"provider": "local", "allowUnisolated": True, "localSeconds": 300}
 
