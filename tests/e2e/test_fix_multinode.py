@@ -1,8 +1,9 @@
 """Heals that need more than the target: a nested def, imports, two functions, a new helper.
 
 Each project in tests/e2e/multinode/ has the model's answer (answer.md) and the module the heal
-must write, byte for byte (expected.py). Both SDKs talk to the fake model; hostile variants of the
-answers change nothing.
+must write, byte for byte (expected.py). Each project is healed in the test's process (the
+openai SDK against the fake model); one `heal-ls fix --apply` (the anthropic SDK) writes its
+module; hostile variants of the answers change nothing.
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from heal_ls.heal.config import HealConfig
+from heal_ls.models import HealResult
 from helpers.cli import heal_ls, openai_env
 from helpers.fakemodel import FakeModelServer
+from helpers.heal import heal_first_target
 
 pytestmark = pytest.mark.e2e
 
@@ -60,21 +64,41 @@ def fix(root: Path, answer: str, wire: str, *extra: str):
     return proc
 
 
-@pytest.mark.parametrize("wire", ["openai", "anthropic"])
+def heal_in_process(root: Path, answer: str, monkeypatch) -> HealResult:
+    """The first target healed in this process, the answer through the real openai SDK."""
+    with FakeModelServer(default=answer) as server:
+        for variable, value in openai_env(server).items():
+            monkeypatch.setenv(variable, value)
+        config = HealConfig(provider="openai", max_attempts=1, use_cache=False)
+        return heal_first_target(root, config)
+
+
+# Each project's heal in-process (plan, splice, guards, verification: the engine's work); one
+# real `heal-ls fix --apply` with the other SDK (anthropic) writes its module below.
 @pytest.mark.parametrize("name", sorted(MODULES))
-def test_multinode_answer_is_applied_byte_exact(name, wire, tmp_path):
+def test_multinode_answer_is_verified_byte_exact(name, tmp_path, monkeypatch):
     root = project(tmp_path, name)
+    result = heal_in_process(root, (root / "answer.md").read_text(), monkeypatch)
+    assert result.status == "verified", result.reason
+    # each project has a passing test of the functions the fix touches: it guarded the fix
+    assert result.guards == [GUARDS[name]], result.guards
+    assert result.touched == TOUCHED[name]
+    assert result.notes == NOTES.get(name, [])
+    assert result.new_source is not None
+    assert result.new_source.encode() == (root / "expected.py").read_bytes()
+
+
+def test_multinode_answer_is_applied_byte_exact_through_the_cli(tmp_path):
+    root = project(tmp_path, "two_functions")
     answer = (root / "answer.md").read_text()
-    proc = fix(root, answer, wire, "--max-attempts", "1", "--json")
+    proc = fix(root, answer, "anthropic", "--max-attempts", "1", "--json")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     result = json.loads(proc.stdout)["results"][0]
     assert result["status"] == "verified" and result["applied"] is True
-    # each project has a passing test of the functions the fix touches: it guarded the fix
-    assert result["guard_tests"] == [GUARDS[name]], result
-    assert result["touched"] == TOUCHED[name]
-    assert result["notes"] == NOTES.get(name, [])
-    expected = (root / "expected.py").read_bytes()
-    assert (root / MODULES[name]).read_bytes() == expected
+    assert result["guard_tests"] == [GUARDS["two_functions"]], result
+    assert result["touched"] == TOUCHED["two_functions"]
+    assert result["notes"] == []
+    assert (root / MODULES["two_functions"]).read_bytes() == (root / "expected.py").read_bytes()
 
 
 def test_two_function_prompt_offers_both_and_the_diff_header_lists_them(tmp_path):
@@ -108,17 +132,13 @@ UNGUARDED = {
 
 
 @pytest.mark.parametrize("kind", sorted(UNGUARDED))
-def test_a_fix_touching_an_unguarded_function_is_weak_and_not_applied(kind, tmp_path):
+def test_a_fix_touching_an_unguarded_function_is_weak(kind, tmp_path, monkeypatch):
     extra_test, unguarded = UNGUARDED[kind]
     root = project(tmp_path, "two_functions")
     (root / "tests" / "test_prices.py").write_text(FAILING_ONLY + extra_test)
-    before = (root / "prices.py").read_bytes()
-    proc = fix(root, (root / "answer.md").read_text(), "openai", "--max-attempts", "1", "--json")
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    result = json.loads(proc.stdout)["results"][0]
-    assert result["status"] == "weak" and result["applied"] is False
-    assert f"no passing test runs {unguarded} to guard" in result["proof"]
-    assert (root / "prices.py").read_bytes() == before
+    result = heal_in_process(root, (root / "answer.md").read_text(), monkeypatch)
+    assert result.status == "weak", result.reason
+    assert f"no passing test runs {unguarded} to guard" in result.proof
 
 
 HOSTILE = {

@@ -13,13 +13,11 @@ from pathlib import Path
 import pytest
 from heal_ls.diagnose import diagnose
 from heal_ls.heal.config import HealConfig
-from heal_ls.heal.loop import heal_failure
-from heal_ls.heal.targets import group_targets, shared_first
 from heal_ls.models import HealResult
-from heal_ls.testing.warm.client import shutdown_all
 from helpers.cli import openai_env
 from helpers.fakemodel import FakeModelServer
 from helpers.fixes import example_fixes
+from helpers.heal import heal_first_target
 
 pytestmark = pytest.mark.e2e
 
@@ -28,28 +26,6 @@ FIXES = example_fixes()
 SCRIPTS = {"script_crash": "tools/report.py"}
 # The rows tests/e2e/test_fix.py runs through `heal-ls fix` itself.
 CLI_ROWS = {"inventory", "script_crash"}
-
-
-def heal_first_target(root: Path, config: HealConfig) -> HealResult:
-    """What `heal-ls fix` does for its first row (without the flaky triage and the report)."""
-
-    async def heal() -> HealResult:
-        try:
-            run, located = await diagnose(root, script=SCRIPTS.get(root.name))
-            target = shared_first(group_targets(located), located)[0]
-            assert target.suspect is not None, target.reason
-            return await heal_failure(
-                str(root),
-                target.failures[0],
-                config=config,
-                run=run,
-                suspect=target.suspect,
-                also_failing=target.failures[1:],
-            )
-        finally:
-            await shutdown_all()
-
-    return asyncio.run(heal())
 
 
 def passes_after(root: Path, result: HealResult) -> bool:
@@ -68,7 +44,9 @@ def test_the_fake_models_fix_heals_each_example(name, example_copy, monkeypatch)
     with FakeModelServer(functions={fix.qualname: fix.fixed_function(root)}) as server:
         for variable, value in openai_env(server).items():
             monkeypatch.setenv(variable, value)
-        result = heal_first_target(root, HealConfig(provider="openai", use_cache=False))
+        result = heal_first_target(
+            root, HealConfig(provider="openai", use_cache=False), SCRIPTS.get(name)
+        )
         assert result.status == "verified", result.reason
         assert result.suspect is not None and result.suspect.qualname == fix.qualname
         assert result.tokens > 0
@@ -83,7 +61,9 @@ def test_the_local_repairer_heals_each_example_with_a_one_line_edit(name, exampl
     root = example_copy(name)
     fix = FIXES[name]
     before = (root / fix.path).read_text()
-    result = heal_first_target(root, HealConfig(provider="local", use_cache=False))
+    result = heal_first_target(
+        root, HealConfig(provider="local", use_cache=False), SCRIPTS.get(name)
+    )
     assert result.status == "verified", result.reason
     assert result.tokens == 0
     diff_lines = [
