@@ -6,9 +6,11 @@ import json
 import subprocess
 
 import pytest
+from heal_ls.heal.config import HealConfig
 from helpers.cli import heal_ls, openai_env, write
 from helpers.fakemodel import FakeModelServer
 from helpers.fixes import example_fixes
+from helpers.heal import heal_first_target
 
 pytestmark = pytest.mark.e2e
 
@@ -74,12 +76,13 @@ HOSTILE = {
 }
 
 
-@pytest.mark.parametrize("kind", sorted(HOSTILE))
-def test_hostile_answers_change_nothing(kind, example_copy):
+# One hostile answer through the CLI with --apply (the safety rail's refusal, nothing written);
+# the others are read and refused by the engine in the test's process, as the CLI would.
+def test_a_hostile_answer_through_the_cli_changes_nothing(example_copy):
     root = example_copy("inventory")
     target = root / FIXES["inventory"].path
     before = target.read_bytes()
-    with FakeModelServer(default=HOSTILE[kind]) as server:
+    with FakeModelServer(default=HOSTILE["os_system"]) as server:
         proc = heal_ls(
             "fix",
             str(root),
@@ -97,6 +100,22 @@ def test_hostile_answers_change_nothing(kind, example_copy):
     assert result["status"] in ("failed", "unverified")
     assert result["applied"] is False
     assert target.read_bytes() == before
+
+
+@pytest.mark.parametrize("kind", sorted(set(HOSTILE) - {"os_system"}))
+def test_hostile_answers_are_never_verified(kind, example_copy, monkeypatch):
+    root = example_copy("inventory")
+    with FakeModelServer(default=HOSTILE[kind]) as server:
+        for variable, value in openai_env(server).items():
+            monkeypatch.setenv(variable, value)
+        config = HealConfig(provider="openai", max_attempts=2, use_cache=False)
+        result = heal_first_target(root, config)
+        assert len(server.requests) == 2  # each answer was read, refused, and asked again
+    assert result.status in ("failed", "unverified"), result.status
+    assert result.new_source is None or result.status == "unverified"
+    assert [a.outcome for a in result.attempts] and all(
+        a.outcome != "verified" for a in result.attempts
+    )
 
 
 def test_retry_feeds_back_the_failure_and_verifies_the_second_answer(example_copy):
