@@ -124,15 +124,19 @@ def base_python(version: str) -> str:
     raise Unavailable(f"no python{version} on this machine ({found.stderr.strip()})")
 
 
-def clean_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+def clean_env(addopts: str = "") -> dict[str, str]:
+    """This environment without the harness's own pytest variables; `addopts`: a
+    PYTEST_ADDOPTS both sides get (heal-ls's tests: `-p no:` this venv's own test tools)."""
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+    return {**env, "PYTEST_ADDOPTS": addopts} if addopts else env
 
 
-def run_pytest(python: str, folder: Path) -> Counts:
+def run_pytest(python: str, folder: Path, addopts: str = "") -> Counts:
     """Plain pytest with the project's own config; -rfE only makes sure the ids are listed."""
     cmd = [python, "-m", "pytest", "-rfE"]
+    env = clean_env(addopts)
     done = subprocess.run(
-        cmd, cwd=folder, capture_output=True, text=True, timeout=RUN_TIMEOUT, env=clean_env()
+        cmd, cwd=folder, capture_output=True, text=True, timeout=RUN_TIMEOUT, env=env
     )
     lines = [line for line in done.stdout.splitlines() if COUNT.search(line)]
     found = {kind.rstrip("s"): int(n) for n, kind in COUNT.findall(lines[-1] if lines else "")}
@@ -145,10 +149,11 @@ def run_pytest(python: str, folder: Path) -> Counts:
     )
 
 
-def run_check(python: str, folder: Path) -> Counts:
+def run_check(python: str, folder: Path, addopts: str = "") -> Counts:
     cmd = [sys.executable, "-m", "heal_ls", "check", "--json", "--python", python, str(folder)]
+    env = clean_env(addopts)
     done = subprocess.run(
-        cmd, cwd=folder, capture_output=True, text=True, timeout=RUN_TIMEOUT, env=clean_env()
+        cmd, cwd=folder, capture_output=True, text=True, timeout=RUN_TIMEOUT, env=env
     )
     try:
         data = json.loads(done.stdout)
@@ -159,7 +164,7 @@ def run_check(python: str, folder: Path) -> Counts:
     return Counts(data["failed"], data["passed"], data["errors"], sorted(ids), done.returncode)
 
 
-def run_setup(name: str) -> Row:
+def run_setup(name: str, addopts: str = "") -> Row:
     wanted = spec(name)
     row = Row(name, note=wanted.get("note", ""))
     try:
@@ -173,8 +178,8 @@ def run_setup(name: str) -> Row:
             copy = Path(tmp) / side / name
             shutil.copytree(SETUPS / name, copy, ignore=shutil.ignore_patterns(SPEC_FILE))
             copies.append(copy)
-        row.pytest = run_pytest(python, copies[0])
-        row.heal = run_check(python, copies[1])
+        row.pytest = run_pytest(python, copies[0], addopts)
+        row.heal = run_check(python, copies[1], addopts)
     return row
 
 

@@ -8,6 +8,7 @@ same failing ids, and check must exit 1 (every setup fails on purpose).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import pytest
@@ -21,7 +22,9 @@ setups = load_harness()
 
 @pytest.mark.parametrize("name", setups.names())
 def test_check_counts_what_pytest_counts(name):
-    row = setups.run_setup(name)
+    # the module's PYTEST_ADDOPTS (tests/conftest.py: `-p no:` this venv's own test tools, ~3 s
+    # of CPU per pytest start) reaches both sides; the harness drops the variable by default
+    row = setups.run_setup(name, addopts=os.environ.get("PYTEST_ADDOPTS", ""))
     if row.unavailable:
         pytest.skip(row.unavailable)
     theirs, ours = row.pytest, row.heal

@@ -2,6 +2,7 @@
 function: a conftest fixture (errors), a settings plugin (-p in addopts), doctest modules.
 Same counts as pytest run with the setup's own config, an Error on the blamed function."""
 
+import os
 import shutil
 import sys
 
@@ -27,7 +28,7 @@ async def test_the_editor_counts_what_pytest_counts(vscode_client, project, blam
     plain = tmp_path / "plain"
     shutil.copytree(setups.SETUPS / project, plain)
     shutil.copytree(setups.SETUPS / project, editor.root, dirs_exist_ok=True)
-    theirs = setups.run_pytest(sys.executable, plain)
+    theirs = setups.run_pytest(sys.executable, plain, os.environ.get("PYTEST_ADDOPTS", ""))
     summary = await editor.command("heal.runTests")
     assert (summary["failed"], summary["passed"], summary["errors"]) == (
         theirs.failed,
