@@ -312,23 +312,30 @@ class Ranker:
 
     def specific_blocks(self, failure, run, covered, tied, where: str):
         """The failing line checks a value the functions it calls (or that computed it) made;
-        when one of the other functions the test ran has a block more specific to the failing
-        tests (block Ochiai) than any block of those, its code took a path theirs did not: it
-        ranks above them, the most specific first (click's `Argument.process` `value = None`
-        branch under `invoke`, which ran the same blocks in every test of the file)."""
+        a function the test ran whose block is more specific to the failing tests (block Ochiai)
+        than any block of those took a path theirs did not: it ranks above them, the most
+        specific first (click's `Argument.process` `value = None` branch under `invoke`, which
+        ran the same blocks in every test of the file). So does one of those calls whose block
+        is more specific than every other one's, unless it is a constructor: it only built the
+        object, and what was done to it is likelier wrong (as for the values, below)."""
         blocks = self.block_scores(failure, run)
         if not blocks or not tied:
             return
-        ceiling = max(blocks.get(f"{p}:{n.start_line}", (0.0, 0))[0] for p, n in tied)
-        tied_keys = {f"{p}:{n.start_line}" for p, n in tied}
+        best = {
+            f"{p}:{n.start_line}": blocks.get(f"{p}:{n.start_line}", (0.0, 0))[0] for p, n in tied
+        }
         for path, node in covered:
             key = f"{path}:{node.start_line}"
             score, line = blocks.get(key, (0.0, 0))
-            if key in tied_keys or score <= ceiling:
+            others = [s for k, s in best.items() if k != key]
+            if key in best and (not others or node.name == "__init__"):
+                continue
+            ceiling = max(others, default=0.0)
+            if score <= ceiling:
                 continue
             reason = (
                 f"its block at line {line} ran in the failing tests and in few passing ones"
-                f" (Ochiai {score:.2f}; the calls tied to {where} at most {ceiling:.2f})"
+                f" (Ochiai {score:.2f}; the other calls tied to {where} at most {ceiling:.2f})"
             )
             self.add(path, node, reason, 0.9 + 0.09 * score, line)
 

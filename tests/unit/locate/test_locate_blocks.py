@@ -139,3 +139,74 @@ def test_block_ochiai_counts_only_tests_whose_blocks_were_recorded(tmp_path):
     assert block_ochiai(failure, run)[entry] == 1 / (4**0.5)
     failure.blocks = None
     assert block_ochiai(failure, run) == {}
+
+
+PIPE = """\
+class Tokens:
+    def __init__(self, text, strict=False):
+        if strict:
+            text = text.strip()
+        self.items = text.split()
+
+
+def drop_comments(tokens):
+    out = []
+    for token in tokens.items:
+        if token.startswith("--"):
+            break
+        out.append(token)
+    return out
+
+
+def join(words):
+    return " ".join(words)
+"""
+PIPE_TEST = """\
+from pipe import Tokens, drop_comments, join
+
+
+def test_comment():
+    assert join(drop_comments(Tokens("a -- b c", True))) == "a c"
+"""
+
+
+def pipe_run(tmp_path, specific: str):
+    """The failing line calls Tokens, drop_comments and join; the block `specific` ran only in
+    the failing test, every other block also in four passing tests."""
+    (tmp_path / "pipe.py").write_text(PIPE)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_pipe.py").write_text(PIPE_TEST)
+    here = str(tmp_path / "pipe.py")
+    keys = [f"{here}:{line_of(PIPE, n)}" for n in ("def __init__", "def drop_comments", "def join")]
+    shared = [line_of(PIPE, n) for n in ("self.items =", "if token.startswith", "return out")]
+    failing = {here: sorted([*shared, line_of(PIPE, specific)])}
+    test_path = str(tmp_path / "tests" / "test_pipe.py")
+    failure = Failure(
+        id="tests/test_pipe.py::test_comment",
+        test="tests/test_pipe.py::test_comment",
+        exc_type="AssertionError",
+        message="assert 'a' == 'a c'",
+        frames=[Frame(test_path, 5, "test_comment")],
+        test_path=test_path,
+        test_line=5,
+        covered=keys,
+        blocks=failing,
+    )
+    ran = {here: sorted([*shared, line_of(PIPE, "out.append")])}
+    passing = [Outcome(f"t::{n}", "passed", covered=keys, blocks=ran) for n in range(4)]
+    return failure, RunResult(str(tmp_path), passed=4, failed=1, failures=[failure], tests=passing)
+
+
+def test_a_call_on_the_failing_line_whose_block_the_others_never_took_ranks_first(tmp_path):
+    failure, run = pipe_run(tmp_path, "break")
+    located = locate(failure, str(tmp_path), run)
+    assert located.suspects[0].qualname == "drop_comments"
+    assert "block at line" in located.suspects[0].reason
+
+
+def test_a_constructor_on_the_failing_line_is_not_raised_by_its_own_block(tmp_path):
+    # Tokens(..., True) took its `strict` branch only here: the object was built for this
+    # input; what was done to it (drop_comments, join: the nearest value first) stays first.
+    failure, run = pipe_run(tmp_path, "text = text.strip()")
+    located = locate(failure, str(tmp_path), run)
+    assert located.suspects[0].qualname != "Tokens.__init__"
