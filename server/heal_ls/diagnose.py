@@ -12,6 +12,7 @@ reported without a heal target; it never hides the other failures.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import os
@@ -33,6 +34,7 @@ logger = logging.getLogger(__name__)
 
 Diagnosis = tuple[RunResult, list[tuple[Failure, Located]]]
 OnRow = Callable[[ReportRow], None] | None
+Recording = list[asyncio.Future[None]]  # the runs' writes into the impact map, still going on
 
 
 async def diagnose(
@@ -56,16 +58,20 @@ async def diagnose(
         return run, locate_all(run.failures, root, run)
     # the run is the ranking's evidence: which blocks of the functions ran, test by test
     evidence_options = dataclasses.replace(options, blocks=options.trace)
-    run, evidence = await _tests(root, evidence_options, tests, whole_files, on_row)
+    recording: Recording = []  # the map is written while the failures are located
+    run, evidence = await _tests(root, evidence_options, tests, whole_files, on_row, recording)
     run.changed_since_green = with_history(run, root, options.python).changed_since_green
     evidence.changed_since_green = run.changed_since_green
     if not tests:
-        return run, locate_all(run.failures, root, run)  # a full run holds every passing test
-    if needs_contrast(evidence) and passing_from is not None and passing_from is not run:
-        evidence = with_passing(evidence, passing_from.tests)
-    if needs_contrast(evidence):
-        evidence = with_known(evidence, root, options.python)
-    return run, locate_all(run.failures, root, evidence)
+        located = locate_all(run.failures, root, run)  # a full run holds every passing test
+    else:
+        if needs_contrast(evidence) and passing_from is not None and passing_from is not run:
+            evidence = with_passing(evidence, passing_from.tests)
+        if needs_contrast(evidence):
+            evidence = with_known(evidence, root, options.python)
+        located = locate_all(run.failures, root, evidence)
+    await asyncio.gather(*recording)  # written when diagnose returns, as every run's is
+    return run, located
 
 
 def diagnose_report(root: str, report: str, python: str | None = None) -> Diagnosis:
@@ -79,7 +85,12 @@ def diagnose_report(root: str, report: str, python: str | None = None) -> Diagno
 
 
 async def _tests(
-    root: str, options: RunOptions, tests: Sequence[str] | None, whole_files: bool, on_row: OnRow
+    root: str,
+    options: RunOptions,
+    tests: Sequence[str] | None,
+    whole_files: bool,
+    on_row: OnRow,
+    recording: Recording,
 ) -> tuple[RunResult, RunResult]:
     """(the report, the evidence): the whole suite, or the requested tests (_focused); the
     files the run names are read for locating meanwhile (locate/prefetch.py)."""
@@ -89,30 +100,37 @@ async def _tests(
     )  # an overlay is not on disk
     try:
         if not tests:
-            run = await _pytest(root, options, None, on_row)
+            run = await _pytest(root, options, None, on_row, recording)
             return run, run
-        return await _focused(root, options, Focus(tuple(tests)), whole_files, on_row)
+        focus = Focus(tuple(tests))
+        return await _focused(root, options, focus, whole_files, on_row, recording)
     finally:
         ahead.stop()
 
 
 async def _focused(
-    root: str, options: RunOptions, focus: Focus, whole_files: bool, on_row: OnRow
+    root: str,
+    options: RunOptions,
+    focus: Focus,
+    whole_files: bool,
+    on_row: OnRow,
+    recording: Recording,
 ) -> tuple[RunResult, RunResult]:
     """(the report, the evidence) of the requested tests: their files' one run, or the tests
     alone when that run did not reach them (or `whole_files` is off)."""
     if whole_files and focus.widens():
-        run = await _pytest(root, options, focus.files(), on_row)
+        run = await _pytest(root, options, focus.files(), on_row, recording)
         if run.error or run.timed_out or not focus.missing(run):
             return focus.report(run), focus.evidence(run)
-    run = await _pytest(root, options, list(focus.requested), on_row)
+        await asyncio.gather(*recording)  # the tests' own run is recorded after their files'
+    run = await _pytest(root, options, list(focus.requested), on_row, recording)
     return run, run
 
 
 async def _pytest(
-    root: str, options: RunOptions, nodeids: list[str] | None, on_row: OnRow
+    root: str, options: RunOptions, nodeids: list[str] | None, on_row: OnRow, recording: Recording
 ) -> RunResult:
-    return await run_pytest(root, options, nodeids=nodeids, on_row=on_row)
+    return await run_pytest(root, options, nodeids=nodeids, on_row=on_row, recording=recording)
 
 
 def locate_all(

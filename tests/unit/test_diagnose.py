@@ -1,7 +1,11 @@
 """diagnose.locate_all: a failure we cannot locate is reported without a target, and never
 hides the other failures (the CLI and the server share this)."""
 
+import asyncio
+import time
+
 from heal_ls import diagnose
+from heal_ls.impact import Function, ImpactMap, feed
 from heal_ls.models import Failure, Frame, RunResult
 
 
@@ -25,3 +29,32 @@ def test_an_unlocatable_failure_does_not_hide_the_others(tmp_path, monkeypatch):
     assert located["t::good"].healable and located["t::good"].suspects[0].qualname == "f"
     assert not located["t::odd"].healable and not located["t::odd"].suspects
     assert located["t::odd"].reason == "locate failed: index out of sync"
+
+
+def test_the_run_is_in_the_impact_map_when_diagnose_returns(tmp_path, monkeypatch):
+    """The map is written while the failures are located (a real pytest run; the write made
+    slow here), and diagnose returns only once it is: the passing test's row is there."""
+    (tmp_path / "shop.py").write_text("def total(xs):\n    return sum(xs) + 1\n")
+    (tmp_path / "test_shop.py").write_text(
+        "from shop import total\n\n"
+        "def test_empty():\n    total([])\n\n"
+        "def test_sum():\n    assert total([1, 2]) == 3\n"
+    )
+    root = str(tmp_path)
+    write = feed._record
+
+    def slow_write(*args):
+        time.sleep(0.5)
+        write(*args)
+
+    monkeypatch.setattr(feed, "_record", slow_write)
+
+    async def check():
+        located = await diagnose.diagnose(root, tests=["test_shop.py::test_sum"])
+        with ImpactMap.open(root) as impact:  # before the event loop ends
+            return located, impact.tests_running(Function.at(root, root + "/shop.py", "total"))
+
+    (_, located), ran = asyncio.run(check())
+    assert [f.test for f, _ in located] == ["test_shop.py::test_sum"]
+    assert located[0][1].suspects[0].qualname == "total"
+    assert [t.nodeid for t in ran] == ["test_shop.py::test_empty"]

@@ -38,18 +38,36 @@ async def record_run(
     started: float,
 ) -> None:
     """Record `run` (which started at `started`, time.time()) in the project's map."""
+    await start_recording(root, python, nodeids, pytest_args, run, traced=traced, started=started)
+
+
+def start_recording(
+    root: str,
+    python: str | None,
+    nodeids: Sequence[str] | None,
+    pytest_args: Sequence[str],
+    run: RunResult,
+    *,
+    traced: bool,
+    started: float,
+) -> asyncio.Future[None]:
+    """Start recording `run` in a worker thread now, and return what ends when it is written:
+    the caller may go on meanwhile (diagnose locates the failures while the map is written)."""
+    loop = asyncio.get_running_loop()
     if run.error or not run.tests:
-        return
+        nothing: asyncio.Future[None] = loop.create_future()
+        nothing.set_result(None)
+        return nothing
     complete = whole_files(root, nodeids) if traced and not selects(pytest_args) else []
-    try:
-        await asyncio.to_thread(_record, root, python, run, traced, complete, started)
-    except (sqlite3.Error, OSError) as exc:
-        log.warning("impact map of %s not written: %s", root, exc)
+    return loop.run_in_executor(None, _record, root, python, run, traced, complete, started)
 
 
 def _record(root, python, run, traced, complete, started) -> None:
-    with ImpactMap.open(root, python) as impact:
-        impact.record(run, traced=traced, complete=complete, started=started)
+    try:
+        with ImpactMap.open(root, python) as impact:
+            impact.record(run, traced=traced, complete=complete, started=started)
+    except (sqlite3.Error, OSError) as exc:
+        log.warning("impact map of %s not written: %s", root, exc)
 
 
 def whole_files(root: str, nodeids: Sequence[str] | None) -> list[str]:

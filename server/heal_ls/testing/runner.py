@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from heal_ls.impact.feed import record_run
+from heal_ls.impact.feed import start_recording
 from heal_ls.models import RunResult
 from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation
 from heal_ls.testing.options import RunOptions
@@ -42,9 +42,11 @@ async def run_pytest(
     *,
     nodeids: Sequence[str] | None = None,
     on_row: Callable[[ReportRow], None] | None = None,
+    recording: list[asyncio.Future[None]] | None = None,
 ) -> RunResult:
     """Run `nodeids` (None: the whole suite) in `root` as `options` say; `on_row(row)` sees each
-    report row (collected, start, test...) while the run goes on.
+    report row (collected, start, test...) while the run goes on. `recording`: the run's write
+    into the impact map is appended there for the caller to await, instead of awaited here.
 
     Only a whole-suite run of the saved code runs under the user's pytest-xdist (`-n` in
     their config): test ids (unless `options.spread`), candidates, sandboxed or warm runs gain
@@ -59,7 +61,11 @@ async def run_pytest(
     result = await _run(inv, options.warm, options.run_timeout, policy, on_row)
     if not options.overlay and policy is None:
         record = (inv.root, options.python, nodeids, options.pytest_args, result)
-        await record_run(*record, traced=options.trace, started=started)
+        written = start_recording(*record, traced=options.trace, started=started)
+        if recording is None:
+            await written
+        else:
+            recording.append(written)
     return result
 
 
