@@ -1,6 +1,6 @@
 """Every run heal-ls makes on the ORIGINAL code goes into the impact map, from one place.
 
-testing/runner.run_pytest calls `record_run` after each run that had no overlay and no sandbox
+testing/runner.run_pytest calls `start_recording` after each run that had no overlay and no sandbox
 (candidates are other code, never recorded): `heal-ls check`, the editor's runs (on save, the
 re-run of the user's own failures when pytest's lastfailed changes, run-all), the traced coverage
 run around suspects and `heal-ls index`. The test files a run took whole (a file, a folder, the
@@ -25,20 +25,6 @@ log = logging.getLogger(__name__)
 # pytest options after which a run may not have run every test of the files it names
 SELECTING = ("-k", "-m", "--lf", "--last-failed", "--sw", "--stepwise", "-x", "--exitfirst")
 SELECTING_PREFIXES = ("--maxfail", "--deselect", "--ignore", "-k", "-m", "--sw-skip")
-
-
-async def record_run(
-    root: str,
-    python: str | None,
-    nodeids: Sequence[str] | None,
-    pytest_args: Sequence[str],
-    run: RunResult,
-    *,
-    traced: bool,
-    started: float,
-) -> None:
-    """Record `run` (which started at `started`, time.time()) in the project's map."""
-    await start_recording(root, python, nodeids, pytest_args, run, traced=traced, started=started)
 
 
 def start_recording(
