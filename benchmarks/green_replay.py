@@ -24,7 +24,8 @@ import tempfile
 from pathlib import Path
 
 from heal_ls.bench.corpus import CACHE, load_bugs, load_projects, test_env, tree, venv
-from heal_ls.bench.real import heal_ls, rank
+from heal_ls.bench.real import first_suspects, heal_ls, rank, read_document
+from heal_ls.documents.check import CheckDocument
 from heal_ls.impact import ImpactMap
 from heal_ls.impact.green import keep_green
 from packaging.version import InvalidVersion, Version
@@ -52,7 +53,8 @@ def sources(tree_root: Path) -> list[str]:
     ]
 
 
-def check(root: Path, python: str, project, bug, cache: Path) -> list[dict]:
+def check(root: Path, python: str, project, bug, cache: Path) -> list[tuple[str | None, str]]:
+    """The first failing test's suspects, (path, qualname), as `heal-ls check --json` ranks them."""
     env = {**test_env(project, root), "HEAL_LS_CACHE_DIR": str(cache)}
     cmd = [*heal_ls("check"), "--json", "--python", python]
     cmd += ["--pytest-args", shlex.join(project.pytest_args), "--test-timeout", "10"]
@@ -60,12 +62,8 @@ def check(root: Path, python: str, project, bug, cache: Path) -> list[dict]:
     done = subprocess.run(
         [*cmd, str(root)], cwd=root, env=env, capture_output=True, text=True, timeout=1800
     )
-    try:
-        failures = json.loads(done.stdout)["failures"]
-    except (ValueError, KeyError):
-        return []
-    failures = sorted((f for f in failures if f["test"]), key=lambda f: f["test"])
-    return failures[0]["suspects"] if failures else []
+    document = read_document(CheckDocument, "check", done)
+    return [] if isinstance(document, str) else first_suspects(document) or []
 
 
 def replay(bug, projects, scratch: Path) -> dict | None:

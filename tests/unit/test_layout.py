@@ -24,6 +24,7 @@ FLOORS = {  # a module may import its own floor or a lower one, never a higher o
     "heal_ls.repair": 1,
     "heal_ls.heal": 2,
     "heal_ls.diagnose": 3,
+    "heal_ls.documents": 3,
     "heal_ls.commands": 4,
     "heal_ls.bench": 4,
     "heal_ls.lsp": 4,

@@ -22,8 +22,11 @@ import shlex
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
+from heal_ls import payload
 from heal_ls.bench.corpus import (
     CACHE,
     Bug,
@@ -39,6 +42,10 @@ from heal_ls.bench.patches import split_files
 from heal_ls.bench.repairer import correct, merged_operators
 from heal_ls.bench.rows import RealRow, RealSettings, RealSummary
 from heal_ls.bench.sdist import FetchError
+from heal_ls.documents.check import CheckDocument
+from heal_ls.documents.fix import FixDocument
+
+T = TypeVar("T")
 
 
 def empty_row(bug: Bug) -> RealRow:
@@ -79,7 +86,7 @@ def _bench_into(
     started = time.monotonic()
     checked = _run([*heal_ls("check"), "--json", *common, str(root)], root, env)
     row.check_seconds = round(time.monotonic() - started, 2)
-    _record_check(row, bug, checked)
+    record_check(row, bug, checked)
     if settings.check_only:
         return
     regression = regression_files(bug, root)
@@ -90,7 +97,7 @@ def _bench_into(
     fix_cmd = [*heal_ls("fix"), "--provider", "local", "--no-cache", "--apply", "--force"]
     fixed = _run([*fix_cmd, "--json", *budget, *common, str(root)], root, env)
     row.fix_seconds = round(time.monotonic() - started, 2)
-    _record_fix(row, bug, fixed)
+    record_fix(row, bug, fixed)
     if row.verified:
         after = run_tests(python, project, root, regression)
         row.breaks = sorted(t for t, o in before.items() if o == "PASSED" and after.get(t) != o)
@@ -109,44 +116,65 @@ def _run(cmd: list[str], root: Path, env: dict) -> subprocess.CompletedProcess:
     )
 
 
-def _record_check(row: RealRow, bug: Bug, done: subprocess.CompletedProcess) -> None:
-    try:
-        document = json.loads(done.stdout)
-    except ValueError:
-        row.note = f"check exit {done.returncode}: {done.stderr.strip()[-150:]}"
+def record_check(row: RealRow, bug: Bug, done: subprocess.CompletedProcess) -> None:
+    """What `heal-ls check --json` printed, into the row: did a test fail, where the fixed
+    function ranks; no document, or a malformed one, is the row's note."""
+    document = read_document(CheckDocument, "check", done)
+    if isinstance(document, str):
+        row.note = document
         return
-    failures = sorted((f for f in document["failures"] if f["test"]), key=lambda f: f["test"])
-    row.check_ran = bool(failures)
-    if failures:
-        row.rank = rank(failures[0]["suspects"], bug.functions)
+    suspects = first_suspects(document)
+    row.check_ran = suspects is not None
+    if suspects is not None:
+        row.rank = rank(suspects, bug.functions)
         row.listed = row.rank is not None
 
 
-def rank(suspects: list[dict], functions) -> int | None:
-    """1-based position of the first suspect that is a fixed function or encloses one."""
-    for position, suspect in enumerate(suspects, 1):
+def first_suspects(document: CheckDocument) -> list[tuple[str | None, str]] | None:
+    """(path, qualname) of each suspect of the first failing test, by test id, in rank order
+    (None: no test failed)."""
+    failures = sorted((f for f in document.failures if f.test), key=lambda f: f.test or "")
+    return [(s.path, s.qualname) for s in failures[0].suspects] if failures else None
+
+
+def rank(suspects: Sequence[tuple[str | None, str]], functions) -> int | None:
+    """1-based position of the first suspect, (path relative to the root, qualname), that is a
+    fixed function (`path::qualname`) or encloses one."""
+    for position, (at, name) in enumerate(suspects, 1):
         for function in functions:
             path, qualname = function.split("::", 1)
-            same = suspect["qualname"] == qualname or qualname.startswith(suspect["qualname"] + ".")
-            if suspect["path"] == path and same:
+            if at == path and (name == qualname or qualname.startswith(name + ".")):
                 return position
     return None
 
 
-def _record_fix(row: RealRow, bug: Bug, done: subprocess.CompletedProcess) -> None:
-    try:
-        results = json.loads(done.stdout)["results"]
-    except (ValueError, KeyError):
-        row.note = row.note or f"fix exit {done.returncode}: {done.stderr.strip()[-150:]}"
+def record_fix(row: RealRow, bug: Bug, done: subprocess.CompletedProcess) -> None:
+    """What `heal-ls fix --json` printed, into the row: the statuses, verified, the healed
+    function, the operators that ran; no document, or a malformed one, is the row's note."""
+    document = read_document(FixDocument, "fix", done)
+    if isinstance(document, str):
+        row.note = row.note or document
         return
-    statuses = [r["status"] for r in results]
+    results = document.results
+    statuses = [r.status for r in results]
     row.fix = ",".join(dict.fromkeys(statuses)) or "-"
     row.verified = bool(results) and all(s in ("verified", "fixed") for s in statuses)
-    healed = {r["suspect"] for r in results if r["status"] == "verified" and r["suspect"]}
+    healed = {r.suspect for r in results if r.status == "verified" and r.suspect}
     row.same_function = bool(healed & set(bug.functions)) if healed else None
     row.operators = merged_operators(results)
     won = [kind for kind, counts in row.operators.items() if counts.won]
     row.fix_kind = ", ".join(won)
+
+
+def read_document(cls: type[T], command: str, done: subprocess.CompletedProcess) -> T | str:
+    """`heal-ls COMMAND --json`'s document from the child's output, or why there is none (its
+    exit code and the end of its stderr, or what in the document is malformed)."""
+    try:
+        return payload.from_object(cls, json.loads(done.stdout))
+    except payload.PayloadError as exc:
+        return f"{command} --json malformed: {exc}"[:200]
+    except ValueError:
+        return f"{command} exit {done.returncode}: {done.stderr.strip()[-150:]}"
 
 
 def regression_files(bug: Bug, root: Path) -> list[str]:

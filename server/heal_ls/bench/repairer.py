@@ -13,6 +13,7 @@ import ast
 from pathlib import Path
 
 from heal_ls.bench.rows import RealRow
+from heal_ls.documents.fix import FixRow
 from heal_ls.models import OperatorCount
 
 HEADING = "## Local repairer on real fixes"
@@ -54,15 +55,15 @@ def correct(functions, healed: Path, reference: Path, after: dict, on_reference:
     return "tests" if passing and all(after.get(t) == "PASSED" for t in passing) else ""
 
 
-def merged_operators(results: list[dict]) -> dict[str, OperatorCount]:
-    """The per-operator counts of `heal-ls fix --json`'s results (its FixRow.operators), summed."""
+def merged_operators(results: list[FixRow]) -> dict[str, OperatorCount]:
+    """The per-operator counts of `heal-ls fix --json`'s results (FixRow.operators), summed."""
     merged: dict[str, OperatorCount] = {}
     for result in results:
-        for kind, counts in (result.get("operators") or {}).items():
+        for kind, counts in result.operators.items():
             total = merged.setdefault(kind, OperatorCount())
-            total.tried += counts.get("tried", 0)
-            total.seconds = round(total.seconds + counts.get("seconds", 0.0), 3)
-            total.won += counts.get("won", 0)
+            total.tried += counts.tried
+            total.seconds = round(total.seconds + counts.seconds, 3)
+            total.won += counts.won
     return merged
 
 

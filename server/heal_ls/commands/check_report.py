@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any
 
 from heal_ls import payload
+from heal_ls.documents.check import CheckDocument, FailureRow, FrameRow, SuspectRow
 from heal_ls.locate import Located, is_workspace_file, relative_path
 from heal_ls.models import Failure, RunResult, Suspect
 from heal_ls.pysource.source import SourceError, read_source, split_lines
@@ -120,62 +120,6 @@ def _error_text(failure: Failure) -> str:
     if len(message) > MAX_MESSAGE:
         message = message[: MAX_MESSAGE - 3] + "..."
     return f"{failure.exc_type}: {message}" if message else failure.exc_type
-
-
-@dataclass
-class FrameRow:
-    path: str | None  # relative to the root, `/`-separated
-    line: int
-    function: str
-
-
-@dataclass
-class SuspectRow:
-    path: str | None
-    qualname: str
-    start_line: int
-    end_line: int
-    reason: str
-    def_line: int
-    focus_line: int
-    start_col: int
-    end_col: int
-    score: float  # rounded to 3 places
-
-
-@dataclass
-class FailureRow:
-    id: str
-    test: str | None
-    script: str | None
-    exc_type: str
-    message: str
-    timed_out: bool
-    when: str | None
-    duration: float
-    test_path: str | None
-    test_line: int | None
-    frames: list[FrameRow]
-    suspects: list[SuspectRow]
-    healable: bool
-    reason: str | None
-    # with --flaky-runs: the re-check counts (null for a script or a collection); else absent
-    flaky: Flaky | None | payload.Absent = payload.ABSENT
-
-
-@dataclass
-class CheckDocument:
-    """`heal-ls check --json`: paths relative to root with `/`, lines 1-based."""
-
-    root: str
-    passed: int
-    failed: int
-    errors: int
-    skipped: int
-    seconds: float
-    timed_out: bool
-    interrupted: str | None
-    failures: list[FailureRow]
 
 
 def check_document(

@@ -10,14 +10,10 @@ from dataclasses import replace
 
 from heal_ls.commands.apply import after_apply, has_uncommitted_changes, write_atomic
 from heal_ls.commands.check import add_pytest_args
-from heal_ls.commands.fix_report import (
-    FixRow,
-    failure_name,
-    heal_progress_printer,
-    print_report,
-)
+from heal_ls.commands.fix_report import failure_name, heal_progress_printer, print_report
 from heal_ls.commands.live import Live, wanted
 from heal_ls.diagnose import diagnose
+from heal_ls.documents.fix import FixRow
 from heal_ls.heal.after_apply import AfterApply
 from heal_ls.heal.attempt import PASSED
 from heal_ls.heal.blast import blast_radius

@@ -76,7 +76,7 @@ def test_bugs_round_trip_and_bad_names_are_refused(tmp_path):
 
 
 def test_rank_is_the_fixed_function_or_the_def_enclosing_it():
-    suspects = [{"path": "m.py", "qualname": "helper"}, {"path": "m.py", "qualname": "outer"}]
+    suspects = [("m.py", "helper"), ("m.py", "outer")]
     assert real.rank(suspects, ["m.py::outer.<locals>.inner"]) == 2
     assert real.rank(suspects, ["m.py::helper", "m.py::outer"]) == 1
     assert real.rank(suspects, ["other.py::helper"]) is None

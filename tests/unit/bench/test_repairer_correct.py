@@ -4,6 +4,7 @@ reference fix's tests (bench/repairer.py)."""
 from heal_ls.bench.repairer import correct, merged_operators, same_function
 from heal_ls.models import OperatorCount
 from helpers.projects import write_files
+from helpers.rows import fix_row
 
 
 def test_a_fix_equal_to_the_reference_is_correct_whatever_its_docstring_and_layout(tmp_path):
@@ -30,14 +31,14 @@ def test_another_fix_is_correct_only_when_it_passes_the_reference_fixs_tests(tmp
 
 
 def test_operator_counts_of_several_heals_are_summed():
-    one = {"operators": {"compare": {"tried": 2, "seconds": 1.5, "won": 0}}}
-    two = {
-        "operators": {
-            "compare": {"tried": 1, "seconds": 0.5, "won": 1},
-            "name": {"tried": 1, "seconds": 0.2, "won": 0},
+    one = fix_row(operators={"compare": OperatorCount(tried=2, seconds=1.5, won=0)})
+    two = fix_row(
+        operators={
+            "compare": OperatorCount(tried=1, seconds=0.5, won=1),
+            "name": OperatorCount(tried=1, seconds=0.2, won=0),
         }
-    }
-    merged = merged_operators([one, two, {"operators": None}])
+    )
+    merged = merged_operators([one, two, fix_row("failed")])
     assert merged == {
         "compare": OperatorCount(tried=3, seconds=2.0, won=1),
         "name": OperatorCount(tried=1, seconds=0.2, won=0),

@@ -1,37 +1,7 @@
 """What `heal-ls fix` prints at the end: counts that read right, and what to try next."""
 
-from heal_ls.commands.fix_report import LOCAL_GAVE_UP_HINT, FixRow, print_report
-
-
-def row(status: str, **extra) -> FixRow:
-    fields = {
-        "test": "tests/test_a.py::test_a",
-        "tests": ["tests/test_a.py::test_a"],
-        "suspect": "pkg/a.py::f",
-        "status": status,
-        "proof": "",
-        "guards": 1,
-        "guard_tests": [],
-        "guards_cut": [],
-        "candidate_timeout": 0.0,
-        "attempts": 0,
-        "operators": {},
-        "diff": "",
-        "touched": [],
-        "notes": [],
-        "applied": False,
-        "reason": "",
-        "warning": None,
-        "fixed_by": None,
-        "tokens": 0,
-        "tokens_in": 0,
-        "tokens_out": 0,
-        "cost": None,
-        "model": None,
-        "callers": 1,
-        "seconds": 0.0,
-    }
-    return FixRow(**{**fields, **extra})
+from heal_ls.commands.fix_report import LOCAL_GAVE_UP_HINT, print_report
+from helpers.rows import fix_row as row
 
 
 def printed(capsys, rows, *, applying=False, local=True) -> list[str]:
