@@ -35,19 +35,45 @@ import shlex
 import shutil
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # green_replay, a sibling script
 
 from heal_ls import diagnose as pipeline  # noqa: E402
+from heal_ls import payload
 from heal_ls.bench.corpus import load_bugs, load_projects, test_env, tree, venv
 from heal_ls.bench.real import rank
 from heal_ls.bench.rows import LocaliseRow
 from heal_ls.locate import locate
-from heal_ls.models import Failure, RunResult, TestOutcome
+from heal_ls.models import Failure, RunResult
 from heal_ls.testing.options import RunOptions
 
 STORE = Path(tempfile.gettempdir()) / "heal-ls-rank-replay"  # outside any git checkout: git apply
+
+
+@dataclass
+class Evidence:
+    """What --capture keeps of one real bug (its evidence.json)."""
+
+    root: str  # the tree it ran in
+    failures: list[Failure]
+    evidence: RunResult | None  # the run locate ranks with (None: diagnose located nothing)
+
+
+@dataclass
+class MutantEvidence:
+    """What --suite localise --capture keeps of one injected bug."""
+
+    root: str
+    package: str
+    bug: str
+    kind: str
+    target: str  # the mutated module
+    qualname: str  # the mutated function
+    overlay: dict[str, str]  # {target: mutated text}
+    failures: list[Failure]
+    evidence: RunResult
 
 
 def capture(bug, project, store: Path) -> None:
@@ -77,25 +103,8 @@ def capture(bug, project, store: Path) -> None:
         os.chdir(cwd)
         os.environ.clear()
         os.environ.update(saved)
-    document = {
-        "root": str(root.resolve()),
-        "failures": [f.to_dict() for f in kept.get("failures", [])],
-        "evidence": _run_dict(kept["evidence"]) if "evidence" in kept else None,
-    }
-    (where / "evidence.json").write_text(json.dumps(document), encoding="utf-8")
-
-
-def _run_dict(run: RunResult) -> dict:
-    from dataclasses import asdict
-
-    return asdict(run)
-
-
-def _run_of(data: dict) -> RunResult:
-    run = RunResult(**data)
-    run.failures = [Failure.from_dict(f) for f in data["failures"]]
-    run.tests = [TestOutcome.from_dict(t) for t in data["tests"]]
-    return run
+    document = Evidence(str(root.resolve()), kept.get("failures", []), kept.get("evidence"))
+    (where / "evidence.json").write_text(json.dumps(payload.to_object(document)), encoding="utf-8")
 
 
 def changed_since(bug, root: str, failures: list[Failure], scratch: Path) -> list[str] | None:
@@ -118,23 +127,22 @@ def replay(bug, store: Path, show: int, green: Path | None = None) -> int | None
     found = store / bug.id / "evidence.json"
     if not found.is_file():
         return "not captured"
-    document = json.loads(found.read_text(encoding="utf-8"))
-    run = _run_of(document["evidence"]) if document["evidence"] else None
-    failures = [Failure.from_dict(f) for f in document["failures"] if f.get("test")]
-    failures.sort(key=lambda f: f.test or "")
+    try:
+        document = payload.from_object(Evidence, json.loads(found.read_text(encoding="utf-8")))
+    except ValueError as exc:  # PayloadError too
+        return f"malformed evidence: {exc}"
+    run = document.evidence
+    failures = sorted((f for f in document.failures if f.test), key=lambda f: f.test or "")
     if not failures:
         return "no failure"
     if green is not None:
-        changed = changed_since(bug, document["root"], failures, green)
+        changed = changed_since(bug, document.root, failures, green)
         if changed is None:
             return "no earlier release"
-        run = run or RunResult(document["root"])
+        run = run or RunResult(document.root)
         run.changed_since_green = changed
-    located = locate(failures[0], document["root"], run)
-    suspects = [
-        {"path": os.path.relpath(s.path, document["root"]), "qualname": s.qualname}
-        for s in located.suspects
-    ]
+    located = locate(failures[0], document.root, run)
+    suspects = [(os.path.relpath(s.path, document.root), s.qualname) for s in located.suspects]
     position = rank(suspects, bug.functions)
     if show and position != 1:
         print(f"  {bug.id}: fixed {', '.join(bug.functions)}")
@@ -169,19 +177,13 @@ def capture_localise(store: Path, per_package: int = 12, test_timeout: float = 3
         failures = [f for f in kept.get("failures", []) if f.test]
         if run.error or not failures:
             return False
-        document = {
-            "root": str(root),
-            "package": package.name,
-            "bug": mutant.name,
-            "kind": mutant.kind,
-            "target": str(target),
-            "qualname": mutant.qualname,
-            "overlay": {str(target): mutated},
-            "failures": [f.to_dict() for f in failures],
-            "evidence": _run_dict(kept["evidence"]),
-        }
+        document = MutantEvidence(
+            root=str(root), package=package.name, bug=mutant.name, kind=mutant.kind,
+            target=str(target), qualname=mutant.qualname, overlay={str(target): mutated},
+            failures=failures, evidence=kept["evidence"],
+        )  # fmt: skip
         found = store / "localise" / f"{package.name}-{number:02}.json"
-        found.write_text(json.dumps(document), encoding="utf-8")
+        found.write_text(json.dumps(payload.to_object(document)), encoding="utf-8")
         return True
 
     async def every():
@@ -212,26 +214,25 @@ def replay_localise(store: Path, show: int) -> None:
 
     rows = []
     for found in sorted((store / "localise").glob("*.json")):
-        document = json.loads(found.read_text(encoding="utf-8"))
-        run = _run_of(document["evidence"])
-        failures = [Failure.from_dict(f) for f in document["failures"]]
-        failures.sort(key=lambda f: f.id)
+        text = found.read_text(encoding="utf-8")
+        document = payload.from_object(MutantEvidence, json.loads(text))
+        failures = sorted(document.failures, key=lambda f: f.id)
         ranks = []
         for failure in failures[: localise.MAX_FAILURES_PER_BUG]:
-            located = locate(failure, document["root"], run, overlay=document["overlay"])
-            position = localise._rank(located.suspects, document["target"], document["qualname"])
+            located = locate(failure, document.root, document.evidence, overlay=document.overlay)
+            position = localise.rank_of(located.suspects, document.target, document.qualname)
             ranks.append(position)
             if show and position != 1:
-                print(f"  {document['bug']} ({failure.id}): rank {position}")
+                print(f"  {document.bug} ({failure.id}): rank {position}")
                 for n, s in enumerate(located.suspects[:show], 1):
                     print(f"    {n:>2} {s.score:.4f} {s.qualname} :: {s.reason}")
         rows.append(
             LocaliseRow(
-                package=document["package"], bug=document["bug"], kind=document["kind"],
+                package=document.package, bug=document.bug, kind=document.kind,
                 nested=False, failures=len(failures), ranks=ranks, seconds=0.0,
             )
         )  # fmt: skip
-        print(f"{document['package']:16} {document['kind']:6} ranks {ranks}  {document['bug']}")
+        print(f"{document.package:16} {document.kind:6} ranks {ranks}  {document.bug}")
     print("\n".join(localise.table(rows, [])))
 
 

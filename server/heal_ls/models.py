@@ -8,8 +8,8 @@ Paths inside these objects are absolute filesystem paths unless a field says oth
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Literal
 
 # verified: the failing tests really pass and so does every guard (a passing test that runs the
 # function); weak: they pass but no guard exists, so nothing shows the rest still works.
@@ -29,12 +29,6 @@ HealStatus = Literal[
 ]
 
 
-def _from_dict(cls: Any, data: dict[str, Any]) -> Any:
-    """Build a dataclass from a dict, ignoring unknown keys (forward compatible JSON)."""
-    names = {f.name for f in fields(cls)}
-    return cls(**{k: v for k, v in data.items() if k in names})
-
-
 @dataclass
 class Frame:
     """One traceback frame, innermost last in a list."""
@@ -43,10 +37,6 @@ class Frame:
     line: int
     function: str
     locals: dict[str, str] = field(default_factory=dict)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Frame:
-        return _from_dict(cls, data)
 
 
 MAX_FRAMES = 40  # frames kept of a traceback: the outermost OUTER_FRAMES and the innermost rest
@@ -90,16 +80,6 @@ class Failure:
             self.frames_skipped += len(self.frames) - MAX_FRAMES
             self.frames = self.frames[:OUTER_FRAMES] + self.frames[OUTER_FRAMES - MAX_FRAMES :]
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Failure:
-        failure = _from_dict(cls, data)
-        failure.frames = [f if isinstance(f, Frame) else Frame.from_dict(f) for f in failure.frames]
-        failure.caught = [f if isinstance(f, Frame) else Frame.from_dict(f) for f in failure.caught]
-        return failure
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass
 class TestOutcome:
@@ -113,10 +93,6 @@ class TestOutcome:
     covered: list[str] = field(default_factory=list)
     call: str | None = None  # the call phase's own outcome; None when it never ran
     blocks: dict[str, list[int]] | None = None  # as Failure.blocks
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TestOutcome:
-        return _from_dict(cls, data)
 
 
 @dataclass
@@ -158,13 +134,6 @@ class Suspect:
     score: float = 1.0
     def_line: int = 0  # the line of the `def` keyword itself
     focus_line: int = 0  # the line to point at: the failing line inside the node, else def_line
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Suspect:
-        return _from_dict(cls, data)
 
 
 @dataclass

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from heal_ls.bench.mutants import Mutant, mutants_of
 from heal_ls.bench.rows import LocaliseRow, LocaliseSummary, Timing
 from heal_ls.bench.sdist import fetch_sdist
 from heal_ls.diagnose import diagnose
+from heal_ls.models import Suspect
 from heal_ls.testing.invocation import pytest_arguments
 from heal_ls.testing.options import RunOptions
 
@@ -116,7 +118,7 @@ async def localise_bug(
     if run.error or not failed:
         return None
     failed.sort(key=lambda pair: pair[0].id)
-    ranks = [_rank(w.suspects, str(target), mutant.qualname) for _, w in failed][
+    ranks = [rank_of(w.suspects, str(target), mutant.qualname) for _, w in failed][
         :MAX_FAILURES_PER_BUG
     ]
     return LocaliseRow(
@@ -125,7 +127,9 @@ async def localise_bug(
     )  # fmt: skip
 
 
-def _rank(suspects, path: str, qualname: str) -> int | None:
+def rank_of(suspects: Sequence[Suspect], path: str, qualname: str) -> int | None:
+    """1-based position of the function `qualname` of the file `path` among `suspects` (None:
+    it is not one of them)."""
     for position, suspect in enumerate(suspects, 1):
         same = os.path.realpath(suspect.path) == os.path.realpath(path)
         if same and suspect.qualname == qualname:

@@ -1,6 +1,7 @@
 """Before/after tests for the position-exact splice, its proof, diffs and function_source."""
 
 import ast
+from dataclasses import replace
 
 import pytest
 from heal_ls.models import Suspect
@@ -234,13 +235,13 @@ def test_stale_suspect_is_refused():
     with pytest.raises(SpliceError, match="holds `f`, not `g`"):
         splice(
             before,
-            Suspect(**{**stale.to_dict(), "start_line": 1, "end_line": 2}),
+            replace(stale, start_line=1, end_line=2),
             "def g():\n    pass\n",
         )
     with pytest.raises(SpliceError, match="no function starts at line 3"):
-        splice(before, Suspect(**{**stale.to_dict(), "start_line": 3}), "def g():\n    pass\n")
+        splice(before, replace(stale, start_line=3), "def g():\n    pass\n")
     with pytest.raises(SpliceError, match="no longer ends"):
-        splice(before, Suspect(**{**stale.to_dict(), "end_line": 9}), "def g():\n    pass\n")
+        splice(before, replace(stale, end_line=9), "def g():\n    pass\n")
 
 
 def test_function_source_is_the_def_as_it_stands():
