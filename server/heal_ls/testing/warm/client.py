@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_cache_dir
 
-from heal_ls.payload import to_json
+from heal_ls.payload import from_object, to_json
 from heal_ls.testing import sandbox as sandboxing
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.invocation import COVERAGE_FILE
@@ -277,7 +277,7 @@ class WarmRunner:
     def _load_learned(self) -> None:
         try:
             with open(self._learned_path(), encoding="utf-8") as file:
-                data: Remembered = wire.build(Remembered, json.load(file))
+                data = from_object(Remembered, json.load(file))
             self.learned.update(dict.fromkeys(data.plain))
             self.rewritten["names"].update(dict.fromkeys(data.rewritten))
             self.rewritten["marked"].update(data.marked)
