@@ -8,7 +8,9 @@ under `--store` with the tree they ran in. Without `--capture` it calls `locate`
 kept, with this checkout's ranking, and prints where the developer's fixed function ranks
 (top-1, top-3, listed) per bug and in all: seconds instead of a corpus run. The evidence holds
 absolute paths into the kept trees, so keep the store where it was captured. `bench --real
---check-only` stays the measurement; this is the inner loop (it needs the corpus cache).
+--check-only` stays the measurement; this is the inner loop (it needs the corpus cache). The
+evidence holds each test's blocks (which branches of the functions it ran) since the run records
+them: a store captured before that replays with function-level evidence only, so re-capture.
 
 `--suite localise` does the same for `heal-ls bench --suite localise` (the injected mutations
 of four packages, 12 a package): each mutant's evidence is kept with the mutated module's text,

@@ -210,3 +210,15 @@ def test_a_constructor_on_the_failing_line_is_not_raised_by_its_own_block(tmp_pa
     failure, run = pipe_run(tmp_path, "text = text.strip()")
     located = locate(failure, str(tmp_path), run)
     assert located.suspects[0].qualname != "Tokens.__init__"
+
+
+def test_after_a_crash_a_function_the_test_ran_is_scored_by_its_likeliest_block(tmp_path):
+    failure, run = run_with(tmp_path)
+    here = str(tmp_path / "fmt.py")
+    failure.exc_type, failure.message = "TypeError", "boom"
+    failure.frames.append(Frame(here, line_of(FMT, "tokens = split(text)"), "render"))
+    located = locate(failure, str(tmp_path), run)
+    assert located.suspects[0].qualname == "render"  # raised here
+    (dropped,) = [s for s in located.suspects if s.qualname == "drop_comments"]
+    assert f"Ochiai 1.00, its block at line {line_of(FMT, 'break')}" in dropped.reason
+    assert dropped.score == 0.5  # was 0.5 x its entry's Ochiai 0.45: it ran in every test
