@@ -36,7 +36,9 @@ async def test_a_hang_is_healed_with_short_timeouts_for_the_hanging_candidates(t
     assert result.status == "verified" and "+            lo = mid + 1\n" in result.diff
     assert result.candidate_timeout == 1.0  # the floor: the guards take milliseconds
     hung = [a.failure for a in result.attempts if "did not finish" in a.failure]
-    assert len(hung) >= 2  # several candidates still looped ...
+    # candidates are verified side by side and the rest are cancelled once one wins: how many
+    # hanging ones finished first depends on the machine's load (9 idle, 1 in a loaded CI run)
+    assert len(hung) >= 1  # a candidate still looped ...
     assert all("did not finish within 1 s" in why for why in hung)  # ... each stopped after 1 s
     assert all(a.outcome == "timeout" for a in result.attempts if "did not finish" in a.failure)
     assert any("candidates get 1 s per test" in message for message in events)
