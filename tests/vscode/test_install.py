@@ -12,9 +12,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from vscode_harness import REPO, code_server_ui, workspace_copy
+from vscode_harness import REPO, TIMEOUT, code_server_ui, workspace_copy
 
-pytestmark = [pytest.mark.vscode, pytest.mark.e2e, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.vscode, pytest.mark.e2e, TIMEOUT]
 
 
 @pytest.fixture(scope="module")

@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from vscode_harness import code_server_ui, heal_settings, model_env, workspace_copy
+from vscode_harness import TIMEOUT, code_server_ui, heal_settings, model_env, workspace_copy
 
-pytestmark = [pytest.mark.vscode, pytest.mark.e2e, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.vscode, pytest.mark.e2e, TIMEOUT]
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from vscode_harness import (
     CACHE,
     EXT_DIR,
     HERE,
+    TIMEOUT,
     background,
     code_server_ui,
     fixed_remove,
@@ -29,7 +30,7 @@ from vscode_harness import (
     workspace_copy,
 )
 
-pytestmark = [pytest.mark.vscode, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.vscode, TIMEOUT]
 
 EXTHOST_CHECKS = [
     "activates",

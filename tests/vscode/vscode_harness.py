@@ -16,6 +16,12 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
+# Per test, fixtures excluded: the first test of a fresh machine installs the tools in a fixture
+# (scripts/vscode/setup.sh, up to 1500 s), and the fixtures' subprocesses have timeouts of their own.
+TIMEOUT = pytest.mark.timeout(900, func_only=True)
+
 REPO = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("HEAL_VSCODE_CACHE") or REPO / ".cache" / "vscode")
 EXT_DIR = REPO / "client-vscode"
