@@ -341,21 +341,20 @@ class Ranker:
 
     def block_scores(self, failure: Failure, run: RunResult | None) -> dict[str, tuple[float, int]]:
         """Every function the failing test ran, by its most suspicious block: (its Ochiai, its
-        first line). A def's entry block is the def itself; {} when no block was recorded."""
+        first line, the `def` line for its entry block); {} when no block was recorded."""
         best: dict[str, tuple[float, int]] = {}
         for key, score in block_ochiai(failure, run).items():
             block = split_block(key)
-            if block is None:
-                parsed = split_key(key)
-                if parsed is None:
-                    continue
-                owner, line = key, parsed[1]
-            else:
-                index = self.index(block[0])
-                node = index.function_at(block[1]) if index else None
-                if node is None:
-                    continue
-                owner, line = f"{block[0]}:{node.start_line}", block[1]
+            where = block or split_key(key)
+            if where is None:
+                continue
+            index = self.index(where[0])
+            node = index.function_at(where[1]) if index else None
+            if node is None:
+                continue
+            owner = f"{where[0]}:{node.start_line}"
+            # an entry block is the def itself: its line is the def's, past any decorator
+            line = where[1] if block else node.def_line
             if owner not in best or score > best[owner][0]:
                 best[owner] = (score, line)
         return best

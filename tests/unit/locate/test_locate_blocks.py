@@ -222,3 +222,50 @@ def test_after_a_crash_a_function_the_test_ran_is_scored_by_its_likeliest_block(
     (dropped,) = [s for s in located.suspects if s.qualname == "drop_comments"]
     assert f"Ochiai 1.00, its block at line {line_of(FMT, 'break')}" in dropped.reason
     assert dropped.score == 0.5  # was 0.5 x its entry's Ochiai 0.45: it ran in every test
+
+
+DECORATED = """\
+import functools
+
+
+def render(text):
+    return shout(text)
+
+
+@functools.lru_cache(maxsize=None)
+def shout(text):
+    return text.upper()
+"""
+
+
+def test_a_decorated_functions_entry_block_points_at_its_def_line(tmp_path):
+    """A function's entry block is keyed by its first line, the decorator's (co_firstlineno):
+    the suspect it makes points at the `def` line, not at the decorator."""
+    (tmp_path / "fmt.py").write_text(DECORATED)
+    here, test_path = str(tmp_path / "fmt.py"), str(tmp_path / "test_fmt.py")
+    (tmp_path / "test_fmt.py").write_text(
+        "from fmt import render\n\n\ndef test_a():\n    assert render('a') == 'a'\n"
+    )
+    render, shout = (
+        f"{here}:{line_of(DECORATED, 'def render')}",
+        f"{here}:{line_of(DECORATED, '@functools')}",
+    )
+    failure = Failure(
+        id="test_fmt.py::test_a",
+        test="test_fmt.py::test_a",
+        exc_type="AssertionError",
+        message="assert 'A' == 'a'",
+        frames=[Frame(test_path, 5, "test_a")],
+        test_path=test_path,
+        test_line=5,
+        covered=[render, shout],
+        blocks={},
+    )
+    passing = [
+        Outcome(f"test_fmt.py::test_{n}", "passed", covered=[render], blocks={}) for n in range(4)
+    ]
+    run = RunResult(str(tmp_path), passed=4, failed=1, failures=[failure], tests=passing)
+    first = locate(failure, str(tmp_path), run).suspects[0]
+    assert first.qualname == "shout"
+    assert first.focus_line == line_of(DECORATED, "def shout")
+    assert f"block at line {line_of(DECORATED, 'def shout')}" in first.reason
