@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import py_compile
 import signal
@@ -442,3 +443,27 @@ async def test_a_program_entry_module_is_never_preloaded(project, warm, tmp_path
     assert "planted" in warm.learned  # the package itself is fine to preload
     assert not any("__main__" in name for name in [*warm.learned, *fresh.learned])
     assert len(marks.read_text().split()) == 3  # once per run that imported it, never more
+
+
+@pytest.mark.parametrize("kind", ["cold", "warm"])
+async def test_the_users_lastfailed_is_theirs(project, warm, kind):
+    """heal-ls's runs (the editor's prewarm collection, its re-runs) keep a pytest cache of their
+    own: pytest rewrites lastfailed at the end of any session whose view differs from the file, so
+    a prewarm started before the user's terminal run and ended after it erased that run's record
+    (the server then saw an empty lastfailed and showed nothing). Only `heal-ls check`, standing
+    in for pytest, writes the user's cache."""
+    runner = warm if kind == "warm" else None
+    lastfailed = project / ".pytest_cache" / "v" / "cache" / "lastfailed"
+    lastfailed.parent.mkdir(parents=True)
+    # the record of a run that met a collection error there: any collection of it now differs
+    record = '{\n  "tests/test_calc.py": true\n}'
+    lastfailed.write_text(record)
+    collect = RunOptions(pytest_args=("--collect-only",), trace=False, warm=runner)
+    assert (await run_pytest(project, collect)).error is None
+    assert (await run_pytest(project, RunOptions(warm=runner), nodeids=FOCUSED)).failed == 1
+    assert lastfailed.read_text() == record
+
+    users = RunOptions(user_cache=True, warm=runner)
+    assert (await run_pytest(project, users, nodeids=FOCUSED)).failed == 1
+    written = json.loads(lastfailed.read_text())
+    assert written["tests/test_calc.py::test_add"] is True  # the user's run is recorded

@@ -18,6 +18,7 @@ import os
 import shlex
 import shutil
 import sys
+from dataclasses import replace
 
 from heal_ls.commands.check_report import human_lines, summary_line, to_json
 from heal_ls.commands.live import Live, wanted
@@ -136,7 +137,9 @@ def _diagnosed(root: str, tests, script, args: argparse.Namespace, live: Live):
     """The run (or the JUnit report of --from) and its located failures."""
     if args.from_report:
         return diagnose_report(root, args.from_report, args.python)
-    run = diagnose(root, options_from(args), tests=tests, script=script, on_row=live.on_row)
+    # the user's own run, as plain pytest: it keeps pytest's lastfailed (`--last-failed` reads it)
+    options = replace(options_from(args), user_cache=True)
+    run = diagnose(root, options, tests=tests, script=script, on_row=live.on_row)
     return asyncio.run(run)
 
 

@@ -254,7 +254,7 @@ async def _fixed_along(
 async def _triage(root, failure, run_result, config) -> Flaky | None:
     """A failing test that passes on a re-run is flaky, not a bug to heal (testing/flaky.py)."""
     seconds = next((t.duration for t in run_result.tests if t.nodeid == failure.test), 0.0)
-    options = config.run_options(own_cache=True, warm=warm_runner_for(config, root))
+    options = config.run_options(warm=warm_runner_for(config, root))
     return await triage(root, failure, seconds, options)
 
 

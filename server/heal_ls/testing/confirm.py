@@ -54,7 +54,7 @@ async def confirm_run(root: str, nodeids: Sequence[str], options: RunOptions) ->
     the warm runner when given: a fresh fork of a process no candidate ran in, in the sandbox)."""
     asked = list(dict.fromkeys(nodeids))
     sentinel, files = _with_sentinel(root, _last_file_test(asked), options.overlay or {})
-    served = replace(options, overlay=files, trace=False, own_cache=True)
+    served = replace(options, overlay=files, trace=False)
     inv = without_reporter(
         build_pytest_invocation(root, served, nodeids=[*asked, sentinel], serial=True)
     )

@@ -78,15 +78,16 @@ def build_pytest_invocation(
     serial: bool = False,
 ) -> PytestInvocation:
     """The one place a pytest command line is put together (the options' python, pytest_args,
-    test_timeout, overlay, trace and own_cache; the warm runner forks the same invocation).
+    test_timeout, overlay, trace and user_cache; the warm runner forks the same invocation).
 
     serial: run the tests in pytest's own process even when the user's config asks for
     pytest-xdist workers (`-n` in addopts); otherwise the workers run them and report.
-    own_cache (always with an overlay): pytest's cache (lastfailed) is the run's own, never the
-    user's; the cache plugin stays on, so `--lf` or `--ff` in the user's addopts still parse."""
+    pytest's cache (lastfailed) is the run's own, never the user's, except for the user's own run
+    (`user_cache`: heal-ls check, as plain pytest would) without an overlay; the cache plugin
+    stays on, so `--lf` or `--ff` in the user's addopts still parse."""
     options = options or RunOptions()
     python, pytest_args, test_timeout = options.python, options.pytest_args, options.test_timeout
-    overlay, trace, own_cache = options.overlay, options.trace, options.own_cache
+    overlay, trace = options.overlay, options.trace
     root = os.path.abspath(str(root))
     workdir = tempfile.mkdtemp(prefix="heal-ls-run-")
     report_path = os.path.join(workdir, "report.jsonl")
@@ -105,8 +106,8 @@ def build_pytest_invocation(
         handle.write(seal)
     ours = [*_config_args(root, pytest_args), "--color=no", "-q"]
     ours.append("--continue-on-collection-errors")  # one broken file must not hide the rest
-    # candidate runs must not rewrite the user's lastfailed
-    cache = os.path.join(workdir, "pytest-cache") if overlay or own_cache else None
+    # only the user's own run (never a candidate's) may rewrite their lastfailed
+    cache = None if options.user_cache and not overlay else os.path.join(workdir, "pytest-cache")
     ids = _arguments(workdir, env, list(nodeids or []))
     argv = [
         "-p",

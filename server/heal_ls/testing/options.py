@@ -23,7 +23,9 @@ class RunOptions:
     run_timeout: float = 300.0  # seconds for the whole run (or a script)
     overlay: dict[str, str] | None = field(default=None, hash=False)  # unsaved texts by path
     warm: Any = field(default=None, hash=False, compare=False)  # a WarmRunner, or None: spawn
-    own_cache: bool = False  # a pytest cache of the run's own: the user's lastfailed untouched
+    # the user's own run (heal-ls check, standing in for pytest) keeps pytest's cache (lastfailed)
+    # up to date; every other run has a cache of its own: the user's lastfailed is theirs
+    user_cache: bool = False
     trace: bool = True  # record which workspace functions each test ran (the plugin's hits)
     blocks: bool = False  # with trace: which blocks of them ran too (ranking evidence: diagnose)
     # untrusted code (candidates) runs in the sandbox: True or a SandboxPolicy (kept as a policy)

@@ -35,7 +35,6 @@ async def triage(server: HealLanguageServer, folder: Folder, known: Known) -> bo
             times,
             run_options(
                 settings,
-                own_cache=True,
                 overlay=unsaved_overlay(server, folder.root) or None,
                 warm=warm_runner(folder),
             ),

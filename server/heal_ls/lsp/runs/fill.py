@@ -59,7 +59,6 @@ async def fill(
     options = run_options(
         settings,
         test_timeout=min(FILL_TEST_TIMEOUT, settings.testTimeout),
-        own_cache=True,  # the user's lastfailed is theirs
     )
     async with Progress(server, folder, TITLE) as progress:
         progress.report(f"the tests around {len(paths)} module(s)")

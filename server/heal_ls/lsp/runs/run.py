@@ -73,8 +73,6 @@ async def tests(
     async def start(buffers: dict[str, str]) -> Diagnosis:
         options = run_options(
             settings,
-            # the user's lastfailed is theirs: it tells us about THEIR runs (lsp/runs/lastfailed.py)
-            own_cache=True,
             overlay={**buffers, **(overlay or {})} or None,
             warm=warm_runner(folder),
         )
