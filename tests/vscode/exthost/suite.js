@@ -30,6 +30,18 @@ function withTimeout(promise, ms, what) {
   return Promise.race([promise, timeout]);
 }
 
+/** Discard the refactor preview the heal opened. The preview counts as pending as soon as the
+ * extension asks for it, but a discard sent before the panel is ready does nothing (the heal
+ * then waits on the preview, and the next heal is refused as busy): ask again until it closes. */
+async function discardPreview(api) {
+  await until('the preview discarded', async () => {
+    await vscode.commands.executeCommand('refactorPreview.discard');
+    if (api.pendingPreviews() === 0) return true;
+    await sleep(400);
+    return api.pendingPreviews() === 0;
+  }, 30000);
+}
+
 const healDiagnostics = (uri) =>
   vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'heal');
 
@@ -207,7 +219,6 @@ step('preview fixes: the fix waits in the refactor preview; discard keeps the co
   const config = vscode.workspace.getConfiguration('heal');
   await config.update('previewFixes', true, vscode.ConfigurationTarget.Workspace);
   const inPreview = () => until('a fix in the preview', () => state.api.pendingPreviews() > 0, 45000);
-  const previewGone = () => until('the preview closed', () => state.api.pendingPreviews() === 0, 10000);
   try {
     await restoreBug();
     await runTestsUntilFailing(state.api, state.uri);
@@ -215,8 +226,7 @@ step('preview fixes: the fix waits in the refactor preview; discard keeps the co
     await inPreview();
     await sleep(300);
     assert.ok(!isFixed(state.doc.getText()), 'nothing changes while the preview is open');
-    await vscode.commands.executeCommand('refactorPreview.discard');
-    await previewGone();
+    await discardPreview(state.api);
     // the heal answers once the edit is declined, with the reason, and offers no second preview
     const result = await withTimeout(healed, 10000, 'the heal after discard');
     assert.strictEqual(result && result.status, 'refused', JSON.stringify(result));
@@ -238,7 +248,7 @@ step('a function with more callers than previewAboveCallers is always previewed'
     // heal.previewFixes is off: the server's needsConfirmation annotation opens the preview
     await until('a forced preview', () => state.api.pendingPreviews() > 0, 45000);
     assert.ok(!isFixed(state.doc.getText()), 'nothing changes while the preview is open');
-    await vscode.commands.executeCommand('refactorPreview.discard');
+    await discardPreview(state.api);
     const result = await withTimeout(healed, 10000, 'the heal after discard');
     assert.strictEqual(result && result.status, 'refused', JSON.stringify(result));
     assert.ok(!isFixed(state.doc.getText()), 'discard keeps the code');
