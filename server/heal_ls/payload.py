@@ -8,9 +8,10 @@ nested payloads, lists, tuples and dicts too; a field whose metadata has `LOCAL`
 wire, one with `OMIT_NONE` is left out when it is None, and a field holding ABSENT is left out.
 
 `from_object(cls, data)`: the payload back from its JSON object, every field checked against its
-annotation, nested payloads too; a field left out takes its default, and data that does not fit
-raises PayloadError saying where (the bench reads `heal-ls check --json` and `fix --json` from
-its child processes so: a malformed document is a row's note, never a crash).
+annotation, nested payloads too; a field left out takes its default, a LOCAL one the caller's
+value (`local`), and data that does not fit raises PayloadError saying where (the bench reads
+`heal-ls check --json` and `fix --json` from its child processes so: a malformed document is a
+row's note, never a crash; and its real-bug corpus's files: a malformed one is an error naming it).
 
 (The user-side agent, stdlib only and Python 3.8, has its own pair: its messages are dataclasses
 in `testing/agent/heal_protocol.py`, written by `encode` and read by `build`.)
@@ -87,10 +88,14 @@ class PayloadError(ValueError):
     says where: `CheckDocument.failures[0].frames[2].line: expected int, got str`."""
 
 
-def from_object(cls: type[T], data: Any) -> T:
+def from_object(cls: type[T], data: Any, local: Mapping[str, Any] | None = None) -> T:
     """The payload class `cls` read from its JSON object (see the module docstring): str, int,
     float (an int too), bool, None, Literal, unions, list, tuple, dict and payload classes;
-    a key `cls` does not have is ignored (older or newer data), LOCAL fields are not read."""
+    a key `cls` does not have is ignored (older or newer data), LOCAL fields are not read: their
+    values, if `cls` needs them, are `local`'s (by name; e.g. a file's name, not in the file)."""
+    if local is not None:
+        found: T = _read_payload(cls, data, cls.__name__, local)
+        return found
     value: T = _read(cls, data, cls.__name__)
     return value
 
@@ -152,11 +157,13 @@ def _read(kind: Any, value: Any, where: str) -> Any:
     return _read_plain(kind, value, where)
 
 
-def _read_payload(cls: type, value: Any, where: str) -> Any:
+def _read_payload(cls: type, value: Any, where: str, local: Mapping[str, Any] | None = None) -> Any:
     data = _expect(value, dict, where)
     values = {}
     for f in _fields(cls):
         if f.metadata.get(LOCAL):
+            if local and f.name in local:
+                values[f.init] = local[f.name]
             continue
         if f.name in data:
             values[f.init] = _read(f.kind, data[f.name], f"{where}.{f.name}")

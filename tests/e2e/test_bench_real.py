@@ -68,11 +68,19 @@ def test_check_only_ranks_without_healing(tmp_path, capsys):
     assert cells[11:] == ["-", "0"]  # no fix ran
 
 
-def test_unknown_bugs_and_a_missing_corpus_are_one_line_errors(tmp_path, capsys):
+def test_unknown_bugs_and_a_missing_or_malformed_corpus_are_one_line_errors(tmp_path, capsys):
     corpus, cache = build_corpus(tmp_path)
     args = ["bench", "--real", "--corpus", str(corpus), "--cache", str(cache)]
     assert main([*args, "--only", "nope"]) == 2
     assert "no such bug(s) or project(s): nope" in capsys.readouterr().err
+    bug = corpus / "bugs/tiny-good/bug.json"
+    kept = bug.read_text()
+    bug.write_text(kept.replace('"version": "1.0"', '"version": 1.0'))
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        f"heal-ls bench: {bug}: malformed: Bug.version: expected str, got a number (1.0)\n"
+    )
+    bug.write_text(kept)
     (corpus / "projects.json").unlink()
     assert main(args) == 2
     assert "projects.json" in capsys.readouterr().err

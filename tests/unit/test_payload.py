@@ -89,6 +89,21 @@ def test_a_field_left_out_takes_its_default_absent_included_and_unknown_keys_are
 
 
 @dataclass
+class Named:
+    name: str = field(metadata={payload.LOCAL: True})  # not in the data: the caller knows it
+    size: int = 0
+
+
+def test_local_fields_are_the_callers_never_the_datas():
+    assert payload.from_object(Named, {"size": 2}, {"name": "a"}) == Named("a", 2)
+    assert payload.from_object(Named, {"name": "b"}, {"name": "a"}) == Named("a")
+    with pytest.raises(payload.PayloadError, match="Named: .*'name'"):
+        payload.from_object(Named, {"size": 2})
+    with pytest.raises(payload.PayloadError, match="Named.size: expected int, got a string"):
+        payload.from_object(Named, {"size": "2"}, {"name": "a"})
+
+
+@dataclass
 class Kinds:
     count: int
     ratio: float

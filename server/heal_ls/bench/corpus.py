@@ -22,10 +22,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 from xml.etree import ElementTree
 
+from heal_ls import payload
 from heal_ls.bench.patches import touched_functions
 from heal_ls.bench.sdist import FetchError, fetch_sdist
 from heal_ls.testing.invocation import pytest_arguments
@@ -33,14 +36,22 @@ from heal_ls.testing.invocation import pytest_arguments
 CORPUS = Path(__file__).resolve().parents[3] / "benchmarks" / "corpus"
 CACHE = Path(__file__).resolve().parents[3] / ".cache" / "corpus"
 
+T = TypeVar("T")
+
 
 class CorpusError(Exception):
     """A corpus folder that is missing or malformed, or a bug that cannot be set up (one line)."""
 
 
+# a field that is not in the JSON file: the file's key or folder for it, or another file's text
+IN_FOLDER = {payload.LOCAL: True}
+
+
 @dataclass(frozen=True)
 class Project:
-    name: str  # its PyPI name
+    """One project of projects.json (`{name: {pythonpath, deps, pytest_args}}`)."""
+
+    name: str = field(metadata=IN_FOLDER)  # its PyPI name: the entry's key
     pythonpath: str = "."  # where its modules import from, relative to the sdist root ("src")
     deps: tuple[str, ...] = ("pytest",)  # pinned test requirements, installed into its venv
     pytest_args: tuple[str, ...] = ()  # e.g. ("-o", "addopts=") against a coverage plugin
@@ -48,7 +59,9 @@ class Project:
 
 @dataclass(frozen=True)
 class Bug:
-    id: str
+    """One bug: its folder's bug.json, the folder's name and its two patches."""
+
+    id: str = field(metadata=IN_FOLDER)  # the folder's name
     project: str
     version: str  # the buggy release whose sdist is the tree
     sha256: str
@@ -56,27 +69,22 @@ class Bug:
     url: str
     failing_tests: tuple[str, ...]  # node ids relative to the sdist root
     functions: tuple[str, ...]  # "path::qualname" of each def the source patch changes
-    source_patch: str = field(repr=False)
-    test_patch: str = field(repr=False)
+    source_patch: str = field(repr=False, metadata=IN_FOLDER)
+    test_patch: str = field(repr=False, metadata=IN_FOLDER)
 
 
 def load_projects(folder: Path = CORPUS) -> dict[str, Project]:
     path = folder / "projects.json"
     if not path.is_file():
         raise CorpusError(f"no corpus at {folder} (projects.json)")
-    data = json.loads(path.read_text(encoding="utf-8"))
+    entries = _read(str(path), dict[str, object], _json(path))
     return {
-        name: Project(
-            name,
-            entry.get("pythonpath", "."),
-            tuple(entry.get("deps", ["pytest"])),
-            tuple(entry.get("pytest_args", [])),
-        )
-        for name, entry in data.items()
+        name: _read(f"{path}[{name!r}]", Project, entry, name=name)
+        for name, entry in entries.items()
     }
 
 
-def load_bugs(folder: Path = CORPUS, only=()) -> list[Bug]:
+def load_bugs(folder: Path = CORPUS, only: Collection[str] = ()) -> list[Bug]:
     """Every `<folder>/bugs/<id>/bug.json` with its two patches, sorted by id."""
     bugs = [_load_bug(d) for d in sorted((folder / "bugs").glob("*")) if (d / "bug.json").is_file()]
     known = {b.id for b in bugs} | {b.project for b in bugs}
@@ -87,33 +95,38 @@ def load_bugs(folder: Path = CORPUS, only=()) -> list[Bug]:
 
 
 def _load_bug(folder: Path) -> Bug:
-    data = json.loads((folder / "bug.json").read_text(encoding="utf-8"))
     try:
-        return Bug(
-            id=folder.name,
-            project=data["project"],
-            version=data["version"],
-            sha256=data["sha256"],
-            commit=data["commit"],
-            url=data["url"],
-            failing_tests=tuple(data["failing_tests"]),
-            functions=tuple(data["functions"]),
-            source_patch=(folder / "source.patch").read_text(encoding="utf-8"),
-            test_patch=(folder / "test.patch").read_text(encoding="utf-8"),
-        )
-    except (KeyError, OSError) as exc:
+        patches = {
+            "source_patch": (folder / "source.patch").read_text(encoding="utf-8"),
+            "test_patch": (folder / "test.patch").read_text(encoding="utf-8"),
+        }
+    except OSError as exc:
         raise CorpusError(f"{folder}: malformed bug ({exc})") from None
+    path = folder / "bug.json"
+    return _read(str(path), Bug, _json(path), id=folder.name, **patches)
+
+
+def _json(path: Path) -> object:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CorpusError(f"{path}: not readable JSON ({exc})") from None
+
+
+def _read(where: str, cls: type[T], data: object, **local: str) -> T:
+    """`cls` read from a file's JSON by the one reader (`local`: its IN_FOLDER fields); what
+    does not fit is a CorpusError naming the file, the field and what is wrong with it."""
+    try:
+        return payload.from_object(cls, data, local or None)
+    except payload.PayloadError as exc:
+        raise CorpusError(f"{where}: malformed: {exc}") from None
 
 
 def save_bug(bug: Bug, folder: Path = CORPUS) -> Path:
     where = folder / "bugs" / bug.id
     where.mkdir(parents=True, exist_ok=True)
-    data = {
-        "project": bug.project, "version": bug.version, "sha256": bug.sha256,
-        "commit": bug.commit, "url": bug.url, "failing_tests": list(bug.failing_tests),
-        "functions": list(bug.functions),
-    }  # fmt: skip
-    (where / "bug.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    text = json.dumps(payload.to_object(bug), indent=2) + "\n"
+    (where / "bug.json").write_text(text, encoding="utf-8")
     (where / "source.patch").write_text(bug.source_patch, encoding="utf-8")
     (where / "test.patch").write_text(bug.test_patch, encoding="utf-8")
     return where

@@ -2,10 +2,12 @@
 fix touched, storing bugs, ranking, the table; and the shipped corpus itself is well formed.
 Reading pytest's outcomes from a real run is in tests/e2e/test_bench_real.py."""
 
+import json
 import re
 from dataclasses import replace
 
 import pytest
+from heal_ls import payload
 from heal_ls.bench import corpus, real
 from heal_ls.bench.patches import differing_lines, split_files, touched_functions
 from helpers.corpus import SOURCE_PATCH, added_test_patch, build_corpus
@@ -75,6 +77,61 @@ def test_bugs_round_trip_and_bad_names_are_refused(tmp_path):
     assert corpus.load_projects(folder)["tiny"] == corpus.Project("tiny", "src", (), ())
 
 
+@pytest.mark.parametrize(
+    ("projects", "error"),
+    [
+        ("{", r"projects.json: not readable JSON \(Expecting"),
+        ("[]", r"projects.json: malformed: dict: expected an object, got an array"),
+        ('{"tiny": []}', r"projects.json\['tiny'\]: malformed: Project: expected an object"),
+        ('{"tiny": {"deps": "pytest"}}',
+         r"projects.json\['tiny'\]: malformed: Project.deps: expected an array, got a string"),
+        ('{"tiny": {"pytest_args": ["-q", 3]}}',
+         r"projects.json\['tiny'\]: malformed: Project.pytest_args\[1\]: expected str, got a"),
+    ],
+)  # fmt: skip
+def test_a_malformed_projects_json_is_an_error_naming_the_file_and_the_field(
+    tmp_path, projects, error
+):
+    folder, _ = build_corpus(tmp_path)
+    (folder / "projects.json").write_text(projects)
+    with pytest.raises(corpus.CorpusError, match=error) as refused:
+        corpus.load_projects(folder)
+    assert str(refused.value).startswith(str(folder / "projects.json"))
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"version": None}, "Bug.version: expected str, got null"),
+        ({"failing_tests": "tests/test_calc.py::test_x"},
+         "Bug.failing_tests: expected an array, got a string"),
+        ({"functions": [["src/tiny/calc.py", "is_adult"]]},
+         "Bug.functions[0]: expected str, got an array"),
+    ],
+)  # fmt: skip
+def test_a_malformed_bug_json_is_an_error_naming_the_file_and_the_field(tmp_path, change, error):
+    folder, _ = build_corpus(tmp_path)
+    path = folder / "bugs/tiny-good/bug.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), **change}))
+    with pytest.raises(corpus.CorpusError) as refused:
+        corpus.load_bugs(folder)
+    assert str(refused.value) == f"{path}: malformed: {error}"
+
+
+def test_a_bug_json_missing_a_field_or_not_json_is_an_error_naming_the_file(tmp_path):
+    folder, _ = build_corpus(tmp_path)
+    path = folder / "bugs/tiny-good/bug.json"
+    data = json.loads(path.read_text())
+    del data["url"]
+    path.write_text(json.dumps(data))
+    with pytest.raises(corpus.CorpusError) as refused:
+        corpus.load_bugs(folder)
+    assert str(refused.value) == f"{path}: malformed: Bug: field 'url' is missing"
+    path.write_text("")
+    with pytest.raises(corpus.CorpusError, match="tiny-good/bug.json: not readable JSON"):
+        corpus.load_bugs(folder)
+
+
 def test_rank_is_the_fixed_function_or_the_def_enclosing_it():
     suspects = [("m.py", "helper"), ("m.py", "outer")]
     assert real.rank(suspects, ["m.py::outer.<locals>.inner"]) == 2
@@ -115,7 +172,13 @@ def test_the_shipped_corpus_is_well_formed():
     projects = corpus.load_projects()
     bugs = corpus.load_bugs()
     assert bugs, "benchmarks/corpus/bugs/ is empty"
+    entries = json.loads((corpus.CORPUS / "projects.json").read_text())
+    for name, entry in entries.items():  # every key read, none ignored
+        assert {key: payload.to_object(projects[name])[key] for key in entry} == entry, name
     for bug in bugs:
+        assert payload.to_object(bug) == json.loads(
+            (corpus.CORPUS / "bugs" / bug.id / "bug.json").read_text()
+        ), bug.id
         assert bug.project in projects, bug.id
         assert re.fullmatch(r"[0-9a-f]{64}", bug.sha256), bug.id
         assert re.fullmatch(r"[0-9a-f]{40}", bug.commit) and bug.commit in bug.url, bug.id
