@@ -5,6 +5,7 @@ Also the bench's own helpers: the reference splice and the random differential c
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -12,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from heal_ls.bench.differential import behaves_alike
+from heal_ls.bench.differential import CHILD, behaves_alike
 from heal_ls.bench.reference import (
     function_text,
     reference_module,
@@ -21,6 +22,8 @@ from heal_ls.bench.reference import (
     with_function,
 )
 from heal_ls.bench.suites import SuiteError, examples_suite, load_suite
+from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.invocation import PLUGIN_DIR
 
 CASES = examples_suite()
 
@@ -79,6 +82,17 @@ async def test_differential_check_tells_alike_from_different(tmp_path):
     stuck = await behaves_alike(str(tmp_path), path, hangs, ref, "f")
     assert (alike, other, stuck) == ("behaves", "differs", "differs")
     assert await behaves_alike(str(tmp_path), path, ref, ref, "A.f") == "?"
+
+
+def test_the_differential_child_reads_its_input_strictly(tmp_path):
+    ref = "def f(n):\n    return n\n"
+    given = wire.Differential(str(tmp_path), str(tmp_path / "m.py"), "f", ref, ref, 5)
+    child = [sys.executable, "-c", CHILD, PLUGIN_DIR]
+    run = lambda text: subprocess.run(child, input=text, capture_output=True, text=True)  # noqa: E731
+    assert run(wire.encode(given)).stdout == "VERDICT behaves\n"
+    refused = run(json.dumps({**json.loads(wire.encode(given)), "min": "5"}))
+    assert not refused.stdout and refused.returncode == 1
+    assert "TypeError: Differential: field 'min' is str, not int" in refused.stderr
 
 
 def _results(folder) -> dict[str, str]:

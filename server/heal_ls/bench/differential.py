@@ -8,32 +8,23 @@ reference rejects are skipped. Verdicts: "behaves" (agreed on enough inputs), "d
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
-from dataclasses import dataclass
 
-from heal_ls.payload import to_object
+from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.invocation import PLUGIN_DIR
 from heal_ls.testing.process import kill_group
 
 MIN_AGREEMENTS = 5
 
 
-@dataclass
-class ChildInput:
-    """What the child (CHILD, on its stdin as JSON) compares: `name` in both module texts."""
-
-    root: str
-    path: str  # the module's file: its folder and root go first on the child's sys.path
-    name: str  # the function's qualified name (a top-level function)
-    healed: str  # the healed module's text
-    reference: str  # the reference module's text
-    min: int  # agreements needed for "behaves"
-
-
+# `python -c CHILD AGENT_DIR`: the input is a wire.Differential on stdin, read by the agent's
+# reader (the interpreter may be the project's: heal_ls is not importable there)
 CHILD = r"""
 import copy, inspect, itertools, json, os, random, signal, sys, types
-data = json.load(sys.stdin)
-sys.path[:0] = [os.path.dirname(data["path"]), data["root"]]
+sys.path.insert(0, sys.argv[1])
+from heal_protocol import Differential, build
+data = build(Differential, json.load(sys.stdin))
+sys.path[0:1] = [os.path.dirname(data.path), data.root]
 sys.setrecursionlimit(3000)
 
 class Slow(Exception):
@@ -46,9 +37,9 @@ signal.signal(signal.SIGALRM, on_alarm)
 
 def load(text, name):
     module = types.ModuleType(name)
-    module.__file__ = data["path"]
-    exec(compile(text, data["path"], "exec"), module.__dict__)
-    return getattr(module, data["name"])
+    module.__file__ = data.path
+    exec(compile(text, data.path, "exec"), module.__dict__)
+    return getattr(module, data.name)
 
 def value(rng):
     kind = rng.randrange(4)
@@ -75,7 +66,7 @@ def call(func, args):
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 def main():
-    healed, reference = load(data["healed"], "_healed"), load(data["reference"], "_reference")
+    healed, reference = load(data.healed, "_healed"), load(data.reference, "_reference")
     params = inspect.signature(reference).parameters.values()
     if any(p.kind in (p.VAR_POSITIONAL, p.KEYWORD_ONLY) and p.default is p.empty for p in params):
         return "?"
@@ -91,7 +82,7 @@ def main():
         agreed += 1
         if agreed >= 30:
             break
-    return "behaves" if agreed >= data["min"] else "?"
+    return "behaves" if agreed >= data.min else "?"
 
 print("VERDICT " + main())
 """
@@ -109,16 +100,16 @@ async def behaves_alike(
     """ "behaves", "differs" or "?" (nested functions, methods, odd signatures, hangs)."""
     if "." in qualname:
         return "?"
-    payload = ChildInput(root, path, qualname, healed_module, reference_module, MIN_AGREEMENTS)
+    message = wire.Differential(
+        root, path, qualname, healed_module, reference_module, MIN_AGREEMENTS
+    )
     proc = await asyncio.create_subprocess_exec(
-        python or sys.executable, "-c", CHILD,
+        python or sys.executable, "-c", CHILD, PLUGIN_DIR,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL, cwd=root, start_new_session=True,
     )  # fmt: skip
     try:
-        out, _ = await asyncio.wait_for(
-            proc.communicate(json.dumps(to_object(payload)).encode()), timeout
-        )
+        out, _ = await asyncio.wait_for(proc.communicate(wire.encode(message).encode()), timeout)
     except asyncio.TimeoutError:
         return "?"
     finally:

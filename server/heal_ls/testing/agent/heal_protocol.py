@@ -37,6 +37,9 @@ line on its stdin/stdout, each a dataclass below: `encode(message)`, `decode(lin
   -> Run (its `sandbox`: the child's Limits, with the mounts made Fresh for it)
   <- Started, then Done or Error (the client then runs it cold)
   -> Kill   -> Exit   <- Learned (what it preloaded since) | Tainted (a preload started a thread)
+
+The bench's differential check (bench/differential.py) runs a child in the interpreter the
+bench tests with, this folder on its path: a Differential on its stdin (`encode`, `build`).
 """
 
 from __future__ import annotations
@@ -243,6 +246,22 @@ class MountView:
     hidden: list[tuple[str, int]]  # a fresh tmpfs (path, size cap in bytes) each, outer first
     binds: list[tuple[str, str, bool]]  # (host path, path inside, writable)
     cwd: str  # where the command starts; must be read-only unless under a writable bind
+
+
+# The bench's differential check, from heal-ls to its child (bench/differential.py's CHILD, run
+# in the interpreter the bench tests with): one object on the child's stdin, read with `build`.
+
+
+@dataclass
+class Differential:
+    """Compare `name` in two module texts on random inputs: alike on `min` of them, "behaves"."""
+
+    root: str
+    path: str  # the module's file: its folder and root go first on the child's sys.path
+    name: str  # the function's qualified name (a top-level function)
+    healed: str  # the healed module's text
+    reference: str  # the reference module's text
+    min: int  # agreements needed for "behaves"
 
 
 # The pytest plugin's report lines (see the module docstring). A failure is a FailureRecord
