@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from heal_ls.locate.affinity import name_bonus
 from heal_ls.locate.evidence import unparsable_note
 from heal_ls.locate.history import changed_bonus
 from heal_ls.locate.missing import missing_dependency, missing_name
@@ -50,6 +51,7 @@ def locate(
         ranker.caught_raiser(failure)
         reason = ranker.from_test(failure, frames, run)
     changed_bonus(ranker.suspects.values(), run)
+    name_bonus(ranker.suspects, failure, ranker.named_for_test())
     ranker.enclosing_defs()
     suspects = sorted(ranker.suspects.values(), key=lambda s: -s.score)
     if not suspects:

@@ -60,6 +60,8 @@ class Ranker:
         self.suspects: dict[tuple[str, int], Suspect] = {}
         self.unparsable: dict[str, SyntaxError] = {}  # workspace modules this Python cannot parse
         self.indexes: dict[str, ModuleIndex | None] = {}  # read once a ranking (~200 asks)
+        self.called_on_line: set[tuple[str, int]] = set()  # keys of the failing line's calls
+        self.by_spectrum: set[tuple[str, int]] = set()  # keys whose best reason is a spectrum
 
     def index(self, path: str) -> ModuleIndex | None:
         if path not in self.indexes:
@@ -76,11 +78,21 @@ class Ranker:
             self.unparsable[path] = err
             return None
 
-    def add(self, path: str, node: FunctionNode, reason: str, score: float, line=None):
+    def add(self, path, node: FunctionNode, reason: str, score: float, line=None, spectrum=False):
         key = self.key(path, node)
         known = self.suspects.get(key)
         if known is None or score > known.score:  # the strongest reason wins
             self.suspects[key] = suspect_for(path, node, reason, score, line)
+            if spectrum:  # ran in the failing tests, more than in passing ones: statistics
+                self.by_spectrum.add(key)
+            else:
+                self.by_spectrum.discard(key)
+
+    def named_for_test(self) -> set[tuple[str, int]]:
+        """The suspects the failing test's name may lift: those ranked by the run's spectrum
+        alone (near ties there are accidents of which tests exist), not what the traceback
+        placed (a raise site, its callers) nor the failing line's own calls."""
+        return self.by_spectrum - self.called_on_line
 
     def key(self, path: str, node: FunctionNode) -> tuple[str, int]:
         return os.path.normcase(os.path.abspath(path)), node.start_line
@@ -157,7 +169,8 @@ class Ranker:
                 reason = (
                     f"ran during the failing test (Ochiai {score:.2f}, its block at line {line})"
                 )
-            self.add(path, node, reason, 0.5 * score + 0.0001 * node.qualname.count("<locals>"))
+            score = 0.5 * score + 0.0001 * node.qualname.count("<locals>")
+            self.add(path, node, reason, score, spectrum=True)
         for path, node, caller in skipped_callees(failure, run, covered, self.index):
             reason = f"called by {caller}; ran in a passing test only (a cached result?)"
             self.add(path, node, reason, 0.002)
@@ -283,6 +296,7 @@ class Ranker:
             score = scores.get(f"{path}:{node.start_line}", 0.0)
             self.add(path, node, "called the mock the failing assertion checks", 0.85 + 0.1 * score)
         for path, node in on_line:
+            self.called_on_line.add(self.key(path, node))
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             if node.name in ACCESSORS:  # `len(cache)` reads state the test's earlier calls made
                 self.add(path, node, f"read on the failing line {where}", 0.55 + 0.1 * bonus)
@@ -295,7 +309,7 @@ class Ranker:
             for path, node in sorted(deeper, key=lambda c: -dstar[f"{c[0]}:{c[1].start_line}"]):
                 score = dstar[f"{path}:{node.start_line}"]
                 reason = f"ran only in failing tests (DStar {score:.1f}), below calls passing tests share"
-                self.add(path, node, reason, 0.9 + 0.001 * score / DSTAR_CAP)
+                self.add(path, node, reason, 0.9 + 0.001 * score / DSTAR_CAP, spectrum=True)
         for rank, (path, node) in enumerate(feeding):  # data-flow order: nearest value first
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             reason = f"computes a value checked on the failing line {where}"
@@ -337,7 +351,7 @@ class Ranker:
                 f"its block at line {line} ran in the failing tests and in few passing ones"
                 f" (Ochiai {score:.2f}; the other calls tied to {where} at most {ceiling:.2f})"
             )
-            self.add(path, node, reason, 0.9 + 0.09 * score, line)
+            self.add(path, node, reason, 0.9 + 0.09 * score, line, spectrum=True)
 
     def block_scores(self, failure: Failure, run: RunResult | None) -> dict[str, tuple[float, int]]:
         """Every function the failing test ran, by its most suspicious block: (its Ochiai, its
