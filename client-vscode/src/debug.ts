@@ -3,13 +3,7 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandSignature } from 'vscode-languageclient/node';
 import { DEBUG_TEST } from './constants';
-
-/** What heal.debugTest answers: debugpy waits for a client there. */
-export interface DebugTarget {
-  host: string;
-  port: number;
-  test?: string;
-}
+import { DebugTarget } from './wire';
 
 /** The last attach configuration asked for (tests read it through the extension's API). */
 export let lastAttach: vscode.DebugConfiguration | undefined;
@@ -21,7 +15,7 @@ export function isDebugTarget(value: unknown): value is DebugTarget {
 
 /** Start a debugpy attach session on `target`; false when it could not start. */
 export async function attachDebugger(target: DebugTarget, test?: string): Promise<boolean> {
-  const name = `Debug ${test ?? target.test ?? 'failing test'}`;
+  const name = `Debug ${test ?? target.test}`;
   const config: vscode.DebugConfiguration = {
     type: 'debugpy',
     request: 'attach',

@@ -72,6 +72,27 @@ export interface HealOutcome {
   touched?: string[];
 }
 
+/**
+ * The answer of heal.runTests, heal.rerunFailed, heal.runScript and heal.loadReport (no run at
+ * all: `ran` false and nothing else).
+ */
+export interface RunSummary {
+  ran: boolean;
+  passed?: number;
+  failed?: number;
+  errors?: number;
+  error?: string;
+  seconds?: number;
+}
+
+/** What heal.debugTest answers: debugpy waits for a client there. */
+export interface DebugTarget {
+  host: string;
+  port: number;
+  test: string;
+  pid: number;
+}
+
 /** heal.runTests: one test (`test`, wins), a file's tests (`uri`), or all (neither). */
 export interface RunTestsArgs {
   test?: string;

@@ -6,11 +6,12 @@ import json
 
 import pytest
 from heal_ls.heal.blast import Blast, call_sites, guard_count
-from heal_ls.lsp.runs.commands import merged_summary
+from heal_ls.lsp.runs.commands import merged_summary, run_summary
 from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.models import RunResult, Suspect
 from heal_ls.models import TestOutcome as Outcome
+from heal_ls.payload import to_object
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.lastfailed import LASTFAILED, lastfailed_path, pytest_home, read_lastfailed
 from heal_ls.testing.report_tail import ReportTail
@@ -155,5 +156,9 @@ def test_merged_summary_adds_the_folders_runs():
     two = RunResult(root="/b", failed=1, seconds=0.5, error=None)
     broken = RunResult(root="/c", error="no pytest")
     total = merged_summary([one, two, broken])
-    assert (total["passed"], total["failed"], total["error"]) == (2, 2, "no pytest")
-    assert total["seconds"] == 1.5 and total["ran"] is True
+    assert (total.passed, total.failed, total.error) == (2, 2, "no pytest")
+    assert total.seconds == 1.5 and total.ran is True
+    assert to_object(merged_summary([None, None])) == {
+        "ran": False, "passed": 0, "failed": 0, "errors": 0, "seconds": 0
+    }  # fmt: skip
+    assert to_object(run_summary(None)) == {"ran": False}

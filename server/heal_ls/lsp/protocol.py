@@ -6,7 +6,7 @@ them by scripts/ts_mirror.py; tests/unit/lsp/test_wire_mirror.py fails when the 
   heal.healFunction {failure} or {uri, qualname}, heal.healFailingTest {test?},
   heal.runTests {test} or {uri} or nothing, heal.rerunFailed, heal.runScript {script} or {uri},
   heal.debugTest {test?}, heal.loadReport {report, folder?}; heal.healFunction and
-  heal.healFailingTest answer a HealOutcome
+  heal.healFailingTest answer a HealOutcome, the runs a RunSummary, heal.debugTest a DebugTarget
 - notification `heal/status` (StatusPayload, its last heal a LastHeal)
 - request `heal/failures` -> FailuresPayload (a FailureInfo per failure)
 - a heal diagnostic's `data`: DiagnosticData (a FailureInfo and the failure's id)
@@ -123,12 +123,40 @@ class HealOutcome:
     told: bool = attrs.field(default=False, metadata={payload.LOCAL: True})
 
 
+OPTIONAL = {payload.OMIT_NONE: True}
+
+
+@attrs.frozen(kw_only=True)
+class RunSummary:
+    """The answer of heal.runTests, heal.rerunFailed, heal.runScript and heal.loadReport (no run
+    at all: `ran` false and nothing else)."""
+
+    ran: bool
+    passed: int | None = attrs.field(default=None, metadata=OPTIONAL)
+    failed: int | None = attrs.field(default=None, metadata=OPTIONAL)
+    errors: int | None = attrs.field(default=None, metadata=OPTIONAL)
+    error: str | None = attrs.field(default=None, metadata=OPTIONAL)  # why the run failed
+    seconds: float | None = attrs.field(default=None, metadata=OPTIONAL)
+
+
+@attrs.frozen(kw_only=True)
+class DebugTarget:
+    """What heal.debugTest answers: debugpy waits for a client there."""
+
+    host: str
+    port: int
+    test: str  # the node id it runs
+    pid: int  # the debugged test process
+
+
 # What client-vscode/src/wire.ts mirrors (scripts/ts_mirror.py), with the classes they name.
 WIRE_TYPES = (
     StatusPayload,
     FailuresPayload,
     DiagnosticData,
     HealOutcome,
+    RunSummary,
+    DebugTarget,
     RunTestsArgs,
     LoadReportArgs,
     RunScriptArgs,

@@ -20,10 +20,11 @@ from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 
 from heal_ls.lsp.arguments import DebugTestArgs, convert
 from heal_ls.lsp.log import guarded, logger
-from heal_ls.lsp.protocol import DEBUG_TEST
+from heal_ls.lsp.protocol import DEBUG_TEST, DebugTarget
 from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.folders import node_id
 from heal_ls.lsp.workspace.server import HealLanguageServer
+from heal_ls.payload import to_object
 from heal_ls.testing.invocation import pytest_arguments
 
 HOST = "127.0.0.1"
@@ -92,7 +93,7 @@ async def kill_later(process: asyncio.subprocess.Process, seconds: float) -> Non
         process.kill()
 
 
-async def start_debug(server: HealLanguageServer, folder: Folder, nodeid: str) -> dict[str, Any]:
+async def start_debug(server: HealLanguageServer, folder: Folder, nodeid: str) -> DebugTarget:
     for old in server.debug_processes:
         if old.returncode is None:
             old.kill()
@@ -113,7 +114,7 @@ async def start_debug(server: HealLanguageServer, folder: Folder, nodeid: str) -
     await wait_listening(process, port, errors)
     server.run_task(kill_later(process, LIFETIME), "debug session lifetime")
     logger.info("debugpy waits on %s:%d for %s (pid %d)", HOST, port, nodeid, process.pid)
-    return {"host": HOST, "port": port, "test": nodeid, "pid": process.pid}
+    return DebugTarget(host=HOST, port=port, test=nodeid, pid=process.pid)
 
 
 def register(server: HealLanguageServer) -> None:
@@ -130,4 +131,4 @@ def register(server: HealLanguageServer) -> None:
                 raise JsonRpcInvalidParams(f"{DEBUG_TEST}: pass {{'test': nodeid}}")
             nodeid = known[0].failure.test
             folder = server.folder_of_test(nodeid) or server.folders[0]
-        return await start_debug(server, folder, nodeid)
+        return to_object(await start_debug(server, folder, nodeid))
