@@ -13,7 +13,6 @@ reported without a heal target; it never hides the other failures.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import os
 from collections.abc import Callable, Sequence
@@ -25,6 +24,7 @@ from heal_ls.locate.prefetch import Prefetch
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.ci_report import read_report
 from heal_ls.testing.focus import Focus
+from heal_ls.testing.head_start import HeadStart
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.report import ReportRow, files_named
 from heal_ls.testing.runner import run_pytest
@@ -46,20 +46,22 @@ async def diagnose(
     on_row: OnRow = None,
     passing_from: RunResult | None = None,
     whole_files: bool = True,
+    started: HeadStart | None = None,
 ) -> Diagnosis:
     """Run pytest (or the script) in `root` and locate every failure.
 
     `passing_from`: an earlier full run whose passing tests contrast a partial run;
-    `whole_files=False`: run exactly `tests` (the editor, which has `passing_from`)."""
+    `whole_files=False`: run exactly `tests` (the editor, which has `passing_from`);
+    `started`: the first run, spawned ahead (`first_run` says which; testing/head_start.py)."""
     root = os.path.abspath(str(root))
     options = options or RunOptions()
     if script:
         run = await run_script(root, script, options)
         return run, locate_all(run.failures, root, run)
-    # the run is the ranking's evidence: which blocks of the functions ran, test by test
-    evidence_options = dataclasses.replace(options, blocks=options.trace)
     recording: Recording = []  # the map is written while the failures are located
-    run, evidence = await _tests(root, evidence_options, tests, whole_files, on_row, recording)
+    run, evidence = await _tests(
+        root, options.for_evidence(), tests, whole_files, on_row, recording, started
+    )
     run.changed_since_green = with_history(run, root, options.python).changed_since_green
     evidence.changed_since_green = run.changed_since_green
     if not tests:
@@ -91,6 +93,7 @@ async def _tests(
     whole_files: bool,
     on_row: OnRow,
     recording: Recording,
+    started: HeadStart | None,
 ) -> tuple[RunResult, RunResult]:
     """(the report, the evidence): the whole suite, or the requested tests (_focused); the
     files the run names are read for locating meanwhile (locate/prefetch.py)."""
@@ -100,10 +103,12 @@ async def _tests(
     )  # an overlay is not on disk
     try:
         if not tests:
-            run = await _pytest(root, options, None, on_row, recording)
+            run = await run_pytest(
+                root, options, on_row=on_row, recording=recording, started=started
+            )
             return run, run
         focus = Focus(tuple(tests))
-        return await _focused(root, options, focus, whole_files, on_row, recording)
+        return await _focused(root, options, focus, whole_files, on_row, recording, started)
     finally:
         ahead.stop()
 
@@ -115,14 +120,19 @@ async def _focused(
     whole_files: bool,
     on_row: OnRow,
     recording: Recording,
+    started: HeadStart | None,
 ) -> tuple[RunResult, RunResult]:
     """(the report, the evidence) of the requested tests: their files' one run, or the tests
     alone when that run did not reach them (or `whole_files` is off)."""
-    if whole_files and focus.widens():
-        run = await _pytest(root, options, focus.files(), on_row, recording)
-        if run.error or run.timed_out or not focus.missing(run):
-            return focus.report(run), focus.evidence(run)
-        await asyncio.gather(*recording)  # the tests' own run is recorded after their files'
+    first = focus.first_run(whole_files)
+    run = await run_pytest(
+        root, options, nodeids=first, on_row=on_row, recording=recording, started=started
+    )
+    if first == list(focus.requested):
+        return run, run
+    if run.error or run.timed_out or not focus.missing(run):
+        return focus.report(run), focus.evidence(run)
+    await asyncio.gather(*recording)  # the tests' own run is recorded after their files'
     run = await _pytest(root, options, list(focus.requested), on_row, recording)
     return run, run
 

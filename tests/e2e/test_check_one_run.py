@@ -6,6 +6,9 @@ before the report (it would on a big project be nearly the whole suite).
 """
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from helpers.cli import heal_check, write
@@ -85,3 +88,41 @@ def test_a_requested_test_the_file_run_did_not_reach_runs_alone(project):
     done = heal_check("--json", "--test", last, "--pytest-args=-x", project)
     assert done.returncode == 1, done.stderr
     assert [f["test"] for f in json.loads(done.stdout)["failures"]] == [last]
+
+
+# Put on the PYTHONPATH of `heal-ls check`: notes, in order, each pytest spawned (an audit event
+# of subprocess.Popen) and the import of diagnose (heal-ls's run-and-locate, heavy to import).
+ORDER_HOOK = """
+import os, sys
+
+def _note(event, args):
+    if event == "subprocess.Popen" and "pytest" in list(args[1] or ()):
+        seen = "pytest"
+    elif event == "import" and args[0] == "heal_ls.diagnose":
+        seen = "diagnose"
+    else:
+        return
+    with open(os.environ["ORDER_FILE"], "a") as handle:
+        handle.write(seen + "\\n")
+
+sys.addaudithook(_note)
+"""
+
+
+@pytest.mark.parametrize("target", [TARGET, None])
+def test_pytest_starts_before_heal_ls_imports_the_rest_and_runs_once(project, tmp_path, target):
+    """The file's run is spawned as soon as the arguments are read, heal-ls's own imports go
+    on while it runs, and diagnose takes that run over: one pytest, started before diagnose is
+    imported (`--test X` and the whole project alike; testing/head_start.py)."""
+    hooks = tmp_path / "hooks"
+    write(hooks, {"sitecustomize.py": ORDER_HOOK})
+    order = tmp_path / "order"
+    paths = [str(hooks), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "ORDER_FILE": str(order)}
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    args = ["--test", target] if target else []
+    cmd = [sys.executable, "-m", "heal_ls", "check", "--json", *args, str(project)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 1, done.stderr
+    assert TARGET in [f["test"] for f in json.loads(done.stdout)["failures"]]
+    assert order.read_text().split() == ["pytest", "diagnose"]

@@ -7,9 +7,11 @@ import py_compile
 import socket
 import textwrap
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from heal_ls.testing.head_start import HeadStart
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.sandbox import MEMORY_LIMIT
@@ -127,11 +129,17 @@ async def test_hang_in_c_code_holding_the_gil_is_caught_by_faulthandler(tmp_path
     assert (failure.frames[-1].function, failure.frames[-1].line) == ("test_busy", 2)
 
 
-async def test_run_timeout_kills_the_run_and_keeps_finished_tests(tmp_path):
+@pytest.mark.parametrize("ahead", [False, True], ids=["spawned", "head-start"])
+async def test_run_timeout_kills_the_run_and_keeps_finished_tests(tmp_path, ahead):
+    """Also when the run was spawned ahead (heal-ls check's head start) and taken over: its
+    stacks are asked for and it is killed the same way."""
     tests = "import time\n\ndef test_fast():\n    pass\n\ndef test_slow():\n    time.sleep(60)\n"
     root = write(tmp_path, {"test_slow.py": tests})
     started = time.monotonic()
-    result = await run_pytest(root, RunOptions(test_timeout=0, run_timeout=6))
+    options = RunOptions(test_timeout=0, run_timeout=6)
+    head = HeadStart.spawn(str(root), options, []) if ahead else None
+    result = await run_pytest(root, options, started=head)
+    assert head is None or head.started is None  # taken over, not spawned again
     assert time.monotonic() - started < 20
     assert result.timed_out
     assert result.passed == 1
@@ -149,7 +157,7 @@ def _alive(pid: int) -> bool:
         return handle.read().split()[2] != "Z"
 
 
-async def test_cancelling_the_task_kills_the_process_group(tmp_path):
+def _spawning_test(tmp_path: Path) -> Path:
     tests = f"""
         import subprocess, time
         def test_spawns():
@@ -157,19 +165,46 @@ async def test_cancelling_the_task_kills_the_process_group(tmp_path):
             open({str(tmp_path / "pid")!r}, "w").write(str(child.pid))
             time.sleep(60)
     """
-    root = write(tmp_path, {"test_spawn.py": tests})
-    task = asyncio.create_task(run_pytest(root, RunOptions(test_timeout=0, run_timeout=120)))
+    return write(tmp_path, {"test_spawn.py": tests})
+
+
+async def _grandchild(tmp_path: Path) -> int:
     pid_file = tmp_path / "pid"
     for _ in range(600):
         if pid_file.exists() and pid_file.read_text():
             break
         await asyncio.sleep(0.05)
-    grandchild = int(pid_file.read_text())
+    return int(pid_file.read_text())
+
+
+@pytest.mark.parametrize("ahead", [False, True], ids=["spawned", "head-start"])
+async def test_cancelling_the_task_kills_the_process_group(tmp_path, ahead):
+    root = _spawning_test(tmp_path)
+    options = RunOptions(test_timeout=0, run_timeout=120)
+    head = HeadStart.spawn(str(root), options, []) if ahead else None
+    task = asyncio.create_task(run_pytest(root, options, started=head))
+    grandchild = await _grandchild(tmp_path)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
     await asyncio.sleep(0.2)
     assert not _alive(grandchild)
+
+
+async def test_a_head_start_nobody_takes_is_killed_with_its_group(tmp_path):
+    """A run spawned ahead for other ids (or other options) than the run asked for is not
+    taken; closing it kills its process group and removes its files."""
+    root = _spawning_test(tmp_path)
+    options = RunOptions(test_timeout=0, run_timeout=120)
+    head = HeadStart.spawn(str(root), options, [])
+    assert head is not None and head.started is not None
+    assert head.take(root, options, ["test_spawn.py"]) is None
+    assert head.take(root, replace(options, trace=False), []) is None
+    grandchild = await _grandchild(tmp_path)
+    workdir = head.started.inv.workdir
+    head.close()
+    await asyncio.sleep(0.2)
+    assert not _alive(grandchild) and not os.path.exists(workdir)
 
 
 async def test_conftest_import_error_is_reported(tmp_path):

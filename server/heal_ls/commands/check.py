@@ -12,25 +12,19 @@ Exit 0 when nothing fails, 1 when something does, 2 on usage or internal errors 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
 import os
 import shlex
 import shutil
 import sys
 from dataclasses import replace
 
-from heal_ls.commands.check_report import human_lines, summary_line, to_json
-from heal_ls.commands.live import Live, wanted
-from heal_ls.diagnose import diagnose, diagnose_report
 from heal_ls.heal.config import HealConfig
-from heal_ls.locate import is_test_file
-from heal_ls.testing.ci_report import ReportError
-from heal_ls.testing.flaky import recheck, worth_rechecking
+from heal_ls.pysource.paths import is_test_file
+from heal_ls.testing.focus import Focus
+from heal_ls.testing.head_start import HeadStart
 from heal_ls.testing.invocation import interpreter
 from heal_ls.testing.lastfailed import read_lastfailed
 from heal_ls.testing.options import RunOptions
-from heal_ls.testing.tox_nox import not_applied
 
 ROOT_MARKERS = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py", ".git")
 
@@ -106,53 +100,21 @@ def run(args: argparse.Namespace) -> int:
         if tests is None:  # as `pytest --lf` does (--lfnf=all): never a pass without a run
             note = "no failed tests in pytest's last run: running all tests, as pytest --lf does"
             print(f"heal-ls check: {note}", file=sys.stderr)
-    with Live(wanted(args.json), stop_after=args.test_timeout) as live:
-        try:
-            result, located = _diagnosed(root, tests, script, args, live)
-        except ReportError as exc:
-            print(f"heal-ls check: {exc}", file=sys.stderr)
-            return 2
-        flaky = asyncio.run(recheck_all(root, located, args, live)) if args.flaky_runs else None
-    if result.error:
-        print(f"heal-ls check: {result.error}", file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps(to_json(result, located, root, flaky), indent=2))
-    else:
-        for line in human_lines(result, located, root, traceback=not args.short, flaky=flaky):
-            print(line)
-        print(summary_line(result), file=sys.stderr)
-    if result.interrupted:  # like pytest: an interrupted session is exit 2, never a pass
-        print(f"heal-ls check: {result.interrupted}", file=sys.stderr)
-        return 2
-    if not (result.failures or result.timed_out):
-        return 0
-    if not script:  # what tox or nox would have set up: a failure may come from its absence
-        for note in not_applied(root):
-            print(f"heal-ls check: note: {note}", file=sys.stderr)
-    return 1
-
-
-def _diagnosed(root: str, tests, script, args: argparse.Namespace, live: Live):
-    """The run (or the JUnit report of --from) and its located failures."""
-    if args.from_report:
-        return diagnose_report(root, args.from_report, args.python)
     # the user's own run, as plain pytest: it keeps pytest's lastfailed (`--last-failed` reads it)
     options = replace(options_from(args), user_cache=True)
-    run = diagnose(root, options, tests=tests, script=script, on_row=live.on_row)
-    return asyncio.run(run)
+    head = None
+    if not (script or args.from_report):  # diagnose's first run, spawned now
+        first = Focus(tuple(tests)).first_run() if tests else []
+        head = HeadStart.spawn(root, options.for_evidence(), first)
+    try:
+        # lazy: the rest of check (asyncio, the runner, the ranking, the report: ~0.2 s of CPU)
+        # is imported while the head start's tests run (testing/head_start.py)
+        from heal_ls.commands.check_run import finish
 
-
-async def recheck_all(root: str, located, args, live) -> dict:
-    """--flaky-runs N: each failing test's re-check counts, by failure id."""
-    found = {}
-    for failure, _ in located:
-        if worth_rechecking(failure):
-            live.step(f"re-checking {failure.test}")
-            found[failure.id] = await recheck(
-                root, failure.test, args.flaky_runs, options_from(args)
-            )
-    return found
+        return finish(args, (root, tests, script), options, head)
+    finally:
+        if head is not None:
+            head.close()
 
 
 def resolve_targets(paths: list[str], tests, script) -> tuple[str, list[str] | None, str | None]:

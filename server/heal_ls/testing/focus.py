@@ -34,6 +34,11 @@ class Focus:
         """The ids to run: each requested id's file (a folder or file id as it is), in order."""
         return list(dict.fromkeys(nodeid.split("::", 1)[0] for nodeid in self.requested))
 
+    def first_run(self, whole_files: bool = True) -> list[str]:
+        """The ids of the first run: the files when they run more than the requested ids (and
+        `whole_files`: the editor's runs of exact ids say no), else the requested ids."""
+        return self.files() if whole_files and self.widens() else list(self.requested)
+
     def widens(self) -> bool:
         """Does running the files run more than the requested ids (is there contrast to gain)?"""
         return self.files() != list(self.requested)

@@ -128,6 +128,14 @@ def build_pytest_invocation(
     )
 
 
+def runs_serial(options: RunOptions, nodeids: Sequence[str] | None) -> bool:
+    """Does the run go in pytest's own process even under the user's pytest-xdist (`-n` in
+    their config)? Only a whole-suite run of the saved code gains from starting workers: test
+    ids (unless `options.spread`), candidates, sandboxed or warm runs run serially."""
+    ids = bool(nodeids) and not options.spread
+    return bool(ids or options.overlay) or options.warm is not None or options.policy is not None
+
+
 def pytest_arguments(
     root: str,
     pytest_args: Sequence[str] = (),

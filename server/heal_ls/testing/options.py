@@ -9,7 +9,7 @@ option at every step. `testing/runner.run_pytest(root, options, nodeids=...)` ta
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from heal_ls.testing.sandbox import SandboxPolicy, as_policy
@@ -35,6 +35,11 @@ class RunOptions:
     def __post_init__(self) -> None:
         object.__setattr__(self, "pytest_args", tuple(self.pytest_args))
         object.__setattr__(self, "sandbox", as_policy(self.sandbox))
+
+    def for_evidence(self) -> RunOptions:
+        """These options for a run whose tests are the ranking's evidence (diagnose's): with
+        trace, which blocks of the functions ran too, test by test."""
+        return replace(self, blocks=self.trace)
 
     @property
     def policy(self) -> SandboxPolicy | None:

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -68,14 +69,54 @@ def kill_group(pid: int) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-async def _ask_for_stacks(proc: asyncio.subprocess.Process, dump_signal: int) -> None:
+class _Adopted:
+    """The face of asyncio's Process (pid, returncode, stdout, wait, send_signal) on a child
+    spawned earlier with subprocess.Popen; its exit is polled every POLL seconds."""
+
+    POLL = 0.01
+
+    def __init__(self, popen: subprocess.Popen[bytes], reader: asyncio.StreamReader) -> None:
+        self.popen = popen
+        self.pid = popen.pid
+        self.stdout = reader
+        self.transport: asyncio.BaseTransport | None = None
+
+    @classmethod
+    async def reading(cls, popen: subprocess.Popen[bytes]) -> _Adopted:
+        reader = asyncio.StreamReader()
+        adopted = cls(popen, reader)
+        loop = asyncio.get_running_loop()
+        protocol = asyncio.StreamReaderProtocol(reader)
+        adopted.transport, _ = await loop.connect_read_pipe(lambda: protocol, popen.stdout)
+        return adopted
+
+    @property
+    def returncode(self) -> int | None:
+        return self.popen.returncode
+
+    async def wait(self) -> int:
+        while self.popen.poll() is None:
+            await asyncio.sleep(self.POLL)
+        return self.popen.returncode
+
+    def send_signal(self, sig: int) -> None:
+        self.popen.send_signal(sig)
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+async def _ask_for_stacks(proc: asyncio.subprocess.Process | _Adopted, dump_signal: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         proc.send_signal(dump_signal)
     with contextlib.suppress(asyncio.TimeoutError):
         await asyncio.wait_for(asyncio.shield(proc.wait()), DUMP_GRACE)
 
 
-async def _wait(proc: asyncio.subprocess.Process, timeout: float, dump_signal: int | None) -> bool:
+async def _wait(
+    proc: asyncio.subprocess.Process | _Adopted, timeout: float, dump_signal: int | None
+) -> bool:
     """Wait for the process; on timeout ask for its stacks, then kill its group. True: timed out."""
     try:
         await asyncio.wait_for(proc.wait(), timeout)
@@ -96,22 +137,29 @@ async def run_process(
     timeout: float,
     preexec_fn: Callable[[], None] | None = None,
     dump_signal: int | None = None,
+    adopt: subprocess.Popen[bytes] | None = None,
+    since: float | None = None,
 ) -> ProcessOutcome:
     """Spawn cmd, wait at most `timeout` seconds, return its exit code and merged output.
 
     On timeout, `dump_signal` (if given) is sent first so the child can write its stacks.
+    `adopt`: cmd already spawned as it would be here (its own session, output merged into a
+    pipe: testing/head_start.py), at `since` (time.monotonic()); it is waited for instead.
     """
-    started = time.monotonic()
-    proc = await asyncio.create_subprocess_exec(
-        *cmd,
-        env=env,
-        cwd=cwd,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        start_new_session=True,  # its own process group, so one kill reaches everything
-        preexec_fn=preexec_fn,
-    )
+    started = time.monotonic() if since is None else since
+    if adopt is None:
+        proc: asyncio.subprocess.Process | _Adopted = await asyncio.create_subprocess_exec(
+            *cmd,
+            env=env,
+            cwd=cwd,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so one kill reaches everything
+            preexec_fn=preexec_fn,
+        )
+    else:
+        proc = await _Adopted.reading(adopt)
     buffer = _BoundedBuffer()
     assert proc.stdout is not None  # stdout=PIPE
     pump = asyncio.create_task(_pump(proc.stdout, buffer))
@@ -125,6 +173,8 @@ async def run_process(
         if proc.returncode is None:
             with contextlib.suppress(BaseException):
                 await asyncio.shield(proc.wait())
+        if isinstance(proc, _Adopted):
+            proc.close()
     return ProcessOutcome(
         returncode=proc.returncode if proc.returncode is not None else -9,
         output=buffer.text(),

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from heal_ls.impact.feed import start_recording
 from heal_ls.models import RunResult
-from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation
+from heal_ls.testing.head_start import HeadStart, Started
+from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation, runs_serial
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.process import run_process
 from heal_ls.testing.report import ReportRow, collect_result
@@ -43,25 +44,29 @@ async def run_pytest(
     nodeids: Sequence[str] | None = None,
     on_row: Callable[[ReportRow], None] | None = None,
     recording: list[asyncio.Future[None]] | None = None,
+    started: HeadStart | None = None,
 ) -> RunResult:
     """Run `nodeids` (None: the whole suite) in `root` as `options` say; `on_row(row)` sees each
     report row (collected, start, test...) while the run goes on. `recording`: the run's write
     into the impact map is appended there for the caller to await, instead of awaited here.
 
-    Only a whole-suite run of the saved code runs under the user's pytest-xdist (`-n` in
-    their config): test ids (unless `options.spread`), candidates, sandboxed or warm runs gain
-    nothing from starting workers, so they run in pytest's own process. A run of the saved code
-    (no overlay, no sandbox) goes into the project's impact map (impact/feed.py)."""
+    Only a whole-suite run of the saved code runs under the user's pytest-xdist
+    (invocation.runs_serial). A run of the saved code (no overlay, no sandbox) goes into the
+    project's impact map (impact/feed.py). `started`: `heal-ls check`'s head start, taken
+    over when it is this run (testing/head_start.py)."""
     options = options or RunOptions()
     policy = options.policy
-    ids = bool(nodeids) and not options.spread
-    serial = bool(ids or options.overlay) or options.warm is not None or policy is not None
-    inv = build_pytest_invocation(root, options, nodeids=nodeids, serial=serial)
-    started = time.time()
-    result = await _run(inv, options.warm, options.run_timeout, policy, on_row)
+    early = started.take(root, options, nodeids) if started is not None else None
+    if early is None:
+        serial = runs_serial(options, nodeids)
+        inv = build_pytest_invocation(root, options, nodeids=nodeids, serial=serial)
+        begun = time.time()
+    else:
+        inv, begun = early.inv, early.wall
+    result = await _run(inv, options.warm, options.run_timeout, policy, on_row, early)
     if not options.overlay and policy is None:
         record = (inv.root, options.python, nodeids, options.pytest_args, result)
-        written = start_recording(*record, traced=options.trace, started=started)
+        written = start_recording(*record, traced=options.trace, started=begun)
         if recording is None:
             await written
         else:
@@ -75,6 +80,7 @@ async def _run(
     run_timeout: float,
     policy: SandboxPolicy | None,
     on_row: Callable[[ReportRow], None] | None,
+    early: Started | None = None,
 ) -> RunResult:
     tail = ReportTail(inv.report_path, on_row) if on_row else None
     try:
@@ -82,7 +88,7 @@ async def _run(
             tail.start()
         if warm is not None:
             return await _run_warm(inv, warm, run_timeout, policy)
-        return await _run_spawned(inv, run_timeout, policy)
+        return await _run_spawned(inv, run_timeout, policy, early)
     except NotIsolated as exc:
         return RunResult(root=inv.root, error=str(exc))
     finally:
@@ -92,7 +98,7 @@ async def _run(
 
 
 async def _run_spawned(
-    inv: PytestInvocation, run_timeout: float, policy: SandboxPolicy | None
+    inv: PytestInvocation, run_timeout: float, policy: SandboxPolicy | None, early: Started | None
 ) -> RunResult:
     box = sandboxed(
         inv.command, inv.env, run_timeout, policy, root=inv.root, writable=[inv.workdir]
@@ -100,7 +106,14 @@ async def _run_spawned(
     with box as (cmd, env, preexec):
         try:
             outcome = await run_process(
-                cmd, env=env, cwd=inv.cwd, timeout=run_timeout, preexec_fn=preexec, dump_signal=DUMP
+                cmd,
+                env=env,
+                cwd=inv.cwd,
+                timeout=run_timeout,
+                preexec_fn=preexec,
+                dump_signal=DUMP,
+                adopt=early.process if early else None,
+                since=early.monotonic if early else None,
             )
         except OSError as exc:  # no such interpreter, not executable, bad cwd
             error = f"cannot run {inv.python}: {exc.strerror or exc}"

@@ -22,7 +22,7 @@ OPTIONS = RunOptions("/py/bin/python", ["-x"], 7.0, 90.0, {"/w/m.py": "x = 1\n"}
 
 def test_run_pytest_takes_the_options_whole_and_only_the_call_s_own_things_beside():
     parameters = inspect.signature(runner.run_pytest).parameters
-    assert list(parameters) == ["root", "options", "nodeids", "on_row", "recording"]
+    assert list(parameters) == ["root", "options", "nodeids", "on_row", "recording", "started"]
     assert OPTIONS.pytest_args == ("-x",)  # a list from argparse is kept as a tuple
     assert RunOptions(sandbox=True).policy == SandboxPolicy()  # True is the default policy
     assert RunOptions(sandbox=False).sandbox is None and RunOptions().policy is None
@@ -41,7 +41,8 @@ def test_diagnose_hands_every_option_to_the_run_of_the_tests_files(tmp_path, mon
     asyncio.run(diagnose_module.diagnose(tmp_path, OPTIONS, tests=["t::a"]))
     # the run is the ranking's evidence: it records blocks too (a run without trace could not)
     evidence = replace(OPTIONS, blocks=True)
-    assert seen == [(evidence, {"nodeids": ["t"], "on_row": None, "recording": []})]
+    call = {"nodeids": ["t"], "on_row": None, "recording": [], "started": None}
+    assert seen == [(evidence, call)]
     assert seen[0][0].warm is WARM
     seen.clear()
     untraced = replace(OPTIONS, trace=False)
