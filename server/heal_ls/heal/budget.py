@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from heal_ls.payload import from_object
+
 PRICES = Path(__file__).with_name("prices.json")
 
 
@@ -19,14 +21,13 @@ Prices = dict[str, dict[str, float]]  # model name (or prefix) -> {"input", "out
 
 
 def price_table(overrides: Prices | None = None) -> Prices:
-    table: Prices = {
-        k: v for k, v in json.loads(PRICES.read_text()).items() if not k.startswith("_")
-    }
+    listed = json.loads(PRICES.read_text())
+    table = from_object(Prices, {k: v for k, v in listed.items() if not k.startswith("_")})
     path = os.environ.get("HEAL_LS_PRICES")
     if path:
         try:
-            table.update(json.loads(Path(path).read_text()))
-        except (OSError, ValueError):
+            table.update(from_object(Prices, json.loads(Path(path).read_text())))
+        except (OSError, ValueError):  # PayloadError too: a price that is no number
             pass  # a broken override file must not stop a heal: built-in prices stay
     table.update(overrides or {})
     return table
