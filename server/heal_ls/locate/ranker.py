@@ -119,8 +119,28 @@ class Ranker:
             if hop and not reads_argument(index, node, innermost.line):
                 break
             self.feeding_values(frame, covered, 0.95 if not hop else 0.85 - 0.01 * hop)
+        self.failing_only_blocks(failure, run)
         self.add_covered(failure, scores, run)
         return None
+
+    def failing_only_blocks(self, failure: Failure, run: RunResult | None):
+        """After a crash, a function with a block that every failing test ran and no passing
+        one did (block Ochiai 1.0 against recorded passing tests) did something only the
+        failing runs did: it may have made what the crash tripped over (a writer whose output
+        the reader refuses), so it comes right after the raise site, before the callers that
+        only led there."""
+        recorded = run is not None and any(
+            t.outcome == "passed" and t.blocks is not None for t in run.tests
+        )
+        if not recorded:
+            return
+        for key, (score, line) in self.block_scores(failure, run).items():
+            where = split_key(key)
+            index = self.index(where[0]) if where else None
+            node = index.at_start_line(where[1]) if index and where else None
+            if score >= 1.0 and node is not None and where is not None:
+                reason = f"its block at line {line} ran in every failing test and no passing one"
+                self.add(where[0], node, reason, 0.92, line, spectrum=True)
 
     def missing_refusal(self, failure: Failure, code: list[Frame]):
         """The test expects `ValueError` around the call that crashed deeper with another
