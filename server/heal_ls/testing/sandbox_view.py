@@ -24,6 +24,7 @@ try:
 except ImportError:  # no password database (Windows)
     pwd = None  # type: ignore[assignment]
 
+from heal_ls.payload import from_object
 from heal_ls.testing.agent import heal_protocol as wire
 
 TESTING_DIR = str(Path(__file__).resolve().parent)  # our plugin and warm server live here
@@ -87,8 +88,8 @@ def python_paths(python: str, pythonpath: str) -> tuple[str, ...]:
         done = subprocess.run(
             [python, "-c", code], capture_output=True, text=True, timeout=60, env=env
         )
-        asked = json.loads(done.stdout)
-    except (OSError, subprocess.SubprocessError, ValueError):
+        asked = from_object(list[str], json.loads(done.stdout))
+    except (OSError, subprocess.SubprocessError, ValueError):  # PayloadError too
         return tuple(p for p in paths if os.path.exists(p))
     found = tuple(p for p in paths + asked if p and os.path.exists(p))
     _PYTHON_PATHS[python, pythonpath] = found

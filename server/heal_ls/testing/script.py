@@ -6,7 +6,6 @@ file, the script included; a hang is localised by faulthandler's dump before the
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -15,7 +14,7 @@ from collections.abc import Sequence
 
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.agent import heal_protocol as wire
-from heal_ls.testing.invocation import DROPPED_ENV, PLUGIN_DIR
+from heal_ls.testing.invocation import DROPPED_ENV, PLUGIN_DIR, write_overlay
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.process import run_process
 from heal_ls.testing.sandbox import NotIsolated, sandboxed
@@ -62,10 +61,7 @@ def _script_env(workdir: str, overlay: dict[str, str] | None, timeout: float) ->
     env["PYTHONFAULTHANDLER"] = "1"  # a segfault still prints where it happened
     env[wire.SCRIPT_TIMEOUT] = f"{timeout:g}"
     if overlay:
-        path = os.path.join(workdir, "overlay.json")
-        with open(path, "w", encoding="utf-8") as handle:
-            json.dump({os.path.abspath(p): text for p, text in overlay.items()}, handle)
-        env[wire.OVERLAY] = path
+        env[wire.OVERLAY] = write_overlay(workdir, overlay)
     return env
 
 

@@ -26,3 +26,16 @@ def test_a_failed_probe_is_asked_again(tmp_path, monkeypatch):
     python.symlink_to(sys.executable)
     stdlib = os.path.realpath(os.path.dirname(os.__file__))
     assert stdlib in map(os.path.realpath, sandbox_view.python_paths(str(python), ""))
+
+
+def test_a_probe_answer_that_is_no_list_of_paths_is_a_failed_probe(tmp_path, monkeypatch):
+    """The probe's answer is read as the list of strings it must be: a number in it (once kept:
+    os.path.exists(1) is true, file descriptor 1) or another shape falls back like a failure."""
+    monkeypatch.setattr(sandbox_view, "_PYTHON_PATHS", {})
+    python = tmp_path / "bin" / "python"
+    python.parent.mkdir()
+    for answer in ('[1, "/"]', '{"path": "/"}'):
+        python.write_text(f"#!/bin/sh\necho '{answer}'\n")
+        python.chmod(0o755)
+        assert sandbox_view.python_paths(str(python), "") == (str(tmp_path),)
+    assert sandbox_view._PYTHON_PATHS == {}
