@@ -26,8 +26,8 @@ from pathlib import Path
 from heal_ls.bench.corpus import CACHE, load_bugs, load_projects, test_env, tree, venv
 from heal_ls.bench.real import first_suspects, heal_ls, rank, read_document
 from heal_ls.documents.check import CheckDocument
-from heal_ls.impact import ImpactMap
 from heal_ls.impact.green import keep_green
+from heal_ls.impact.store import ImpactMap
 from packaging.version import InvalidVersion, Version
 
 

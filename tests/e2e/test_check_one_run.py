@@ -91,15 +91,16 @@ def test_a_requested_test_the_file_run_did_not_reach_runs_alone(project):
 
 
 # Put on the PYTHONPATH of `heal-ls check`: notes, in order, each pytest spawned (an audit event
-# of subprocess.Popen) and the import of diagnose (heal-ls's run-and-locate, heavy to import).
+# of subprocess.Popen) and the import of the models and of diagnose (heal-ls's engine: the run's
+# data, the run-and-locate; heavy to import).
 ORDER_HOOK = """
 import os, sys
 
 def _note(event, args):
     if event == "subprocess.Popen" and "pytest" in list(args[1] or ()):
         seen = "pytest"
-    elif event == "import" and args[0] == "heal_ls.diagnose":
-        seen = "diagnose"
+    elif event == "import" and args[0] in ("heal_ls.models", "heal_ls.diagnose"):
+        seen = args[0]
     else:
         return
     with open(os.environ["ORDER_FILE"], "a") as handle:
@@ -112,7 +113,7 @@ sys.addaudithook(_note)
 @pytest.mark.parametrize("target", [TARGET, None])
 def test_pytest_starts_before_heal_ls_imports_the_rest_and_runs_once(project, tmp_path, target):
     """The file's run is spawned as soon as the arguments are read, heal-ls's own imports go
-    on while it runs, and diagnose takes that run over: one pytest, started before diagnose is
+    on while it runs, and diagnose takes that run over: one pytest, started before the engine is
     imported (`--test X` and the whole project alike; testing/head_start.py)."""
     hooks = tmp_path / "hooks"
     write(hooks, {"sitecustomize.py": ORDER_HOOK})
@@ -125,4 +126,4 @@ def test_pytest_starts_before_heal_ls_imports_the_rest_and_runs_once(project, tm
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 1, done.stderr
     assert TARGET in [f["test"] for f in json.loads(done.stdout)["failures"]]
-    assert order.read_text().split() == ["pytest", "diagnose"]
+    assert order.read_text().split() == ["pytest", "heal_ls.models", "heal_ls.diagnose"]

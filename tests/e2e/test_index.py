@@ -8,7 +8,7 @@ import json
 import sys
 
 import pytest
-from heal_ls.impact import Function, ImpactMap
+from heal_ls.impact.store import Function, ImpactMap
 from helpers.cli import heal_ls, write
 
 pytestmark = pytest.mark.venv_plugins  # its runs go through the pytest-xdist installed here

@@ -5,7 +5,8 @@ import asyncio
 import time
 
 from heal_ls import diagnose
-from heal_ls.impact import Function, ImpactMap, feed
+from heal_ls.impact import feed
+from heal_ls.impact.store import Function, ImpactMap
 from heal_ls.models import Failure, Frame, RunResult
 
 

@@ -38,7 +38,7 @@ def test_the_impact_maps_fresh_passing_tests_contrast_a_run_that_has_none(tmp_pa
     import os
     import time
 
-    from heal_ls.impact import ImpactMap
+    from heal_ls.impact.store import ImpactMap
     from heal_ls.locate.contrast import with_known
 
     (tmp_path / "filters.py").write_text(CODE)

@@ -2,9 +2,6 @@
 
 `store.ImpactMap` is the API (open, sync, record, tests_running, known, stats); `feed` records
 every run heal-ls makes on the original code; the rest are its parts (fingerprints, schema,
-invalidate, record).
+invalidate, record). Nothing is imported here: `heal-ls check` spawns its tests with only
+`schema` loaded (testing/head_start.py).
 """
-
-from heal_ls.impact.store import Function, ImpactMap, MappedTest, MapStats
-
-__all__ = ["Function", "ImpactMap", "MapStats", "MappedTest"]

@@ -13,8 +13,8 @@ import dataclasses
 import logging
 from collections.abc import Iterable
 
-from heal_ls.impact import Function, ImpactMap
 from heal_ls.impact.fingerprints import file_functions
+from heal_ls.impact.store import Function, ImpactMap
 from heal_ls.models import RunResult, TestOutcome
 
 logger = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ import logging
 import os
 from collections.abc import Iterable
 
-from heal_ls.impact import ImpactMap
+from heal_ls.impact.store import ImpactMap
 from heal_ls.models import RunResult, Suspect
 
 logger = logging.getLogger(__name__)

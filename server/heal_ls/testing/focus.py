@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from heal_ls.models import Failure, RunResult, TestOutcome
+if TYPE_CHECKING:  # `heal-ls check` reads first_run before the models are imported
+    from heal_ls.models import Failure, RunResult, TestOutcome
 
 # What may follow a requested id inside a reported one: a test of a file or class, a
 # parametrized case, a file below a folder.

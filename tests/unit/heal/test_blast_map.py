@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from heal_ls.heal.blast import blast_radius
-from heal_ls.impact import ImpactMap
+from heal_ls.impact.store import ImpactMap
 from heal_ls.models import RunResult, Suspect
 from heal_ls.models import TestOutcome as Outcome
 

@@ -9,7 +9,7 @@ import os
 import time
 
 import pytest
-from heal_ls.impact import Function, ImpactMap
+from heal_ls.impact.store import Function, ImpactMap
 from heal_ls.models import Failure, RunResult
 from heal_ls.models import TestOutcome as Outcome
 

@@ -9,7 +9,7 @@ import os
 import time
 
 import pytest
-from heal_ls.impact import ImpactMap
+from heal_ls.impact.store import ImpactMap
 from heal_ls.locate import locate
 from heal_ls.locate.history import CHANGED_REASON, with_history
 from heal_ls.models import Failure, Frame, RunResult
