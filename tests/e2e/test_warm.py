@@ -369,11 +369,11 @@ async def test_plain_preload_that_pytest_later_wants_to_rewrite_goes_cold(
 async def test_a_new_session_starts_with_what_the_last_one_learned(project, warm):
     for _ in range(2):
         await run_pytest(project, RunOptions(warm=warm), nodeids=FOCUSED)
-    assert warm.learned or warm.rewritten["names"]
+    assert warm.learned or warm.rewritten.names
     fresh = WarmRunner(sys.executable, str(project))  # as if the editor restarted
     try:
         assert list(fresh.learned) == list(warm.learned)
-        assert list(fresh.rewritten["names"]) == list(warm.rewritten["names"])
+        assert list(fresh.rewritten.names) == list(warm.rewritten.names)
         result = await run_pytest(project, RunOptions(warm=fresh), nodeids=FOCUSED)
         assert (result.passed, result.failed) == (1, 1) and fresh.cold_runs == 0
     finally:

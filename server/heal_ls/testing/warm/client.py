@@ -18,8 +18,8 @@ import logging
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from platformdirs import user_cache_dir
 
@@ -57,6 +57,16 @@ class Remembered:
     excluded: list[str]  # never preloaded again
 
 
+@dataclass
+class RewrittenSeen:
+    """The assert-rewritten preloads a runner learned (carried across restarts, sent to each new
+    server as its ServerOptions' wire.Rewritten)."""
+
+    names: dict[str, None] = field(default_factory=dict)  # ordered set
+    marked: set[str] = field(default_factory=set)  # modules pytest marked for rewriting
+    prefix: str | None = None  # the rewritten bytecode's cache tag
+
+
 class WarmRunner:
     """Runs invocations on a warm server for one (python, root); falls back to cold runs."""
 
@@ -70,7 +80,7 @@ class WarmRunner:
         self.server: warm_process.ServerProcess | None = None
         self.key: Key | None = None
         self.learned: dict[str, None] = {}  # ordered set, carried across restarts
-        self.rewritten: dict[str, Any] = {"names": {}, "marked": set(), "prefix": None}
+        self.rewritten = RewrittenSeen()
         self.rewritten_ok = True  # False once a run's config did not fit rewritten preloads
         self.excluded: set[str] = set()
         self.restarts = 0
@@ -243,9 +253,9 @@ class WarmRunner:
 
     def _options(self) -> wire.ServerOptions:
         rewritten = wire.Rewritten(
-            list(self.rewritten["names"]),
-            sorted(self.rewritten["marked"]),
-            self.rewritten["prefix"],
+            list(self.rewritten.names),
+            sorted(self.rewritten.marked),
+            self.rewritten.prefix,
         )
         return wire.ServerOptions(
             preload=list(self.learned),
@@ -257,9 +267,9 @@ class WarmRunner:
     def _harvest(self, server: warm_process.ServerProcess) -> None:
         self.learned.update(dict.fromkeys(server.learned))
         for batch in server.learned_rewritten:
-            self.rewritten["names"].update(dict.fromkeys(batch.names))
-            self.rewritten["marked"].update(batch.marked)
-            self.rewritten["prefix"] = self.rewritten["prefix"] or batch.prefix
+            self.rewritten.names.update(dict.fromkeys(batch.names))
+            self.rewritten.marked.update(batch.marked)
+            self.rewritten.prefix = self.rewritten.prefix or batch.prefix
         server.learned, server.learned_rewritten = [], []
         if server.tainted:
             self.excluded.add(server.tainted)
@@ -279,9 +289,9 @@ class WarmRunner:
             with open(self._learned_path(), encoding="utf-8") as file:
                 data = from_object(Remembered, json.load(file))
             self.learned.update(dict.fromkeys(data.plain))
-            self.rewritten["names"].update(dict.fromkeys(data.rewritten))
-            self.rewritten["marked"].update(data.marked)
-            self.rewritten["prefix"] = data.prefix
+            self.rewritten.names.update(dict.fromkeys(data.rewritten))
+            self.rewritten.marked.update(data.marked)
+            self.rewritten.prefix = data.prefix
             self.excluded.update(data.excluded)
         except (OSError, ValueError, KeyError, TypeError):
             pass  # nothing learned yet, or from another version: learn again
@@ -290,9 +300,9 @@ class WarmRunner:
         path = self._learned_path()
         data = Remembered(
             plain=list(self.learned),
-            rewritten=list(self.rewritten["names"]),
-            marked=sorted(self.rewritten["marked"]),
-            prefix=self.rewritten["prefix"],
+            rewritten=list(self.rewritten.names),
+            marked=sorted(self.rewritten.marked),
+            prefix=self.rewritten.prefix,
             excluded=sorted(self.excluded),
         )
         try:
