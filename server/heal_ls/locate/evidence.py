@@ -93,7 +93,7 @@ def module_level_reason(frame: Frame, root: str, index: ModuleIndex | None) -> s
 def always_raises(index: ModuleIndex | None, node: FunctionNode) -> bool:
     """Does the def end in an unconditional `raise E(...)` with no `return` before it (a raise
     helper like `raise_syntax_error(message)`)? Then its caller chose to raise, and what."""
-    found = _def_of(index, node)
+    found = def_of(index, node)
     if found is None or not found.body:
         return False
     last = found.body[-1]
@@ -105,7 +105,7 @@ def rejected_argument(index: ModuleIndex | None, node: FunctionNode, line: int) 
     """The parameter a `raise E(f"... {n} ...")` at `line` reports as invalid (`self`/`cls`
     aside), else None: the def checked what it was given and refused it, so the value came
     wrong from its caller."""
-    found = _def_of(index, node)
+    found = def_of(index, node)
     if found is None:
         return None
     params = _parameters(found)
@@ -121,15 +121,21 @@ def rejected_argument(index: ModuleIndex | None, node: FunctionNode, line: int) 
 def reads_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> bool:
     """Does the statement at `line` read a parameter of its def (`self`/`cls` aside)? Then the
     value it failed on may have come wrong from the caller."""
-    found = _def_of(index, node)
+    return bool(arguments_read(index, node, line))
+
+
+def arguments_read(index: ModuleIndex | None, node: FunctionNode, line: int) -> set[str]:
+    """The parameters of its def (`self`/`cls` aside) the statement at `line` reads."""
+    found = def_of(index, node)
     if found is None or index is None or index.tree is None:
-        return False
+        return set()
     params = _parameters(found)
     parts = statement_parts(index.tree.body, line)
-    return any(isinstance(n, ast.Name) and n.id in params for p in parts for n in ast.walk(p))
+    return {n.id for p in parts for n in ast.walk(p) if isinstance(n, ast.Name) and n.id in params}
 
 
-def _def_of(index: ModuleIndex | None, node: FunctionNode) -> Def | None:
+def def_of(index: ModuleIndex | None, node: FunctionNode) -> Def | None:
+    """The parsed def of `node`, None when its module did not parse."""
     return index.def_node(node.def_line) if index is not None else None
 
 

@@ -33,7 +33,8 @@ def expected_exceptions(tree: ast.Module, line: int) -> set[str]:
 
 
 def raises_any(index: ModuleIndex | None, node: FunctionNode, names: set[str]) -> bool:
-    """Does the def raise one of these exception classes (by name) somewhere in its own body?"""
+    """Does the def raise one of these exception classes (by name) somewhere in its own body,
+    or build one (`six.raise_from(ValueError(msg), e)`: an exception is built to be raised)?"""
     found = index.def_node(node.def_line) if index is not None else None
     if found is None:
         return False
@@ -42,6 +43,8 @@ def raises_any(index: ModuleIndex | None, node: FunctionNode, names: set[str]) -
             exc = raised.exc.func if isinstance(raised.exc, ast.Call) else raised.exc
             if name_of(exc) in names:
                 return True
+        elif isinstance(raised, ast.Call) and name_of(raised.func) in names:
+            return True
     return False
 
 

@@ -10,18 +10,19 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from heal_ls.locate.calls import RETURNED, call_names, statement_parts
+from heal_ls.locate.calls import RETURNED, call_names, name_of, statement_parts
 from heal_ls.pysource.parse import DEF_TYPES, statements_holding
 
 MAX_HOPS = 3  # follow `a = f(); b = g(a); assert b` a few steps, no further
 
 
-def names_feeding_line(tree: ast.Module, line: int) -> list[str]:
-    """Names called, earlier in the same test function, to compute what `line` reads."""
+def names_feeding_line(tree: ast.Module, line: int, reads: set[str] | None = None) -> list[str]:
+    """Names called, earlier in the same test function, to compute what `line` reads (or only
+    the `reads` named)."""
     function = _enclosing_function(tree.body, line)
     if function is None:
         return []
-    wanted = _reads(statement_parts(tree.body, line))
+    wanted = _reads(statement_parts(tree.body, line)) if reads is None else reads
     assignments = sorted(_assignments(function, line), key=lambda a: -a[0])  # nearest first
     for setup in _setups(tree.body, function):  # unittest setUp, pytest setup_method: after
         end = (setup.end_lineno or setup.lineno) + 1
@@ -226,3 +227,28 @@ def _dotted(node: ast.AST) -> str | None:
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         return f"{node.value.id}.{node.attr}"
     return None
+
+
+def argument_reads(tree: ast.Module, line: int, callee: Any, params: set[str]) -> set[str]:
+    """The names the call of `callee` (a def) at `line` reads to pass its `params`: for
+    `ymd.append(value)` and `append(self, val)`, {"value"} for {"val"}. Every name the call's
+    arguments read when they cannot be matched (a `*args`)."""
+    calls = [
+        n
+        for part in statement_parts(tree.body, line)
+        for n in ast.walk(part)
+        if isinstance(n, ast.Call) and name_of(n.func) == callee.name
+    ]
+    if not calls:
+        return set()
+    call = calls[0]
+    names = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
+    if names and names[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+        names = names[1:]  # bound: `obj.method(x)` passes x as the first after self
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return _reads([*call.args, *(k.value for k in call.keywords)])
+    passed = dict(zip(names, call.args))
+    passed.update({k.arg: k.value for k in call.keywords if k.arg})
+    return _reads([value for name, value in passed.items() if name in params])

@@ -9,7 +9,9 @@ from heal_ls.locate.cached import skipped_callees
 from heal_ls.locate.calls import imported_functions, matches, names_on_line
 from heal_ls.locate.evidence import (
     always_raises,
+    arguments_read,
     contrasted,
+    def_of,
     location_of_test,
     module_level_reason,
     protocol_error_method,
@@ -19,7 +21,7 @@ from heal_ls.locate.evidence import (
     signature_error_callee,
 )
 from heal_ls.locate.expected import expected_exceptions, raises_any
-from heal_ls.locate.flow import names_feeding_line
+from heal_ls.locate.flow import argument_reads, names_feeding_line
 from heal_ls.locate.index import FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.spectrum import (
     DSTAR_CAP,
@@ -34,6 +36,8 @@ from heal_ls.locate.testline import ACCESSORS, acted_before, line_suspects, reso
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.paths import is_test_file, relative_path
 from heal_ls.pysource.source import SourceError, read_source
+
+Place = tuple[str, FunctionNode]  # a workspace function: its module's path, its def
 
 
 def suspect_for(
@@ -108,7 +112,6 @@ class Ranker:
             return module_level_reason(innermost, self.root, self.index(innermost.path))
         reason = raised_reason(failure, innermost)
         self.raise_site(code, reason, 1.0, "on the failing call path", refusals=True)
-        self.missing_refusal(failure, code)
         covered = self.covered_functions(failure)
         scores = ochiai_scores(failure, run)
         index = self.index(innermost.path)
@@ -119,6 +122,7 @@ class Ranker:
             if hop and not reads_argument(index, node, innermost.line):
                 break
             self.feeding_values(frame, covered, 0.95 if not hop else 0.85 - 0.01 * hop)
+        self.missing_refusal(failure, code, self.argument_makers(code, node, covered))
         self.failing_only_blocks(failure, run)
         self.add_covered(failure, scores, run)
         return None
@@ -142,10 +146,12 @@ class Ranker:
                 reason = f"its block at line {line} ran in every failing test and no passing one"
                 self.add(where[0], node, reason, 0.92, line, spectrum=True)
 
-    def missing_refusal(self, failure: Failure, code: list[Frame]):
+    def missing_refusal(self, failure: Failure, code: list[Frame], makers: list[Place]):
         """The test expects `ValueError` around the call that crashed deeper with another
-        exception: the caller on the path that raises `ValueError` for other inputs is where the
-        refusal of this one is missing; it outranks the line that tripped over the input."""
+        exception: where the refusal of this input is missing is a function that raises
+        `ValueError` for other inputs; it outranks the line that tripped over the input. First
+        the `makers` of the argument the crash tripped over (a converter that refuses other
+        bad inputs let this one through), then the callers on the path, innermost first."""
         test = [f for f in failure.frames if is_test_file(f.path, self.root)]
         index = self.index(test[-1].path) if test else None
         if index is None or index.tree is None:
@@ -153,16 +159,30 @@ class Ranker:
         expected = expected_exceptions(index.tree, test[-1].line)
         if not expected or failure.exc_type.rsplit(".", 1)[-1] in expected:
             return
-        for frame in reversed(code[:-1]):
-            node = self.function_of(frame)
-            if node is not None and raises_any(self.index(frame.path), node, expected):
+        callers = [(f.path, self.function_of(f), f.line) for f in reversed(code[:-1])]
+        for path, node, line in [(p, n, None) for p, n in makers] + callers:
+            if node is not None and raises_any(self.index(path), node, expected):
                 where = f"{relative_path(test[-1].path, self.root)}:{test[-1].line}"
                 reason = (
                     f"raises {'/'.join(sorted(expected))} for other inputs; the test expects it"
                     f" at {where}, got {failure.exc_type} from deeper"
                 )
-                self.add(frame.path, node, reason, 1.01, frame.line)
+                self.add(path, node, reason, 1.01, line)
                 return
+
+    def argument_makers(self, code: list[Frame], node: FunctionNode, covered) -> list[Place]:
+        """The functions whose results the caller passed as the arguments the raising line
+        read (`value = self._to_decimal(s)` then `ymd.append(value)`, raising on `val`)."""
+        index = self.index(code[-1].path)
+        read = arguments_read(index, node, code[-1].line)
+        callee = def_of(index, node)
+        caller = self.index(code[-2].path) if len(code) > 1 else None
+        if not read or callee is None or caller is None or caller.tree is None:
+            return []
+        reads = argument_reads(caller.tree, code[-2].line, callee, read)
+        return (
+            resolve(names_feeding_line(caller.tree, code[-2].line, reads), covered) if reads else []
+        )
 
     def feeding_values(self, frame: Frame, covered, score: float):
         index = self.index(frame.path)

@@ -3,8 +3,10 @@ failing test ran and no passing one did comes right after the raise site, before
 that only led there (a writer whose output the reader refuses)."""
 
 from heal_ls.locate import locate
-from heal_ls.models import Failure, Frame, RunResult
+from heal_ls.models import Frame, RunResult
 from heal_ls.models import TestOutcome as Outcome
+
+from tests.helpers.locate import failing_test, keys_of, line_of, write_project
 
 STORE = """\
 def dump(value):
@@ -29,32 +31,17 @@ def test_round_trip_of_nothing():
 """
 
 
-def line_of(text: str, needle: str) -> int:
-    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
-
-
 def crash(tmp_path, passing_ran_the_branch=False):
-    (tmp_path / "store.py").write_text(STORE)
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_store.py").write_text(TEST)
-    here, test_path = str(tmp_path / "store.py"), str(tmp_path / "tests" / "test_store.py")
-    keys = [f"{here}:{line_of(STORE, f'def {name}(')}" for name in ("dump", "parse", "load")]
+    here, test_path = write_project(tmp_path, "store", STORE, TEST)
+    keys = keys_of(here, STORE, ("dump", "parse", "load"))
     branch = {here: [line_of(STORE, 'return "None"')]}
-    failure = Failure(
-        id="tests/test_store.py::test_round_trip_of_nothing",
-        test="tests/test_store.py::test_round_trip_of_nothing",
-        exc_type="ValueError",
-        message="could not convert string to float: 'None'",
-        frames=[
-            Frame(test_path, 5, "test_round_trip_of_nothing"),
-            Frame(here, line_of(STORE, "return parse(text)"), "load"),
-            Frame(here, line_of(STORE, "return float(text)"), "parse"),
-        ],
-        test_path=test_path,
-        test_line=5,
-        covered=keys,
-        blocks=branch,
-    )
+    crash_frames = [
+        Frame(here, line_of(STORE, "return parse(text)"), "load"),
+        Frame(here, line_of(STORE, "return float(text)"), "parse"),
+    ]
+    nodeid = "tests/test_store.py::test_round_trip_of_nothing"
+    error = ("ValueError", "could not convert string to float: 'None'")
+    failure = failing_test(test_path, nodeid, 5, error, crash_frames, keys, branch)
     ran = branch if passing_ran_the_branch else {here: [line_of(STORE, "return str(value)")]}
     passing = [Outcome(f"t::test_{n}", "passed", covered=keys, blocks=ran) for n in range(3)]
     return failure, RunResult(str(tmp_path), 3, 1, failures=[failure], tests=passing)

@@ -1,0 +1,44 @@
+"""A small project on disk for locate()'s unit tests: one module and its test file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from heal_ls.models import Failure, Frame
+
+
+def line_of(text: str, needle: str) -> int:
+    """The 1-based line of the first line of `text` holding `needle`."""
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def write_project(tmp_path: Path, module: str, text: str, test: str) -> tuple[str, str]:
+    """`module`.py holding `text` and tests/test_`module`.py holding `test`: their paths."""
+    (tmp_path / f"{module}.py").write_text(text)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / f"test_{module}.py").write_text(test)
+    return str(tmp_path / f"{module}.py"), str(tmp_path / "tests" / f"test_{module}.py")
+
+
+def keys_of(path: str, text: str, names: tuple[str, ...]) -> list[str]:
+    """The coverage keys ("path:def line") of the named top-level defs of `text`."""
+    return [f"{path}:{line_of(text, f'def {name}(')}" for name in names]
+
+
+def failing_test(
+    test_path: str, nodeid: str, line: int, error: tuple[str, str], frames, covered, blocks=None
+) -> Failure:
+    """The failure of test `nodeid` at `line` of its file: `error` (type, message) raised
+    through `frames` (workspace frames below the test's own), having run `covered`."""
+    name = nodeid.rsplit("::", 1)[-1]
+    return Failure(
+        id=nodeid,
+        test=nodeid,
+        exc_type=error[0],
+        message=error[1],
+        frames=[Frame(test_path, line, name), *frames],
+        test_path=test_path,
+        test_line=line,
+        covered=covered,
+        blocks=blocks,
+    )
