@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 
+import attrs
 from heal_ls.lsp.failures import code_index
-from heal_ls.lsp.failures.code_actions import code_actions
+from heal_ls.lsp.failures.code_actions import code_actions, failure_ids_in_context, failure_of
 from heal_ls.lsp.failures.code_index import Indexes
 from heal_ls.lsp.failures.diagnostics import Builder
 from heal_ls.lsp.workspace import server as workspace_server
@@ -105,3 +106,21 @@ def test_a_deep_traceback_costs_a_code_action_nothing_per_frame(tmp_path, monkey
         assert named.related_information is None and named.data is None
     wire = json.dumps(ls.protocol._converter.unstructure(answers[-1]))
     assert len(wire) < 2_000, len(wire)  # the same for 10 frames or 10,000
+
+
+def test_a_diagnostics_data_is_read_back_as_the_diagnostic_data_it_was_sent_as(tmp_path):
+    ls = HealLanguageServer()
+    ls.protocol._workspace = Workspace(tmp_path.as_uri())
+    known, path = deep_failure(tmp_path)
+    builder = Builder(ls)
+    builder.add_failure(known)
+    [error] = builder.by_uri[path_to_uri(path)]
+    sent = json.loads(json.dumps(error.data))  # as the client gives it back
+    back = lambda **change: attrs.evolve(error, **change)  # noqa: E731
+    assert failure_of(back(data=sent)) == known.id
+    assert failure_of(back(data=sent, source="other")) is None
+    assert failure_of(back(data={"failure": known.id})) is None  # not a DiagnosticData
+    assert failure_of(back(data={**sent, "failure": 3})) is None
+    assert failure_of(back(data=None)) is None
+    context = t.CodeActionContext(diagnostics=[back(data=sent), back(data=[known.id])])
+    assert list(failure_ids_in_context({known.id: known}, context)) == [known.id]

@@ -24,9 +24,16 @@ from heal_ls.lsp.arguments import (
 )
 from heal_ls.lsp.failures.code_index import Indexes
 from heal_ls.lsp.log import guarded
-from heal_ls.lsp.protocol import DEBUG_TEST, HEAL_FUNCTION, RUN_SCRIPT, RUN_TESTS
+from heal_ls.lsp.protocol import (
+    DEBUG_TEST,
+    HEAL_FUNCTION,
+    RUN_SCRIPT,
+    RUN_TESTS,
+    DiagnosticData,
+)
 from heal_ls.lsp.workspace.server import HealLanguageServer
 from heal_ls.lsp.workspace.state import Known
+from heal_ls.payload import PayloadError, from_object
 
 
 def actions_for(
@@ -83,10 +90,21 @@ def failure_ids_in_context(
 ) -> dict[str, list[types.Diagnostic]]:
     found: dict[str, list[types.Diagnostic]] = {}
     for diagnostic in context.diagnostics or []:
-        data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
-        if diagnostic.source == "heal" and data.get("failure") in known:
-            found.setdefault(data["failure"], []).append(named(diagnostic))
+        failure = failure_of(diagnostic)
+        if failure in known:
+            found.setdefault(failure, []).append(named(diagnostic))
     return found
+
+
+def failure_of(diagnostic: types.Diagnostic) -> str | None:
+    """The failure a heal diagnostic's `data` names, read back as the DiagnosticData it was
+    sent as; None for another source's diagnostic or data that is not ours."""
+    if diagnostic.source != "heal":
+        return None
+    try:
+        return from_object(DiagnosticData, diagnostic.data).failure
+    except PayloadError:
+        return None
 
 
 def code_actions(
