@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import gc
 import importlib
 import os
 import sys
@@ -21,6 +22,7 @@ from heal_ls.commands.masked import masked_output
 
 # A writer whose reader went away, as shells report it (128 + SIGPIPE).
 EXIT_PIPE_CLOSED = 141
+YOUNG_OBJECTS = 50_000  # new objects between two runs of the garbage collector (entry)
 
 SUBCOMMANDS = {
     "serve": (
@@ -97,7 +99,13 @@ def entry() -> None:
     networkx running 0.5-0.7 s after its last handler on a loaded machine. So when no other
     thread is left to wait for, the output is flushed, the atexit handlers run as at any exit,
     and os._exit ends the process; otherwise it exits the normal way. (main() itself returns,
-    for callers in-process.)"""
+    for callers in-process.)
+
+    The cyclic garbage collector runs once per YOUNG_OBJECTS new objects instead of Python's
+    700: heal-ls allocates in bursts (its imports, the ASTs of the files it ranks, the run's
+    report) objects that live to the end, so the default threshold ran collections that freed
+    nothing; `check` of networkx spent ~10% less CPU (medians of 5: 669 -> 609 ms)."""
+    gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
     code = main()
     if threading.active_count() > 1:
         sys.exit(code)

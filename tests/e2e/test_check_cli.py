@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from heal_ls.cli import EXIT_PIPE_CLOSED
+from heal_ls.cli import EXIT_PIPE_CLOSED, YOUNG_OBJECTS
 from heal_ls.commands.check import add_arguments, project_root, resolve_target, run
 from heal_ls.commands.check_report import human_lines, summary_line, to_json
 from heal_ls.locate import locate
@@ -312,3 +312,15 @@ def test_a_noisy_project_adds_nothing_after_the_summary(project):
     assert done.returncode == 1 and "tests/test_bad.py::test_bad failed" in done.stdout
     assert done.stderr.strip().splitlines()[-1].startswith("1 failed, 1 passed in ")
     assert [word for word in noise if word in shown] == []
+
+
+def test_the_command_collects_garbage_in_fewer_rounds(project):
+    """The heal-ls process (cli.entry) runs the cyclic garbage collector once per YOUNG_OBJECTS
+    new objects, not Python's default 700 (what it allocates lives to the end)."""
+    said = "import atexit, gc, sys; atexit.register(lambda: print(gc.get_threshold()[0]))"
+    run = "sys.argv = ['heal-ls', 'check', sys.argv[1]]; from heal_ls.cli import entry; entry()"
+    command = [sys.executable, "-c", f"{said}; {run}", str(project)]
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-1] == str(YOUNG_OBJECTS)
