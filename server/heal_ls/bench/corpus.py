@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -182,7 +182,9 @@ def test_env(project: Project, root: Path) -> dict[str, str]:
     return env
 
 
-def pytest_command(python: str, project: Project, root: Path, ids, report: Path) -> list[str]:
+def pytest_command(
+    python: str, project: Project, root: Path, ids: Sequence[str], report: Path
+) -> list[str]:
     """Plain pytest on `ids`, as the project runs it, every outcome written to `report` as JUnit
     XML (xunit1: each test names its file; a test id may hold spaces, `-rA` lines cannot)."""
     junit = ["-p", "no:cacheprovider", "-q", f"--junitxml={report}", "-o", "junit_family=xunit1"]
@@ -225,7 +227,9 @@ def _outcome(case: ElementTree.Element) -> str:
     return "PASSED"
 
 
-def run_tests(python: str, project: Project, root: Path, ids, timeout: float = 600) -> dict:
+def run_tests(
+    python: str, project: Project, root: Path, ids: Sequence[str], timeout: float = 600
+) -> dict[str, str]:
     """Plain pytest on `ids` in `root`: node id -> outcome."""
     with tempfile.TemporaryDirectory(prefix="heal-junit-") as folder:
         report = Path(folder) / "report.xml"
