@@ -71,15 +71,15 @@ def kill_group(pid: int) -> None:
 
 class _Adopted:
     """The face of asyncio's Process (pid, returncode, stdout, wait, send_signal) on a child
-    spawned earlier with subprocess.Popen; its exit is polled every POLL seconds."""
-
-    POLL = 0.01
+    spawned earlier with subprocess.Popen; one worker thread waits for its exit (polling it
+    every 10 ms cost the waiting process ~50 ms of CPU in a 3 s run)."""
 
     def __init__(self, popen: subprocess.Popen[bytes], reader: asyncio.StreamReader) -> None:
         self.popen = popen
         self.pid = popen.pid
         self.stdout = reader
         self.transport: asyncio.BaseTransport | None = None
+        self.exited: asyncio.Future[int] | None = None
 
     @classmethod
     async def reading(cls, popen: subprocess.Popen[bytes]) -> _Adopted:
@@ -95,9 +95,9 @@ class _Adopted:
         return self.popen.returncode
 
     async def wait(self) -> int:
-        while self.popen.poll() is None:
-            await asyncio.sleep(self.POLL)
-        return self.popen.returncode
+        if self.exited is None:
+            self.exited = asyncio.get_running_loop().run_in_executor(None, self.popen.wait)
+        return await asyncio.shield(self.exited)  # a waiter cancelled leaves the others theirs
 
     def send_signal(self, sig: int) -> None:
         self.popen.send_signal(sig)
