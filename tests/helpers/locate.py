@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from heal_ls.models import Failure, Frame
+from heal_ls.models import Failure, Frame, RunResult
 
 
 def line_of(text: str, needle: str) -> int:
@@ -42,3 +42,9 @@ def failing_test(
         covered=covered,
         blocks=blocks,
     )
+
+
+def failed_run(root: Path, test_path: str, nodeid: str, line: int, error, frames, covered):
+    """`failing_test`'s failure and the run of that one failing test under `root`."""
+    failure = failing_test(test_path, nodeid, line, error, frames, covered)
+    return failure, RunResult(str(root), 0, 1, failures=[failure])

@@ -3,10 +3,11 @@ calls on the failing line, coverage, data flow) scored into suspects."""
 
 from __future__ import annotations
 
+import ast
 import os
 
 from heal_ls.locate.cached import skipped_callees
-from heal_ls.locate.calls import imported_functions, matches, names_on_line
+from heal_ls.locate.calls import imported_functions, matches, names_on_line, statement_parts
 from heal_ls.locate.evidence import (
     always_raises,
     arguments_read,
@@ -36,6 +37,8 @@ from heal_ls.locate.testline import ACCESSORS, acted_before, line_suspects, reso
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.paths import is_test_file, relative_path
 from heal_ls.pysource.source import SourceError, read_source
+
+PLAIN_VALUES = {None, "None", "True", "False", "''", "0", "1", "()", "[]", "{}"}  # too common
 
 Place = tuple[str, FunctionNode]  # a workspace function: its module's path, its def
 
@@ -112,6 +115,7 @@ class Ranker:
             return module_level_reason(innermost, self.root, self.index(innermost.path))
         reason = raised_reason(failure, innermost)
         self.raise_site(code, reason, 1.0, "on the failing call path", refusals=True)
+        self.value_origin(code)
         covered = self.covered_functions(failure)
         scores = ochiai_scores(failure, run)
         index = self.index(innermost.path)
@@ -126,6 +130,40 @@ class Ranker:
         self.failing_only_blocks(failure, run)
         self.add_covered(failure, scores, run)
         return None
+
+    def value_origin(self, code: list[Frame]):
+        """The raising line read a parameter whose value its caller held, by the same recorded
+        value, in a local named on the call line, and so on up: the frames between only passed
+        it down unchanged. When it travelled through two frames or more, the blame moves up to
+        the frame where it is no parameter (it was made or changed there), then to that frame's
+        callers, which gave it what it made the value from; the frames below only passed it."""
+        top = len(code) - 1
+        node = self.function_of(code[top])
+        index = self.index(code[top].path)
+        names = arguments_read(index, node, code[top].line) if node is not None else set()
+        while top > 0 and names:
+            values = {code[top].locals.get(n) for n in names} - PLAIN_VALUES
+            caller = code[top - 1]
+            index = self.index(caller.path)
+            node = self.function_of(caller)
+            if node is None or caller.function == "<module>" or index is None or not index.tree:
+                break
+            parts = statement_parts(index.tree.body, caller.line)
+            line = {n.id for p in parts for n in ast.walk(p) if isinstance(n, ast.Name)}
+            names = {n for n in line if caller.locals.get(n) in values}
+            if not names:  # the call line computed it, or the locals do not tell: lost track
+                return
+            top -= 1
+            names &= arguments_read(index, node, caller.line)
+        if names or len(code) - 1 - top < 2:  # still a parameter at the top, or too near
+            return
+        raised = f"{relative_path(code[-1].path, self.root)}:{code[-1].line}"
+        reason = f"made the value passed down unchanged to where it was raised ({raised})"
+        for hop, frame in enumerate(reversed(code[: top + 1])):
+            node = self.function_of(frame)
+            if node is not None and frame.function != "<module>":
+                self.add(frame.path, node, reason, 1.004 - 0.001 * hop, frame.line)
+                reason = "called the function that made the value raised on"
 
     def failing_only_blocks(self, failure: Failure, run: RunResult | None):
         """After a crash, a function with a block that every failing test ran and no passing

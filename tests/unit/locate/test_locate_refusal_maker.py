@@ -4,9 +4,9 @@ already refuses other bad inputs with `ValueError`, is where this input's refusa
 it comes before the callers on the path."""
 
 from heal_ls.locate import locate
-from heal_ls.models import Frame, RunResult
+from heal_ls.models import Frame
 
-from tests.helpers.locate import failing_test, keys_of, line_of, write_project
+from tests.helpers.locate import failed_run, keys_of, line_of, write_project
 
 DATES = """\
 from decimal import Decimal
@@ -54,8 +54,7 @@ def crash(tmp_path, dates=DATES):
     ]
     error = ("InvalidOperation", "[<class 'decimal.InvalidOperation'>]")
     nodeid = "tests/test_dates.py::test_nan_is_refused"
-    failure = failing_test(test_path, nodeid, 7, error, crash_frames, keys)
-    return failure, RunResult(str(tmp_path), 0, 1, failures=[failure])
+    return failed_run(tmp_path, test_path, nodeid, 7, error, crash_frames, keys)
 
 
 def test_the_maker_of_the_argument_that_refuses_other_inputs_comes_first(tmp_path):
