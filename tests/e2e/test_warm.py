@@ -467,3 +467,28 @@ async def test_the_users_lastfailed_is_theirs(project, warm, kind):
     assert (await run_pytest(project, users, nodeids=FOCUSED)).failed == 1
     written = json.loads(lastfailed.read_text())
     assert written["tests/test_calc.py::test_add"] is True  # the user's run is recorded
+
+
+@pytest.mark.parametrize("kind", ["cold", "warm"])
+async def test_the_users_coverage_data_is_theirs(project, warm, kind):
+    """pytest-cov ends a session by combining every `.coverage.*` file beside its data file and
+    deleting them: a heal-ls run (the prewarm, a re-run on save) beside the user's own
+    `pytest --cov` took that run's data away mid-run (SQLITE_CANTOPEN in a clean-clone CI run
+    of the xdist + cov setup). heal-ls's runs keep their coverage data in their own folder; only
+    `heal-ls check`, standing in for pytest, writes the user's."""
+    import coverage
+
+    runner = warm if kind == "warm" else None
+    in_flight = coverage.CoverageData(basename=str(project / ".coverage"), suffix="theirs.pid1")
+    in_flight.add_lines({str(project / "calc.py"): [1]})
+    in_flight.write()
+    planted = Path(in_flight.data_filename())
+    cov = ("-p", "pytest_cov", "--cov=calc", "--cov-report=")
+    assert (
+        await run_pytest(project, RunOptions(pytest_args=cov, warm=runner), nodeids=FOCUSED)
+    ).failed == 1
+    assert planted.is_file() and not (project / ".coverage").exists()
+
+    users = RunOptions(pytest_args=cov, user_cache=True, warm=runner)
+    assert (await run_pytest(project, users, nodeids=FOCUSED)).failed == 1
+    assert (project / ".coverage").is_file()  # the user's own run writes (and combines) theirs

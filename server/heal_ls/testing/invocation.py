@@ -96,7 +96,10 @@ def build_pytest_invocation(
         env[wire.BLOCKS] = "1"
     if overlay:
         env[wire.OVERLAY] = write_overlay(workdir, overlay)
-        # a candidate's coverage is not the user's, and the sandbox's workspace is read-only
+    if overlay or not options.user_cache:
+        # pytest-cov's data of heal-ls's runs is theirs: its start erases every .coverage.* file
+        # beside its data file, so a background run (or the prewarm) beside the user's own run
+        # wiped the other's data mid-run; and the sandbox's workspace is read-only
         env[COVERAGE_FILE] = os.path.join(workdir, "coverage")
     if serial:
         env[wire.SERIAL] = "1"
