@@ -6,8 +6,9 @@ ranks above them."""
 from heal_ls.locate import locate
 from heal_ls.locate.affinity import NAME_BONUS
 from heal_ls.locate.spectrum import block_ochiai
-from heal_ls.models import Failure, Frame, RunResult
+from heal_ls.models import Frame, RunResult
 from heal_ls.models import TestOutcome as Outcome
+from helpers.locate import failing_test, line_of
 
 FMT = """\
 def render(text, strip):
@@ -36,10 +37,6 @@ from fmt import render
 def test_comment_in_the_middle():
     assert render("a -- b c", True) == "a c"
 """
-
-
-def line_of(text: str, needle: str) -> int:
-    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
 
 
 def setup(tmp_path):
@@ -81,16 +78,15 @@ def run_with(tmp_path, recorded=True):
         ]
     }
     test_path = str(tmp_path / "tests" / "test_fmt.py")
-    failure = Failure(
-        id="tests/test_fmt.py::test_comment_in_the_middle",
-        test="tests/test_fmt.py::test_comment_in_the_middle",
-        exc_type="AssertionError",
-        message="assert 'a' == 'a c'",
-        frames=[Frame(test_path, 5, "test_comment_in_the_middle")],
-        test_path=test_path,
-        test_line=5,
-        covered=keys,
-        blocks=failing_blocks if recorded else None,
+    error = ("AssertionError", "assert 'a' == 'a c'")
+    failure = failing_test(
+        test_path,
+        "tests/test_fmt.py::test_comment_in_the_middle",
+        5,
+        error,
+        [],
+        keys,
+        failing_blocks if recorded else None,
     )
     passing = [
         Outcome(
@@ -182,16 +178,9 @@ def pipe_run(tmp_path, specific: str):
     shared = [line_of(PIPE, n) for n in ("self.items =", "if token.startswith", "return out")]
     failing = {here: sorted([*shared, line_of(PIPE, specific)])}
     test_path = str(tmp_path / "tests" / "test_pipe.py")
-    failure = Failure(
-        id="tests/test_pipe.py::test_comment",
-        test="tests/test_pipe.py::test_comment",
-        exc_type="AssertionError",
-        message="assert 'a' == 'a c'",
-        frames=[Frame(test_path, 5, "test_comment")],
-        test_path=test_path,
-        test_line=5,
-        covered=keys,
-        blocks=failing,
+    error = ("AssertionError", "assert 'a' == 'a c'")
+    failure = failing_test(
+        test_path, "tests/test_pipe.py::test_comment", 5, error, [], keys, failing
     )
     ran = {here: sorted([*shared, line_of(PIPE, "out.append")])}
     passing = [Outcome(f"t::{n}", "passed", covered=keys, blocks=ran) for n in range(4)]
@@ -254,17 +243,8 @@ def test_a_decorated_functions_entry_block_points_at_its_def_line(tmp_path):
         f"{here}:{line_of(DECORATED, 'def render')}",
         f"{here}:{line_of(DECORATED, '@functools')}",
     )
-    failure = Failure(
-        id="test_fmt.py::test_a",
-        test="test_fmt.py::test_a",
-        exc_type="AssertionError",
-        message="assert 'A' == 'a'",
-        frames=[Frame(test_path, 5, "test_a")],
-        test_path=test_path,
-        test_line=5,
-        covered=[render, shout],
-        blocks={},
-    )
+    error = ("AssertionError", "assert 'A' == 'a'")
+    failure = failing_test(test_path, "test_fmt.py::test_a", 5, error, [], [render, shout], {})
     passing = [
         Outcome(f"test_fmt.py::test_{n}", "passed", covered=[render], blocks={}) for n in range(4)
     ]
