@@ -82,12 +82,13 @@ def build_pytest_invocation(
 
     serial: run the tests in pytest's own process even when the user's config asks for
     pytest-xdist workers (`-n` in addopts); otherwise the workers run them and report.
-    pytest's cache (lastfailed) is the run's own, never the user's, except for the user's own run
-    (`user_cache`: heal-ls check, as plain pytest would) without an overlay; the cache plugin
-    stays on, so `--lf` or `--ff` in the user's addopts still parse."""
+    pytest's cache (lastfailed) and pytest-cov's data file are the run's own, never the user's,
+    except for the user's own run (`user_cache`: heal-ls check, as plain pytest would) without an
+    overlay; the cache plugin stays on, so `--lf` or `--ff` in the user's addopts still parse."""
     options = options or RunOptions()
     python, pytest_args, test_timeout = options.python, options.pytest_args, options.test_timeout
     overlay, trace = options.overlay, options.trace
+    users_own = options.user_cache and not overlay  # a candidate's run is never the user's
     root = os.path.abspath(str(root))
     workdir = tempfile.mkdtemp(prefix="heal-ls-run-")
     report_path = os.path.join(workdir, "report.jsonl")
@@ -96,10 +97,10 @@ def build_pytest_invocation(
         env[wire.BLOCKS] = "1"
     if overlay:
         env[wire.OVERLAY] = write_overlay(workdir, overlay)
-    if overlay or not options.user_cache:
-        # pytest-cov's data of heal-ls's runs is theirs: its start erases every .coverage.* file
-        # beside its data file, so a background run (or the prewarm) beside the user's own run
-        # wiped the other's data mid-run; and the sandbox's workspace is read-only
+    if not users_own:
+        # pytest-cov's data of heal-ls's runs is theirs: a session ends by combining and deleting
+        # every .coverage.* file beside its data file, so a background run (or the prewarm)
+        # beside another run took that run's data mid-run; and the sandbox's workspace is read-only
         env[COVERAGE_FILE] = os.path.join(workdir, "coverage")
     if serial:
         env[wire.SERIAL] = "1"
@@ -109,8 +110,7 @@ def build_pytest_invocation(
         handle.write(seal)
     ours = [*_config_args(root, pytest_args), "--color=no", "-q"]
     ours.append("--continue-on-collection-errors")  # one broken file must not hide the rest
-    # only the user's own run (never a candidate's) may rewrite their lastfailed
-    cache = None if options.user_cache and not overlay else os.path.join(workdir, "pytest-cache")
+    cache = None if users_own else os.path.join(workdir, "pytest-cache")  # their lastfailed
     ids = _arguments(workdir, env, list(nodeids or []))
     argv = [
         "-p",
