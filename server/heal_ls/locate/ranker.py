@@ -126,6 +126,7 @@ class Ranker:
             if hop and not reads_argument(index, node, innermost.line):
                 break
             self.feeding_values(frame, covered, 0.95 if not hop else 0.85 - 0.01 * hop)
+        self.shared_cause(failure, code[-1], run, covered)
         self.missing_refusal(failure, code, self.argument_makers(code, node, covered))
         self.failing_only_blocks(failure, run)
         self.add_covered(failure, scores, run)
@@ -164,6 +165,33 @@ class Ranker:
             if node is not None and frame.function != "<module>":
                 self.add(frame.path, node, reason, 1.004 - 0.001 * hop, frame.line)
                 reason = "called the function that made the value raised on"
+
+    def shared_cause(self, failure: Failure, innermost: Frame, run: RunResult | None, covered):
+        """Other tests failed in the same run and some of them never ran the function that
+        raised here: one fault behind them all (they fail together, fixed together) lies in code
+        every failing test ran. A function that made a value the raising line read and that
+        every failing test ran comes before the raise site (`linux = _normalize_string(...)`
+        then `linux.split("_", 1)`, raising here; the other failing tests compare the
+        normalised string)."""
+        others = [set(f.covered) for f in (run.failures if run else []) if f.id != failure.id]
+        others = [c for c in others if c]
+        node = self.function_of(innermost)
+        index = self.index(innermost.path)
+        if not others or node is None or index is None or index.tree is None:
+            return
+        every = set(failure.covered).intersection(*others)
+        if f"{innermost.path}:{node.start_line}" in every:
+            return
+        ran = sum(f"{innermost.path}:{node.start_line}" in c for c in others) + 1
+        where = f"{relative_path(innermost.path, self.root)}:{innermost.line}"
+        feeding = resolve(names_feeding_line(index.tree, innermost.line), covered)
+        for rank, (path, made) in enumerate(feeding):
+            if f"{path}:{made.start_line}" in every and made is not node:
+                reason = (
+                    f"computes a value used where it was raised ({where}), and ran in all"
+                    f" {len(others) + 1} failing tests; the raise site in {ran}"
+                )
+                self.add(path, made, reason, 1.006 - 0.001 * rank)
 
     def failing_only_blocks(self, failure: Failure, run: RunResult | None):
         """After a crash, a function with a block that every failing test ran and no passing
