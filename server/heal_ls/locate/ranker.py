@@ -28,6 +28,7 @@ from heal_ls.locate.spectrum import (
     DSTAR_CAP,
     block_ochiai,
     dstar_scores,
+    every_failing_ran,
     failing_only,
     ochiai_scores,
     split_block,
@@ -173,23 +174,20 @@ class Ranker:
         every failing test ran comes before the raise site (`linux = _normalize_string(...)`
         then `linux.split("_", 1)`, raising here; the other failing tests compare the
         normalised string)."""
-        others = [set(f.covered) for f in (run.failures if run else []) if f.id != failure.id]
-        others = [c for c in others if c]
+        every = every_failing_ran(failure, run)
         node = self.function_of(innermost)
         index = self.index(innermost.path)
-        if not others or node is None or index is None or index.tree is None:
+        if every is None or node is None or index is None or index.tree is None:
             return
-        every = set(failure.covered).intersection(*others)
         if f"{innermost.path}:{node.start_line}" in every:
             return
-        ran = sum(f"{innermost.path}:{node.start_line}" in c for c in others) + 1
         where = f"{relative_path(innermost.path, self.root)}:{innermost.line}"
         feeding = resolve(names_feeding_line(index.tree, innermost.line), covered)
         for rank, (path, made) in enumerate(feeding):
             if f"{path}:{made.start_line}" in every and made is not node:
                 reason = (
-                    f"computes a value used where it was raised ({where}), and ran in all"
-                    f" {len(others) + 1} failing tests; the raise site in {ran}"
+                    f"computes a value used where it was raised ({where}), and every failing"
+                    " test ran it; some never ran the raise site"
                 )
                 self.add(path, made, reason, 1.006 - 0.001 * rank)
 
@@ -437,15 +435,23 @@ class Ranker:
         specific first (click's `Argument.process` `value = None` branch under `invoke`, which
         ran the same blocks in every test of the file). So does one of those calls whose block
         is more specific than every other one's, unless it is a constructor: it only built the
-        object, and what was done to it is likelier wrong (as for the values, below)."""
+        object, and what was done to it is likelier wrong (as for the values, below). When other
+        tests failed too, only functions every failing test ran take part, as candidates and as
+        the bar: a block some failing tests never ran is specific to this test's input, not to
+        the fault behind them all (`Specifier.filter`'s loop under `prereleases`)."""
         blocks = self.block_scores(failure, run)
         if not blocks or not tied:
             return
+        every = every_failing_ran(failure, run)
         best = {
-            f"{p}:{n.start_line}": blocks.get(f"{p}:{n.start_line}", (0.0, 0))[0] for p, n in tied
+            f"{p}:{n.start_line}": blocks.get(f"{p}:{n.start_line}", (0.0, 0))[0]
+            for p, n in tied
+            if every is None or f"{p}:{n.start_line}" in every
         }
         for path, node in covered:
             key = f"{path}:{node.start_line}"
+            if every is not None and key not in every:
+                continue
             score, line = blocks.get(key, (0.0, 0))
             others = [s for k, s in best.items() if k != key]
             if key in best and (not others or node.name == "__init__"):

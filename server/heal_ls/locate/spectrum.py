@@ -48,6 +48,16 @@ def failing_only(failure: Failure, run: RunResult | None) -> set[str]:
     return {key for key, (_, passed, _) in spectrum_counts(failure, run).items() if not passed}
 
 
+def every_failing_ran(failure: Failure, run: RunResult | None) -> set[str] | None:
+    """The functions this failing test ran that every other failing test of the run ran too
+    (whose coverage is known); None when it failed alone. Under a single fault the faulty code
+    ran in every failing test (Naish et al.'s Op1, the maximal formulas of Xie et al. 2013):
+    what some of them never ran cannot explain their failure."""
+    others = [set(f.covered) for f in (run.failures if run else []) if f.id != failure.id]
+    others = [c for c in others if c]
+    return set(failure.covered).intersection(*others) if others else None
+
+
 def split_key(key: str) -> tuple[str, int] | None:
     """ "/abs/path.py:12" -> ("/abs/path.py", 12); None when malformed."""
     path, _, line = key.rpartition(":")
