@@ -110,20 +110,58 @@ sys.addaudithook(_note)
 """
 
 
-@pytest.mark.parametrize("target", [TARGET, None])
-def test_pytest_starts_before_heal_ls_imports_the_rest_and_runs_once(project, tmp_path, target):
-    """The file's run is spawned as soon as the arguments are read, heal-ls's own imports go
-    on while it runs, and diagnose takes that run over: one pytest, started before the engine is
-    imported (`--test X` and the whole project alike; testing/head_start.py)."""
+# Put on the PYTHONPATH of `heal-ls check`: at the first pytest spawned, notes which of the
+# modules named in WATCHED (comma-separated) heal-ls has imported by then.
+LOADED_HOOK = """
+import os, sys
+
+def _note(event, args):
+    if event == "subprocess.Popen" and "pytest" in list(args[1] or ()):
+        watched = os.environ["WATCHED"].split(",")
+        loaded = [m for m in watched if m in sys.modules]
+        if not os.path.exists(os.environ["ORDER_FILE"]):
+            with open(os.environ["ORDER_FILE"], "w") as handle:
+                handle.write(" ".join(loaded) or "-")
+
+sys.addaudithook(_note)
+"""
+
+
+def hooked_check(project, tmp_path, hook: str, target: str | None, **env_vars: str) -> str:
+    """`heal-ls check --json [--test target] project` with `hook` as its sitecustomize; what
+    the hook wrote to ORDER_FILE."""
     hooks = tmp_path / "hooks"
-    write(hooks, {"sitecustomize.py": ORDER_HOOK})
+    write(hooks, {"sitecustomize.py": hook})
     order = tmp_path / "order"
     paths = [str(hooks), os.environ.get("PYTHONPATH", "")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "ORDER_FILE": str(order)}
-    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    env.update(env_vars, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
     args = ["--test", target] if target else []
     cmd = [sys.executable, "-m", "heal_ls", "check", "--json", *args, str(project)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 1, done.stderr
     assert TARGET in [f["test"] for f in json.loads(done.stdout)["failures"]]
-    assert order.read_text().split() == ["pytest", "heal_ls.models", "heal_ls.diagnose"]
+    return order.read_text()
+
+
+@pytest.mark.parametrize("target", [TARGET, None])
+def test_pytest_starts_before_heal_ls_imports_the_rest_and_runs_once(project, tmp_path, target):
+    """The file's run is spawned as soon as the arguments are read, heal-ls's own imports go
+    on while it runs, and diagnose takes that run over: one pytest, started before the engine is
+    imported (`--test X` and the whole project alike; testing/head_start.py)."""
+    order = hooked_check(project, tmp_path, ORDER_HOOK, target)
+    assert order.split() == ["pytest", "heal_ls.models", "heal_ls.diagnose"]
+
+
+# What `check` has no use for before its first run is spawned: sqlite (the impact map's
+# schema; the hits cache's folder is named without it), the sandbox's machinery (a RunOptions
+# holds only the user's policy), and `secrets` with its hmac and hashlib (the seal is
+# os.urandom, as secrets.token_bytes is).
+NOT_BEFORE_THE_SPAWN = ("sqlite3", "heal_ls.impact.schema", "heal_ls.testing.sandbox", "secrets")
+
+
+def test_the_first_run_is_spawned_without_the_map_the_sandbox_or_secrets(project, tmp_path):
+    loaded = hooked_check(
+        project, tmp_path, LOADED_HOOK, TARGET, WATCHED=",".join(NOT_BEFORE_THE_SPAWN)
+    )
+    assert loaded == "-"

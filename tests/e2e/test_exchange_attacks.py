@@ -17,7 +17,7 @@ import threading
 import pytest
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import build_pytest_invocation, collect_result, run_pytest
-from heal_ls.testing.sandbox import SandboxPolicy
+from heal_ls.testing.sandbox_policy import SandboxPolicy
 from heal_ls.testing.warm.client import WarmRunner
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("private_learned_lists")]

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 from heal_ls.testing.runner import build_pytest_invocation, collect_result
-from heal_ls.testing.sandbox import SandboxPolicy
+from heal_ls.testing.sandbox_policy import SandboxPolicy
 from heal_ls.testing.warm.client import WarmRunner
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("private_learned_lists")]

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from heal_ls.heal.guard_budget import DEFAULT_SECONDS
 from heal_ls.llm import choose_provider
 from heal_ls.testing.options import RunOptions
-from heal_ls.testing.sandbox import SandboxPolicy
+from heal_ls.testing.sandbox_policy import SandboxPolicy
 
 
 @dataclass

@@ -20,7 +20,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from platformdirs import user_cache_dir
+from heal_ls.cache_folder import cache_dir
 
 VERSION = "1"
 TABLES = """
@@ -47,14 +47,6 @@ CREATE TABLE IF NOT EXISTS green(
 # the tables' text: a map whose meta names another was made before a table was added
 SCHEMA = hashlib.blake2b(TABLES.encode(), digest_size=8).hexdigest()
 BUSY_SECONDS = 30.0  # a writer waits this long for another's transaction
-
-
-def cache_dir() -> Path:
-    """heal-ls's cache folder: HEAL_LS_CACHE_DIR (tests set it), else the user cache."""
-    override = os.environ.get("HEAL_LS_CACHE_DIR")
-    if override:
-        return Path(override)
-    return Path(user_cache_dir("heal-ls", appauthor=False))
 
 
 def interpreter_path(python: str | None) -> str:

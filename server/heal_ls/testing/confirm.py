@@ -33,7 +33,8 @@ from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation
 from heal_ls.testing.junit import Case, case_key, read_cases
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.process import run_process
-from heal_ls.testing.sandbox import NotIsolated, SandboxPolicy, sandboxed
+from heal_ls.testing.sandbox import NotIsolated, sandboxed
+from heal_ls.testing.sandbox_policy import SandboxPolicy
 
 if TYPE_CHECKING:
     from heal_ls.testing.warm.client import WarmRunner

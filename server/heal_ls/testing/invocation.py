@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shutil
 import sys
 import tempfile
@@ -16,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from heal_ls.impact.schema import cache_dir
+from heal_ls.cache_folder import cache_dir
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.lastfailed import config_file
 from heal_ls.testing.options import RunOptions
@@ -104,7 +103,7 @@ def build_pytest_invocation(
         env[COVERAGE_FILE] = os.path.join(workdir, "coverage")
     if serial:
         env[wire.SERIAL] = "1"
-    seal = secrets.token_bytes(16)
+    seal = os.urandom(16)  # secrets.token_bytes, without importing secrets (hmac, hashlib)
     env[wire.SEAL] = os.path.join(workdir, "seal")
     with open(env[wire.SEAL], "wb") as handle:
         handle.write(seal)

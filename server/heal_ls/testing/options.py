@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from heal_ls.testing.sandbox import SandboxPolicy, as_policy
+from heal_ls.testing.sandbox_policy import SandboxPolicy, as_policy
 
 
 @dataclass(frozen=True)

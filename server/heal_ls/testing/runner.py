@@ -21,7 +21,8 @@ from heal_ls.testing.options import RunOptions
 from heal_ls.testing.process import run_process
 from heal_ls.testing.report import ReportRow, collect_result
 from heal_ls.testing.report_tail import ReportTail
-from heal_ls.testing.sandbox import NotIsolated, SandboxPolicy, sandboxed
+from heal_ls.testing.sandbox import NotIsolated, sandboxed
+from heal_ls.testing.sandbox_policy import SandboxPolicy
 
 if TYPE_CHECKING:
     from heal_ls.testing.warm.client import WarmRunner

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.sandbox_env import scrub
+from heal_ls.testing.sandbox_policy import SandboxPolicy
 from heal_ls.testing.sandbox_view import View, is_under, probe_view, view
 
 try:
@@ -57,21 +58,6 @@ class NotIsolated(Exception):
             f"{NOT_ISOLATED} (install bubblewrap, or allow unisolated runs with "
             "heal.allowUnisolated / --allow-unisolated)"
         )
-
-
-@dataclass(frozen=True)
-class SandboxPolicy:
-    """What the user chose: variables passed through and whether unisolated runs may proceed."""
-
-    test_env: tuple[str, ...] = ()
-    allow_unisolated: bool = False
-
-
-def as_policy(sandbox: SandboxPolicy | bool | None) -> SandboxPolicy | None:
-    """RunOptions(sandbox=True | False | None | SandboxPolicy) -> a policy or None."""
-    if sandbox is True:
-        return SandboxPolicy()
-    return sandbox if isinstance(sandbox, SandboxPolicy) else None
 
 
 @dataclass

@@ -14,7 +14,7 @@ from heal_ls.testing import coverage_run as coverage_module
 from heal_ls.testing import runner
 from heal_ls.testing.agent.heal_protocol import EXCLUDE_OPTION
 from heal_ls.testing.options import RunOptions
-from heal_ls.testing.sandbox import SandboxPolicy
+from heal_ls.testing.sandbox_policy import SandboxPolicy
 
 WARM = object()  # stands for a warm runner: passed on by identity, never looked into
 OPTIONS = RunOptions("/py/bin/python", ["-x"], 7.0, 90.0, {"/w/m.py": "x = 1\n"}, WARM)

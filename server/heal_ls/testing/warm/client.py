@@ -27,7 +27,8 @@ from heal_ls.payload import from_object, to_json
 from heal_ls.testing import sandbox as sandboxing
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.invocation import COVERAGE_FILE
-from heal_ls.testing.sandbox import Sandbox, SandboxPolicy, make_sandbox
+from heal_ls.testing.sandbox import Sandbox, make_sandbox
+from heal_ls.testing.sandbox_policy import SandboxPolicy, as_policy
 from heal_ls.testing.sandbox_view import View, per_run
 from heal_ls.testing.warm import process as warm_process
 from heal_ls.testing.warm.cold import WarmTimeout, run_cold, run_limits, warm_output_path
@@ -97,7 +98,7 @@ class WarmRunner:
         """(returncode, output) of `python -m pytest inv.argv`. sandbox=True or a SandboxPolicy
         runs it on a twin server that lives inside the sandbox (see sandbox.py); raises
         NotIsolated when no sandbox works here and the policy does not allow going on."""
-        policy = sandboxing.as_policy(sandbox)
+        policy = as_policy(sandbox)
         if self.policy is not None:
             return await self._run_boxed(inv, timeout)
         if policy is not None and sandboxing.level() != "none":
