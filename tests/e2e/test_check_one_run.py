@@ -91,13 +91,13 @@ def test_a_requested_test_the_file_run_did_not_reach_runs_alone(project):
 
 
 # Put on the PYTHONPATH of `heal-ls check`: notes, in order, each pytest spawned (an audit event
-# of subprocess.Popen) and the import of the models and of diagnose (heal-ls's engine: the run's
-# data, the run-and-locate; heavy to import).
+# of subprocess.Popen running agent/heal_pytest_main.py) and the import of the models and of
+# diagnose (heal-ls's engine: the run's data, the run-and-locate; heavy to import).
 ORDER_HOOK = """
 import os, sys
 
 def _note(event, args):
-    if event == "subprocess.Popen" and "pytest" in list(args[1] or ()):
+    if event == "subprocess.Popen" and "heal_pytest_main" in list(args[1] or ()):
         seen = "pytest"
     elif event == "import" and args[0] in ("heal_ls.models", "heal_ls.diagnose"):
         seen = args[0]

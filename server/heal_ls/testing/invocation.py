@@ -43,7 +43,7 @@ SELECT_OVER = 100
 @dataclass
 class PytestInvocation:
     python: str
-    argv: list[str]  # the arguments after `python -m pytest`
+    argv: list[str]  # pytest's arguments (`python -m pytest ARGV` runs the same tests)
     env: dict[str, str]
     cwd: str
     report_path: str
@@ -56,7 +56,8 @@ class PytestInvocation:
 
     @property
     def command(self) -> list[str]:
-        return [self.python, "-m", "pytest", *self.argv]
+        # pytest, then os._exit: no teardown of the project's modules (agent/heal_pytest_main.py)
+        return [self.python, "-m", wire.MAIN_MODULE, *self.argv]
 
     def cleanup(self) -> None:
         shutil.rmtree(self.workdir, ignore_errors=True)

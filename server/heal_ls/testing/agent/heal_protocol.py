@@ -49,6 +49,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Union
 
 PLUGIN_NAME = "heal_pytest_plugin"  # loaded with `-p heal_pytest_plugin`
+MAIN_MODULE = "heal_pytest_main"  # `python -m heal_pytest_main ARGS`: pytest, then a quick exit
 SERVE_PLUGIN = "heal_serve"  # the plugin-free confirmation run's only plugin: serves the overlay
 OVERLAY_BOOT = "heal_overlay.py"  # `python heal_overlay.py SCRIPT [ARGS...]`
 WARM_SERVER = "warm_server.py"  # `python warm_server.py ROOT OPTIONS_JSON`
