@@ -35,14 +35,20 @@ def skipped_callees(
             functions = index.functions
             ran_elsewhere_in[path] = [f for f in functions if f"{path}:{f.start_line}" in passed]
         ran_elsewhere = ran_elsewhere_in[path]
-        names = _called_in(index, caller) if ran_elsewhere else []
+        names = called_in(index, caller) if ran_elsewhere else []
         for node in ran_elsewhere if names else []:
             if any(matches(name, node) for name in names):
                 found.append((path, node, caller.qualname))
     return found
 
 
-def _called_in(index: ModuleIndex, node: FunctionNode) -> list[str]:
-    found = index.def_node(node.def_line)
-    body: list[ast.AST] = [*found.body] if found is not None else []
-    return call_names(body) if body else []
+def called_in(index: ModuleIndex, node: FunctionNode) -> list[str]:
+    """The names `node`'s body calls (calls.call_names), read once an index (the index of a
+    file's text is cached): the prefetch worker reads them for the functions a failing test
+    ran while the tests still run, so the ranking after the run finds them read."""
+    names = index.calls.get(node.def_line)
+    if names is None:
+        found = index.def_node(node.def_line)
+        body: list[ast.AST] = [*found.body] if found is not None else []
+        names = index.calls[node.def_line] = call_names(body) if body else []
+    return names

@@ -53,6 +53,9 @@ class ModuleIndex:
     tree: ast.Module | None = field(default=None, repr=False, compare=False)
     # The parsed def by its `def` keyword's line: the ranking reads many defs' bodies.
     defs_by_line: dict[int, Def] = field(default_factory=dict, repr=False, compare=False)
+    # The names each def's body calls, by its `def` line (locate/cached.called_in), read once;
+    # for the functions a failing test ran, while the tests still run (locate/prefetch.py).
+    calls: dict[int, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def def_node(self, def_line: int) -> Def | None:
         return self.defs_by_line.get(def_line)

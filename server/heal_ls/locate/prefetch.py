@@ -2,10 +2,12 @@
 
 heal-ls waits while pytest runs (most of `check`'s time), and right after it the impact map
 fingerprints the files of every function the tests ran (impact/fingerprints.py) and the ranking
-indexes those the failing tests ran (locate/index.py). Each report row names them as its test
-ends, so a worker thread reads them then, and that work is done when the run ends. Both caches
-are keyed by the file's state (signature, content hash): a file changed in between is read again,
-never trusted stale. A file the map already holds as it is now is not fingerprinted again.
+indexes those the failing tests ran (locate/index.py) and reads which names the bodies of the
+functions a failing test ran call (locate/cached.called_in: a third of locating a networkx
+failure). Each report row names them as its test ends, so a worker thread reads them then, and
+that work is done when the run ends. The caches are keyed by the file's state (signature,
+content hash): a file changed in between is read again, never trusted stale. A file the map
+already holds as it is now is not fingerprinted again.
 
     ahead = Prefetch(root, python)
     run = await run_pytest(root, options, on_row=ahead.wrap(on_row, files_named))
@@ -24,11 +26,13 @@ from typing import TypeVar
 
 from heal_ls.impact.fingerprints import file_functions, signature
 from heal_ls.impact.schema import map_path
+from heal_ls.locate.cached import called_in
 from heal_ls.locate.index import index_file
+from heal_ls.pysource.paths import is_test_file
 
 log = logging.getLogger(__name__)
 Row = TypeVar("Row")
-_DONE = ("", False)
+_DONE = ("", False, 0)
 
 
 class Prefetch:
@@ -36,17 +40,19 @@ class Prefetch:
         self.root = os.path.join(os.path.abspath(root), "")
         self.python = python
         self.seen: set[tuple[str, bool]] = set()
-        self.todo: queue.SimpleQueue[tuple[str, bool]] = queue.SimpleQueue()
+        self.seen_keys: set[str] = set()  # the failed tests' functions whose calls are queued
+        # (path, failing, 0): a file to read; (path, True, first line): a function's calls
+        self.todo: queue.SimpleQueue[tuple[str, bool, int]] = queue.SimpleQueue()
         self.worker: threading.Thread | None = None
 
     def wrap(
         self,
         on_row: Callable[[Row], None] | None,
-        named: Callable[[Row], tuple[Sequence[str], bool]],
+        named: Callable[[Row], tuple[Sequence[str], bool, Sequence[str]]],
     ) -> Callable[[Row], None]:
         """A row handler that passes each row on to `on_row` and queues the files it names:
-        `named(row)` says which, and whether the row is a failure's
-        (testing/report.files_named)."""
+        `named(row)` says which, whether the row is a failure's and the coverage keys of the
+        functions a failed test ran (testing/report.files_named)."""
 
         def handle(row: Row) -> None:
             self.take(*named(row))
@@ -55,13 +61,23 @@ class Prefetch:
 
         return handle
 
-    def take(self, paths: Sequence[str], failing: bool) -> None:
-        """Queue the workspace files among `paths` (indexed too when `failing`)."""
+    def take(self, paths: Sequence[str], failing: bool, ran: Sequence[str] = ()) -> None:
+        """Queue the workspace files among `paths` (indexed too when `failing`), then the
+        calls of the workspace functions `ran` names ("path:first line"), test files' aside
+        (the ranking reads the calls of the functions a failing test ran)."""
         for path in paths:
             if path.startswith(self.root) and (path, failing) not in self.seen:
                 self.seen.add((path, failing))
                 self._start()
-                self.todo.put((path, failing))
+                self.todo.put((path, failing, 0))
+        for key in ran:
+            path, _, line = key.rpartition(":")
+            if key in self.seen_keys or not (path.startswith(self.root) and line.isdigit()):
+                continue
+            self.seen_keys.add(key)
+            if not is_test_file(path, self.root):
+                self._start()
+                self.todo.put((path, True, int(line)))
 
     def stop(self) -> None:
         """Stop reading ahead (what is queued is dropped); returns once the worker is idle."""
@@ -80,8 +96,11 @@ class Prefetch:
     def _work(self) -> None:
         known = _known_files(self.root, self.python)
         while (job := self.todo.get()) != _DONE:
-            path, failing = job
+            path, failing, line = job
             try:
+                if line:
+                    _calls(path, line)
+                    continue
                 rel = os.path.relpath(path, self.root)
                 if known.get(rel) != signature(path):
                     file_functions(path)
@@ -89,6 +108,15 @@ class Prefetch:
                     index_file(path)
             except Exception:  # noqa: BLE001 - reading ahead is advice: the caller reads again
                 log.debug("prefetch of %s failed", path, exc_info=True)
+
+
+def _calls(path: str, line: int) -> None:
+    """Read which names the body of the function at `line` of `path` calls (cached with the
+    file's index: locate/cached.called_in)."""
+    index = index_file(path)
+    node = index.at_start_line(line) if index is not None else None
+    if index is not None and node is not None:
+        called_in(index, node)
 
 
 def _known_files(root: str, python: str | None) -> dict[str, tuple[int, int]]:

@@ -63,18 +63,19 @@ def read_report(path: str) -> tuple[list[ReportRow], str | None]:
     return rows, refused
 
 
-def files_named(row: ReportRow) -> tuple[list[str], bool]:
+def files_named(row: ReportRow) -> tuple[list[str], bool, list[str]]:
     """The files a report line names (its test file, the functions it ran, its failure's
-    frames) and whether it is a failure's: what locate/prefetch reads ahead."""
+    frames), whether it is a failure's, and a failed test's coverage keys (the functions it
+    ran, whose calls the ranking reads): what locate/prefetch reads ahead."""
     if not isinstance(row, wire.TestLine | wire.Timeout | wire.CollectError):
-        return [], False
+        return [], False, []
     test = row if isinstance(row, wire.TestLine) else None
     failure = row.failure
     failing = test is None or test.outcome in ("failed", "error") or failure is not None
     keys = [*(test.covered if test else ()), *(failure.import_covered if failure else ())]
     paths = [(test.path if test else "") or ""] + [key.rpartition(":")[0] for key in keys]
     paths += [frame.path for frame in (failure.frames if failure else ())]
-    return paths, failing
+    return paths, failing, list(test.covered) if test and failing else []
 
 
 def failure_of(record: wire.FailureRecord) -> Failure:

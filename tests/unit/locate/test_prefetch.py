@@ -7,6 +7,7 @@ import time
 
 from heal_ls.impact.store import ImpactMap
 from heal_ls.locate import prefetch
+from heal_ls.locate.index import index_file
 from heal_ls.models import RunResult
 from heal_ls.models import TestOutcome as Outcome
 from heal_ls.testing.agent import heal_protocol as wire
@@ -46,7 +47,31 @@ def test_rows_make_the_worker_read_their_files_once(tmp_path, monkeypatch):
         [("print", test), ("print", mod)]  # the passing row: fingerprints only
         + [("print", test), ("index", test), ("print", mod), ("index", mod)]
         + [("print", other), ("index", other)]  # not the standard library's file
+        + [("index", mod)]  # the calls of the function the failed test ran, from its index
     )
+
+
+def test_the_calls_of_the_functions_a_failed_test_ran_are_read_ahead(tmp_path):
+    """The ranking reads which names each function a failing test ran calls (a callee a cache
+    kept from running: locate/cached.py); the worker reads them while the tests run, for the
+    failed test's functions only (not a passing test's, not the test file's)."""
+    (tmp_path / "mod.py").write_text(
+        "def ran():\n    return helper(1) + other.attr\n\n\n"
+        "def passing_only():\n    return helper(2)\n\n\n"
+        "def helper(x):\n    return x\n"
+    )
+    (tmp_path / "test_m.py").write_text("def test_f():\n    assert ran() == 2\n")
+    mod, test = str(tmp_path / "mod.py"), str(tmp_path / "test_m.py")
+    ahead = prefetch.Prefetch(str(tmp_path), None)
+    handle = ahead.wrap(None, files_named)
+    handle(line("passed", test, [f"{mod}:5", f"{mod}:9"]))
+    failure = wire.FailureRecord("test_m.py::test_f", "AssertionError", "", [])
+    handle(line("failed", test, [f"{test}:1", f"{mod}:1", f"{mod}:9"], failure))
+    finish(ahead)
+    index = index_file(mod)
+    assert index is not None
+    assert index.calls == {1: ["helper"], 9: []}  # ran() and helper(), not passing_only()
+    assert index_file(test).calls == {}  # the test's own function is not read
 
 
 def test_a_file_the_map_holds_as_it_is_is_not_fingerprinted_again(tmp_path, monkeypatch):
