@@ -116,7 +116,7 @@ LOADED_HOOK = """
 import os, sys
 
 def _note(event, args):
-    if event == "subprocess.Popen" and "pytest" in list(args[1] or ()):
+    if event == "subprocess.Popen" and "heal_pytest_main" in list(args[1] or ()):
         watched = os.environ["WATCHED"].split(",")
         loaded = [m for m in watched if m in sys.modules]
         if not os.path.exists(os.environ["ORDER_FILE"]):
