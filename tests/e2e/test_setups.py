@@ -48,3 +48,22 @@ def test_fix_is_verified_under_the_setups_config(name, tmp_path):
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     [row] = json.loads(done.stdout)["results"]
     assert (row["suspect"], row["status"]) == ("basket/prices.py::shipping", "verified"), row
+
+
+REPORTS = {"coverage.xml", "htmlcov", ".coverage"}
+
+
+def test_the_users_coverage_reports_and_threshold_are_theirs(tmp_path):
+    """The project's pytest-cov writes coverage.xml and htmlcov/ and fails a session under 100%
+    coverage. heal-ls's own runs of a few tests do neither (agent/heal_cov.py): the fix verifies
+    and the user's tree gets no report; `heal-ls check`, standing in for pytest, writes them."""
+    root = tmp_path / "cov_reports"
+    shutil.copytree(setups.SETUPS / "cov_reports", root)
+    done = heal_ls("fix", str(root), "--provider", "local", "--no-cache", "--json")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    [row] = json.loads(done.stdout)["results"]
+    assert (row["suspect"], row["status"]) == ("basket/prices.py::shipping", "verified"), row
+    assert not REPORTS & {path.name for path in root.iterdir()}
+    done = heal_ls("check", str(root), "--json")
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert {path.name for path in root.iterdir()} >= REPORTS

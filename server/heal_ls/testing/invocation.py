@@ -34,6 +34,7 @@ DROPPED_ENV = (
     wire.SERIAL,
     wire.SELECT,
     wire.BLOCKS,
+    wire.COV_REPORTS,
 )
 # More test ids than this run as their files, the plugin keeping the ids (agent/heal_select.py):
 # pytest resolves each id argument on its own, ~15 ms an id of a big parametrized function.
@@ -102,6 +103,7 @@ def build_pytest_invocation(
         # every .coverage.* file beside its data file, so a background run (or the prewarm)
         # beside another run took that run's data mid-run; and the sandbox's workspace is read-only
         env[COVERAGE_FILE] = os.path.join(workdir, "coverage")
+        env[wire.COV_REPORTS] = "0"  # nor its reports and threshold (agent/heal_cov.py)
     if serial:
         env[wire.SERIAL] = "1"
     seal = os.urandom(16)  # secrets.token_bytes, without importing secrets (hmac, hashlib)

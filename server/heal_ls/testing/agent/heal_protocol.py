@@ -13,6 +13,8 @@ Environment of a pytest run (read by heal_pytest_plugin when pytest starts):
   OVERLAY       JSON file {abs_path: source_text} served instead of those files
   SERIAL        "1" runs the tests in pytest's own process when the config asks for pytest-xdist
                 workers (-n); otherwise workers run them and the controller writes their lines
+  COV_REPORTS   "0" (heal-ls's own runs, not the user's): pytest-cov writes no report and
+                enforces no fail-under (heal_cov.py)
   SELECT        JSON file of the test ids the run keeps (its arguments are their files; the
                 plugin deselects the rest: heal_select.py)
   SEAL          file holding the secret that signs the report: read and deleted at start-up,
@@ -60,6 +62,7 @@ TRACE = "HEAL_LS_TRACE"
 TEST_TIMEOUT = "HEAL_LS_TEST_TIMEOUT"
 OVERLAY = "HEAL_LS_OVERLAY"
 SCRIPT_TIMEOUT = "HEAL_LS_SCRIPT_TIMEOUT"
+COV_REPORTS = "HEAL_LS_COV_REPORTS"  # "0": pytest-cov makes no report, enforces no fail-under
 SERIAL = "HEAL_LS_SERIAL"  # "1": run the tests in pytest's own process even if -n asks for workers
 BLOCKS = "HEAL_LS_BLOCKS"
 HITS_CACHE = "HEAL_LS_HITS_CACHE"  # folder keeping instrumented module code across traced runs

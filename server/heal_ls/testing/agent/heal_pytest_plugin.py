@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 
+import heal_cov
 import heal_overlay
 import heal_protocol as wire
 import heal_report_parts as parts
@@ -51,6 +52,7 @@ def pytest_load_initial_conftests(early_config, parser, args):
 
 
 def pytest_configure(config):
+    heal_cov.leave_alone(config)
     report = os.environ.get(wire.REPORT)
     if not report:
         return
