@@ -2,13 +2,13 @@
 place read by the CLI, the bench and the language server; `provider_for` resolves `auto`.
 
 SOURCES is the one mapping from the editor's settings (`heal.*`) and the command line's flags
-to HealConfig: `HealConfig.from_settings(values)` and `HealConfig.from_flags(args)` both read it.
+to HealConfig: `HealConfig.from_settings(settings)` and `HealConfig.from_flags(args)` both read it.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -53,9 +53,10 @@ class HealConfig:
         self.prices = self.prices or None  # the editor's default is {}: no override
 
     @classmethod
-    def from_settings(cls, values: Mapping[str, Any], **fixed: Any) -> HealConfig:
-        """The config for the editor's settings (lsp/config.Settings, by its camelCase names)."""
-        return cls(**_read(values.get, "setting"), **fixed)
+    def from_settings(cls, settings: object, **fixed: Any) -> HealConfig:
+        """The config for the editor's settings (an lsp/workspace/config.Settings, its
+        attributes by their camelCase names)."""
+        return cls(**_read(lambda name: getattr(settings, name, None), "setting"), **fixed)
 
     @classmethod
     def from_flags(cls, args: argparse.Namespace, **fixed: Any) -> HealConfig:

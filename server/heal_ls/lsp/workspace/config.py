@@ -127,7 +127,7 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
 
 def heal_config(settings: Settings) -> HealConfig:
     """The engine's HealConfig for these settings (heal/config.py SOURCES maps the names)."""
-    return HealConfig.from_settings(vars(settings))
+    return HealConfig.from_settings(settings)
 
 
 def run_options(settings: Settings, **changes: Any) -> RunOptions:
