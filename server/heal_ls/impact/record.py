@@ -31,6 +31,7 @@ class Recorder:
     _files: dict[str, FileFunctions | None] = field(default_factory=dict)  # read once a run
     _ids: dict[tuple[str, str], int] = field(default_factory=dict)  # (path, qualname) -> id
     _keys: dict[str, tuple[str, int] | None] = field(default_factory=dict)  # key -> (rel, line)
+    _remembered: set[str] = field(default_factory=set)  # files this run put in `files`
 
     def record(self, run: RunResult, traced: bool) -> int:
         timeouts = {f.test for f in run.failures if f.timed_out and f.test}
@@ -76,7 +77,7 @@ class Recorder:
         functions = self._functions(test.covered)
         if functions is None:
             return 0
-        remember_file(self.db, rel, mine)
+        self._remember(rel, mine)
         self.db.execute(
             "INSERT INTO tests(nodeid, file, file_fingerprint, outcome, duration, traced, stale) "
             "VALUES (?, ?, ?, ?, ?, 1, 0) ON CONFLICT(nodeid) DO UPDATE SET file=excluded.file, "
@@ -85,12 +86,23 @@ class Recorder:
             (test.nodeid, rel, mine.whole, outcome, test.duration),
         )
         (row,) = self.db.execute("SELECT id FROM tests WHERE nodeid=?", (test.nodeid,)).fetchone()
-        self.db.execute("DELETE FROM runs WHERE test=?", (row,))
+        # the test's rows become `functions`: only those that differ are written (a re-run of
+        # the same code, the usual case, writes none of its ~60 rows a test again)
+        held = {f for (f,) in self.db.execute("SELECT function FROM runs WHERE test=?", (row,))}
+        self.db.executemany(
+            "DELETE FROM runs WHERE function=? AND test=?", [(f, row) for f in held - functions]
+        )
         self.db.executemany(
             "INSERT OR IGNORE INTO runs(function, test) VALUES (?, ?)",
-            [(function, row) for function in functions],
+            [(function, row) for function in functions - held],
         )
         return 1
+
+    def _remember(self, rel: str, now: FileFunctions) -> None:
+        """remember_file, once a run for each file (its row is kept as it is once there)."""
+        if rel not in self._remembered:
+            remember_file(self.db, rel, now)
+            self._remembered.add(rel)
 
     def _outcome_only(self, test: TestOutcome, outcome: str, rel: str, whole: str) -> int:
         self.db.execute(
@@ -133,7 +145,7 @@ class Recorder:
 
     def _function(self, rel: str, qualname: str, now: FileFunctions) -> int:
         mine = now.functions[qualname]
-        remember_file(self.db, rel, now)
+        self._remember(rel, now)
         row = self.db.execute(
             "SELECT id, fingerprint FROM functions WHERE path=? AND qualname=?", (rel, qualname)
         ).fetchone()

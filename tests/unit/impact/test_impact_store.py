@@ -237,3 +237,26 @@ def test_a_rerun_of_unchanged_files_takes_them_from_the_map_not_from_disk(projec
         odd.tests[0].covered.append(key(project, "pkg/mod.py", 1))  # no row: not a function
         impact.record(odd)
         assert read == ["pkg/mod.py"]
+
+
+def test_a_rerun_writes_only_the_rows_that_changed(project):
+    """Recording the same run again rewrites no test's rows (a re-check of one test file wrote
+    every test's ~60 rows again); a test that ran another function gets exactly its new set."""
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project), complete=["tests/test_mod.py"])
+        written: list[str] = []
+        impact.db.set_trace_callback(written.append)
+        impact.record(run_of(project), complete=["tests/test_mod.py"])
+        assert [
+            s for s in written if s.lstrip().startswith(("DELETE", "INSERT OR IGNORE INTO runs"))
+        ] == []
+        rerun = run_of(project)
+        rerun.tests[2].covered = [key(project, "pkg/mod.py", 6)]  # test_neg: add, not neg
+        impact.record(rerun)
+        impact.db.set_trace_callback(None)
+        assert nodeids(impact.tests_running(Function("pkg/mod.py", "add"))) == [
+            "tests/test_mod.py::test_add",
+            "tests/test_mod.py::test_neg",
+        ]
+        assert impact.tests_running(Function("pkg/other.py", "neg")) == []
+        assert impact.stats().rows == 4
