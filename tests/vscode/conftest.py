@@ -1,9 +1,12 @@
-"""Fixtures for the VS Code tests: the cached tool install and the fake model server."""
+"""Fixtures for the VS Code tests: the cached tool install, the wheelhouse and the fake model
+server."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -39,6 +42,24 @@ def vscode_tools() -> Tools:
     )
     assert build.returncode == 0, build.stdout + build.stderr
     return tools
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory) -> dict[str, str]:
+    """heal-ls's dependencies (as installed here), its build backend (pyproject.toml) and pytest as
+    wheels, downloaded once: the bundle (`npm run bundle-python`), the package build (`make
+    package`) and the user's clean venv install from them with pip's own `PIP_NO_INDEX` and
+    `PIP_FIND_LINKS` (returned), instead of each resolving and downloading ~30 packages from the
+    registry again (the bundle alone took 115 s in one loaded `make test`)."""
+    out = tmp_path_factory.mktemp("wheelhouse")
+    needs = [r for r in importlib.metadata.requires("heal-ls") or [] if "extra ==" not in r]
+    build_system = (REPO / "pyproject.toml").read_text().split("[build-system]")[1]
+    backend = json.loads(re.search(r"^requires = (\[.*?\])", build_system, re.M)[1])
+    wanted = [*needs, *backend, "pytest"]
+    argv = [sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:", "-d", str(out)]
+    download = subprocess.run([*argv, *wanted], capture_output=True, text=True, timeout=600)
+    assert download.returncode == 0, download.stdout[-3000:] + download.stderr[-3000:]
+    return {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(out)}
 
 
 @pytest.fixture(scope="module")

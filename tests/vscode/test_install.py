@@ -18,19 +18,21 @@ pytestmark = [pytest.mark.vscode, pytest.mark.e2e, TIMEOUT]
 
 
 @pytest.fixture(scope="module")
-def dist(vscode_tools, tmp_path_factory) -> Path:
-    """`make package` into a temporary DIST, with the cached vsce (no network)."""
+def dist(vscode_tools, wheelhouse, tmp_path_factory) -> Path:
+    """`make package` into a temporary DIST, with the cached vsce and the session's wheelhouse
+    (its build backend; no network)."""
     out = tmp_path_factory.mktemp("dist")
     vsce = vscode_tools.node_path / ".bin" / "vsce"
-    env = vscode_tools.env(DIST=str(out), VSCE=str(vsce))
+    env = vscode_tools.env(DIST=str(out), VSCE=str(vsce), **wheelhouse)
     run = vscode_tools.run(["make", "package"], env, timeout=600, cwd=REPO)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     return out
 
 
 @pytest.fixture(scope="module")
-def user(dist, tmp_path_factory) -> dict[str, Path]:
-    """A user's machine: a home folder and a clean venv with the wheel (and pytest) installed.
+def user(dist, wheelhouse, tmp_path_factory) -> dict[str, Path]:
+    """A user's machine: a home folder and a clean venv with the wheel (and pytest) installed,
+    its dependencies resolved by pip from the session's wheelhouse.
 
     The venv gets no pip of its own (this pip installs into it: `pip --python`) and pip compiles
     no bytecode (the modules the tests import compile when imported; heal_ls's own are compiled
@@ -41,6 +43,7 @@ def user(dist, tmp_path_factory) -> dict[str, Path]:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     wheel = only(dist, "heal_ls-*.whl")
     pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-compile"]
+    pip += ["--no-index", "--find-links", wheelhouse["PIP_FIND_LINKS"]]
     install = run_as_user(home, [*pip, str(wheel), "pytest"])
     assert install.returncode == 0, install.stdout[-3000:] + install.stderr[-3000:]
     [package] = (venv / "lib").glob("python3*/site-packages/heal_ls")

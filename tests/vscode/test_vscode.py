@@ -69,10 +69,11 @@ def test_package_vsix_offline(vscode_tools, tmp_path):
     assert not [n for n in names if "/node_modules/" in n or n.startswith("extension/src/")]
 
 
-def test_bundled_libs_run_without_the_venv(vscode_tools, tmp_path):
-    """`npm run bundle-python` makes heal-ls importable from bundled/libs alone (site disabled)."""
+def test_bundled_libs_run_without_the_venv(vscode_tools, wheelhouse, tmp_path):
+    """`npm run bundle-python` makes heal-ls importable from bundled/libs alone (site disabled);
+    its pip builds heal-ls and installs the dependencies from the session's wheelhouse."""
     libs = tmp_path / "libs"
-    env = vscode_tools.env(BUNDLE_TARGET=str(libs), PYTHON=sys.executable)
+    env = vscode_tools.env(BUNDLE_TARGET=str(libs), PYTHON=sys.executable, **wheelhouse)
     bundle = vscode_tools.run(["npm", "run", "bundle-python"], env, timeout=600, cwd=EXT_DIR)
     assert bundle.returncode == 0, bundle.stdout[-3000:] + bundle.stderr[-3000:]
     probe = "import heal_ls, heal_ls.lsp.serve, anthropic, openai, pygls; print(heal_ls.__file__)"
