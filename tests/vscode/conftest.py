@@ -1,5 +1,5 @@
-"""Fixtures for the VS Code tests: the cached tool install, the wheelhouse and the fake model
-server."""
+"""Fixtures for the VS Code tests: the cached tool install, the packaged .vsix, the wheelhouse
+and the fake model server."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from vscode_harness import CACHE, EXT_DIR, REPO, Tools, background, fixed_remove
@@ -42,6 +43,15 @@ def vscode_tools() -> Tools:
     )
     assert build.returncode == 0, build.stdout + build.stderr
     return tools
+
+
+@pytest.fixture(scope="session")
+def vsix(vscode_tools, tmp_path_factory) -> Path:
+    """The extension packaged once (`vsce package`, offline) for every UI test's clean profile."""
+    out = tmp_path_factory.mktemp("vsix") / "heal-ls.vsix"
+    package = vscode_tools.vsce_package(out)
+    assert package.returncode == 0, package.stdout + package.stderr
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -24,14 +24,6 @@ from vscode_harness import TIMEOUT, code_server_ui, heal_settings, model_env, wo
 pytestmark = [pytest.mark.vscode, pytest.mark.e2e, TIMEOUT]
 
 
-@pytest.fixture(scope="module")
-def vsix(vscode_tools, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("vsix") / "heal-ls.vsix"
-    package = vscode_tools.vsce_package(out)
-    assert package.returncode == 0, package.stdout + package.stderr
-    return out
-
-
 def fixed_notifications(stdout: str) -> int:
     found = re.search(r"^fixed notifications: (\d+)", stdout, re.M)
     assert found, stdout[-3000:]

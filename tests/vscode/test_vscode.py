@@ -58,10 +58,7 @@ def test_typecheck_and_lint(vscode_tools):
     assert check.returncode == 0, check.stdout + check.stderr
 
 
-def test_package_vsix_offline(vscode_tools, tmp_path):
-    vsix = tmp_path / "heal-ls.vsix"
-    package = vscode_tools.vsce_package(vsix)
-    assert package.returncode == 0, package.stdout + package.stderr
+def test_package_vsix_offline(vsix):
     names = zipfile.ZipFile(vsix).namelist()
     assert "extension/dist/extension.js" in names
     manifest = json.loads(zipfile.ZipFile(vsix).read("extension/package.json"))
@@ -189,11 +186,8 @@ def test_extension_host(exthost_output, check):
     assert passed, f"{check}: {reason}"
 
 
-def test_lightbulb_heals_through_the_ui(vscode_tools, fake_model, tmp_path):
+def test_lightbulb_heals_through_the_ui(vscode_tools, vsix, fake_model, tmp_path):
     """code-server with the packaged .vsix: Ctrl+. -> AI heal -> fixed code in the editor."""
-    vsix = tmp_path / "heal-ls.vsix"
-    package = vscode_tools.vsce_package(vsix)
-    assert package.returncode == 0, package.stdout + package.stderr
     ws = workspace_copy(tmp_path / "inventory", heal_settings())
     env = vscode_tools.env(**model_env(fake_model))
     code_server_ui(vscode_tools, vsix, ws, tmp_path / "cs-data", env)
