@@ -12,8 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# heal_ls's bytecode, compiled once as pip compiles an installed package (an editable install is
+# not): where PYTHONDONTWRITEBYTECODE is set, every heal-ls process and every pytest run's plugin
+# compiled them again (~0.3 s of CPU a `heal-ls fix`; ~8% of the CPU of the CLI and server tests).
 setup: $(STAMP)
 	@scripts/setup-sandbox.sh
+	@$(BIN)/python -m compileall -q -j 0 server/heal_ls
 
 lint: setup
 	$(BIN)/ruff check .
