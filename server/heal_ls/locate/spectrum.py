@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from heal_ls.models import Failure, RunResult
+from heal_ls.pysource.paths import is_test_file
 
 DSTAR_CAP = 10.0  # D* is infinite for a function no passing test ran and every failing one did
 
@@ -49,13 +50,29 @@ def failing_only(failure: Failure, run: RunResult | None) -> set[str]:
 
 
 def every_failing_ran(failure: Failure, run: RunResult | None) -> set[str] | None:
-    """The functions this failing test ran that every other failing test of the run ran too
-    (whose coverage is known); None when it failed alone. Under a single fault the faulty code
-    ran in every failing test (Naish et al.'s Op1, the maximal formulas of Xie et al. 2013):
-    what some of them never ran cannot explain their failure."""
-    others = [set(f.covered) for f in (run.failures if run else []) if f.id != failure.id]
-    others = [c for c in others if c]
-    return set(failure.covered).intersection(*others) if others else None
+    """The functions this failing test ran that every other failing test of the run sharing
+    its cause ran too; None when no other failing test shares it. Under a single fault the
+    faulty code ran in every failing test (Naish et al.'s Op1, the maximal formulas of Xie et
+    al. 2013): what some of them never ran cannot explain their failure.
+
+    A run may hold an unrelated failure too (a network test, an old breakage in another module):
+    counting it would narrow the set to what that test also ran. So only the failing tests that
+    ran at least one function outside the test files that this test ran count: one that shares
+    none of them cannot share this fault (its code never ran), and test-file helpers (fixtures,
+    conftest) run under unrelated tests alike."""
+    if run is None:
+        return None
+    mine = set(failure.covered)
+    code = {key for key in mine if not in_test_file(key, run.root)}
+    others = [set(f.covered) for f in run.failures if f.id != failure.id]
+    others = [c for c in others if c & code]
+    return mine.intersection(*others) if others else None
+
+
+def in_test_file(key: str, root: str) -> bool:
+    """Whether a function key ("abs_path:first_line") is a test file's (malformed keys are not)."""
+    parsed = split_key(key)
+    return parsed is not None and is_test_file(parsed[0], root)
 
 
 def split_key(key: str) -> tuple[str, int] | None:

@@ -151,3 +151,43 @@ def test_alone_the_called_function_with_the_specific_block_stays_first(tmp_path)
     failure, run = filtered(tmp_path, alone=True)
     located = locate(failure, str(tmp_path), run)
     assert located.suspects[0].qualname == "Spec.filter"
+
+
+NET = """\
+def fetch(url):
+    raise OSError("network is unreachable")
+"""
+
+
+def with_unrelated_failure(tmp_path, failure, run):
+    """`run` plus a failing test of another module that ran none of the focused test's functions
+    (a network test: it ran only `net.fetch`), the run's other tests unchanged."""
+    (tmp_path / "net.py").write_text(NET)
+    unrelated = failing_test(
+        str(tmp_path / "tests" / "test_net.py"),
+        "tests/test_net.py::test_fetch",
+        2,
+        ("OSError", "network is unreachable"),
+        [Frame(str(tmp_path / "net.py"), 2, "fetch")],
+        keys_of(str(tmp_path / "net.py"), NET, ("fetch",)),
+    )
+    failures = [*run.failures, unrelated]
+    return RunResult(run.root, run.passed, len(failures), failures=failures, tests=run.tests)
+
+
+def ranking(failure, tmp_path, run):
+    return [(s.qualname, s.reason) for s in locate(failure, str(tmp_path), run).suspects]
+
+
+def test_an_unrelated_failure_does_not_change_the_crash_ranking(tmp_path):
+    crash, run = failures(tmp_path)
+    unrelated = with_unrelated_failure(tmp_path, crash, run)
+    assert ranking(crash, tmp_path, unrelated) == ranking(crash, tmp_path, run)
+    assert ranking(crash, tmp_path, unrelated)[0][0] == "normalize"
+
+
+def test_an_unrelated_failure_does_not_change_the_block_ranking(tmp_path):
+    failure, run = filtered(tmp_path)
+    unrelated = with_unrelated_failure(tmp_path, failure, run)
+    assert ranking(failure, tmp_path, unrelated) == ranking(failure, tmp_path, run)
+    assert ranking(failure, tmp_path, unrelated)[0][0] == "Spec.prereleases"
