@@ -6,6 +6,7 @@ import socket
 import sys
 
 import pytest
+from heal_ls.testing.invocation import SELECT_OVER
 from heal_ls.testing.runner import build_pytest_invocation, collect_result
 from heal_ls.testing.sandbox_policy import SandboxPolicy
 from heal_ls.testing.warm.client import WarmRunner
@@ -106,3 +107,19 @@ async def test_what_the_sandboxed_twin_learns_stays_with_it(project, sandbox_lev
     finally:
         plain.close()
         boxed.close()
+
+
+async def test_a_sandboxed_warm_run_of_many_ids_keeps_exactly_them(project, sandbox_level):
+    """Over SELECT_OVER ids a run takes their files and the plugin keeps the ids from a file
+    (agent/heal_select.py): inside the sandbox that file must be there too, or every candidate
+    run with that many guards fails its collection (no verification on a big project)."""
+    cases = "".join(f"def test_case_{n}():\n    pass\n\n\n" for n in range(SELECT_OVER + 20))
+    (project / "test_many.py").write_text(cases + "def test_not_asked():\n    assert False\n")
+    asked = [f"test_many.py::test_case_{n}" for n in range(SELECT_OVER + 20)]
+    warm = WarmRunner(sys.executable, str(project))
+    try:
+        result = await run(project, warm, sandbox=SandboxPolicy(), nodeids=asked)
+    finally:
+        warm.close()
+    assert sorted(t.nodeid for t in result.tests) == sorted(asked), result
+    assert result.passed == len(asked) and result.failed == 0

@@ -113,7 +113,8 @@ class WarmRunner:
                 box.cleanup()
 
     async def _run_boxed(self, inv: PytestInvocation, timeout: float) -> tuple[int, str]:
-        """Run on the sandboxed server: report and overlay go through the exchange folder."""
+        """Run on the sandboxed server: the report and every file the run reads (overlay, ids,
+        seal) go through the exchange folder."""
         if self.io_dir is None:
             self.io_dir = tempfile.mkdtemp(prefix="heal-ls-warm-io-")
             atexit.register(shutil.rmtree, self.io_dir, True)  # the CLI exits without close()
@@ -127,6 +128,9 @@ class WarmRunner:
         if inv.env.get(wire.OVERLAY):
             shutil.copyfile(inv.env[wire.OVERLAY], os.path.join(host, "overlay.json"))
             env[wire.OVERLAY] = f"{inner}/overlay.json"
+        if inv.env.get(wire.SELECT):  # the ids a run of many keeps (agent/heal_select.py)
+            shutil.copyfile(inv.env[wire.SELECT], os.path.join(host, "select.json"))
+            env[wire.SELECT] = f"{inner}/select.json"
         if COVERAGE_FILE in inv.env:  # where pytest-cov may write inside the box
             env[COVERAGE_FILE] = f"{inner}/coverage"
         if inv.env.get(wire.SEAL):  # the report's secret (report.py); the plugin deletes it
