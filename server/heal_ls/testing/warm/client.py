@@ -45,6 +45,8 @@ PYCACHE = os.path.join(CACHE_DIR, "warm-pycache")
 LEARNED_DIR = os.path.join(CACHE_DIR, "warm-learned")  # preload lists, one file per runner
 MAX_FAILURES = 3
 IO_INSIDE = "/run/heal-ls-io"  # where a sandboxed server sees its exchange folder (reports, output)
+# The files a sandboxed run reads, copied into its exchange folder: (variable, file name there)
+EXCHANGED = ((wire.OVERLAY, "overlay.json"), (wire.SELECT, "select.json"), (wire.SEAL, "seal"))
 
 
 @dataclass
@@ -125,17 +127,14 @@ class WarmRunner:
         env[wire.REPORT] = f"{inner}/report.jsonl"
         with contextlib.suppress(OSError):  # read live where the run writes it (ReportTail)
             os.symlink(os.path.join(host, "report.jsonl"), inv.report_path)
-        if inv.env.get(wire.OVERLAY):
-            shutil.copyfile(inv.env[wire.OVERLAY], os.path.join(host, "overlay.json"))
-            env[wire.OVERLAY] = f"{inner}/overlay.json"
-        if inv.env.get(wire.SELECT):  # the ids a run of many keeps (agent/heal_select.py)
-            shutil.copyfile(inv.env[wire.SELECT], os.path.join(host, "select.json"))
-            env[wire.SELECT] = f"{inner}/select.json"
+        # the files the run reads: the overlay, the ids a run of many keeps (agent/heal_select.py),
+        # the report's secret (report.py; the plugin deletes it)
+        for var, name in EXCHANGED:
+            if inv.env.get(var):
+                shutil.copyfile(inv.env[var], os.path.join(host, name))
+                env[var] = f"{inner}/{name}"
         if COVERAGE_FILE in inv.env:  # where pytest-cov may write inside the box
             env[COVERAGE_FILE] = f"{inner}/coverage"
-        if inv.env.get(wire.SEAL):  # the report's secret (report.py); the plugin deletes it
-            shutil.copyfile(inv.env[wire.SEAL], os.path.join(host, "seal"))
-            env[wire.SEAL] = f"{inner}/seal"
         try:
             return await self._run(inv, timeout, None, boxed=(env, host, inner))
         finally:
