@@ -9,25 +9,16 @@ its own local budget would have reached that edit (heal/steps.py).
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from platformdirs import user_cache_dir
-
+from heal_ls.cache_folder import cache_dir
 from heal_ls.models import Failure
 
 _VOLATILE = re.compile(r"0x[0-9a-fA-F]+|\b\d+(\.\d+)?\b")
-
-
-def cache_dir() -> Path:
-    override = os.environ.get("HEAL_LS_CACHE_DIR")
-    if override:
-        return Path(override)
-    return Path(user_cache_dir("heal-ls"))
 
 
 def failure_signature(failure: Failure) -> str:

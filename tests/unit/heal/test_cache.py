@@ -51,3 +51,9 @@ def test_corrupt_cache_file_is_a_miss_not_a_crash(tmp_path):
     path.write_bytes(b"not a database" * 100)
     assert cache.get("k") is None
     cache.put("k", "x")  # must not raise
+
+
+def test_the_cache_lives_in_heal_ls_s_one_cache_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("HEAL_LS_CACHE_DIR", str(tmp_path / "cache"))
+    assert RepairCache().path == tmp_path / "cache" / "repairs.sqlite3"
+    assert (tmp_path / "cache").is_dir()
