@@ -15,13 +15,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
 from collections.abc import Callable, Sequence
 
+from heal_ls.impact.store import ImpactMap
 from heal_ls.locate import Located, locate
 from heal_ls.locate.contrast import needs_contrast, with_known, with_passing
 from heal_ls.locate.history import with_history
 from heal_ls.locate.prefetch import Prefetch
-from heal_ls.models import Failure, RunResult
+from heal_ls.models import Failure, RunResult, TestOutcome
 from heal_ls.testing.ci_report import read_report
 from heal_ls.testing.focus import Focus
 from heal_ls.testing.head_start import HeadStart
@@ -47,20 +49,24 @@ async def diagnose(
     passing_from: RunResult | None = None,
     whole_files: bool = True,
     started: HeadStart | None = None,
+    vouched: Sequence[str] = (),
 ) -> Diagnosis:
     """Run pytest (or the script) in `root` and locate every failure.
 
     `passing_from`: an earlier full run whose passing tests contrast a partial run;
     `whole_files=False`: run exactly `tests` (the editor, which has `passing_from`);
-    `started`: the first run, spawned ahead (`first_run` says which; testing/head_start.py)."""
+    `started`: the first run, spawned ahead (`first_run` says which; testing/head_start.py);
+    `vouched`: tests of the files the impact map vouched for (`Focus.asking_the_map`): their
+    last run is the contrast, they do not run."""
     root = os.path.abspath(str(root))
     options = options or RunOptions()
     if script:
         run = await run_script(root, script, options)
         return run, locate_all(run.failures, root, run)
     recording: Recording = []  # the map is written while the failures are located
+    focus = Focus(tuple(tests), tuple(vouched)) if tests else None
     run, evidence = await _tests(
-        root, options.for_evidence(), tests, whole_files, on_row, recording, started
+        root, options.for_evidence(), focus, whole_files, on_row, recording, started
     )
     run.changed_since_green = with_history(run, root, options.python).changed_since_green
     evidence.changed_since_green = run.changed_since_green
@@ -89,7 +95,7 @@ def diagnose_report(root: str, report: str, python: str | None = None) -> Diagno
 async def _tests(
     root: str,
     options: RunOptions,
-    tests: Sequence[str] | None,
+    focus: Focus | None,
     whole_files: bool,
     on_row: OnRow,
     recording: Recording,
@@ -102,12 +108,11 @@ async def _tests(
         on_row if options.overlay else ahead.wrap(on_row, files_named)
     )  # an overlay is not on disk
     try:
-        if not tests:
+        if focus is None:
             run = await run_pytest(
                 root, options, on_row=on_row, recording=recording, started=started
             )
             return run, run
-        focus = Focus(tuple(tests))
         return await _focused(root, options, focus, whole_files, on_row, recording, started)
     finally:
         ahead.stop()
@@ -122,19 +127,45 @@ async def _focused(
     recording: Recording,
     started: HeadStart | None,
 ) -> tuple[RunResult, RunResult]:
-    """(the report, the evidence) of the requested tests: their files' one run, or the tests
-    alone when that run did not reach them (or `whole_files` is off)."""
+    """(the report, the evidence) of the requested tests: their files' one run (without the
+    tests the map vouched for: their last run, recalled while the tests run, is the contrast),
+    or the tests alone when that run did not reach them (or `whole_files` is off)."""
     first = focus.first_run(whole_files)
+    if first != focus.files():  # the exact ids run: no other test of the files to vouch for
+        focus = Focus(focus.requested)
+    recalled = _recalled(root, options.python, focus.vouched)
+    if recalled is None:  # the map no longer vouches for them all: the files run whole
+        focus, recalled = Focus(focus.requested), []
+        if started is not None:
+            started.close()  # it was spawned without them
     run = await run_pytest(
-        root, options, nodeids=first, on_row=on_row, recording=recording, started=started
+        root,
+        focus.first_options(options),
+        nodeids=first,
+        on_row=on_row,
+        recording=recording,
+        started=started,
     )
     if first == list(focus.requested):
         return run, run
     if run.error or run.timed_out or not focus.missing(run):
-        return focus.report(run), focus.evidence(run)
+        return focus.report(run, len(recalled)), focus.evidence(run, recalled)
     await asyncio.gather(*recording)  # the tests' own run is recorded after their files'
     run = await _pytest(root, options, list(focus.requested), on_row, recording)
     return run, run
+
+
+def _recalled(root: str, python: str | None, vouched: Sequence[str]) -> list[TestOutcome] | None:
+    """The vouched tests' last run from the map, as the run would report them; None when the
+    map no longer vouches for every one of them."""
+    if not vouched:
+        return []
+    try:
+        with ImpactMap.open(root, python) as impact:
+            return impact.recall(vouched)
+    except (sqlite3.Error, OSError) as exc:
+        logger.warning("impact map of %s not read: %s", root, exc)
+        return None
 
 
 async def _pytest(

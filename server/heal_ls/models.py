@@ -118,6 +118,10 @@ class RunResult:
     # Functions the failing tests ran whose code changed since the project's last green run
     # ("abs_path:first_line" keys, impact/green.py): ranking evidence, filled by diagnose.
     changed_since_green: list[str] = field(default_factory=list)
+    # A focused run (testing/focus.py): the tests it ran, its files' others included, and
+    # those of its files it did not run because the impact map vouched for their last run.
+    ran: int = 0
+    vouched: int = 0
 
 
 @dataclass

@@ -103,15 +103,18 @@ def run(args: argparse.Namespace) -> int:
     # the user's own run, as plain pytest: it keeps pytest's lastfailed (`--last-failed` reads it)
     options = replace(options_from(args), user_cache=True)
     head = None
+    vouched: tuple[str, ...] = ()  # tests of the file the impact map stands for (focus.py)
     if not (script or args.from_report):  # diagnose's first run, spawned now
-        first = Focus(tuple(tests)).first_run() if tests else []
-        head = HeadStart.spawn(root, options.for_evidence(), first)
+        evidence = options.for_evidence()
+        focus = Focus(tuple(tests)).asking_the_map(root, evidence) if tests else Focus(())
+        vouched = focus.vouched
+        head = HeadStart.spawn(root, focus.first_options(evidence), focus.first_run())
     try:
         # lazy: the rest of check (asyncio, the runner, the ranking, the report: ~0.2 s of CPU)
         # is imported while the head start's tests run (testing/head_start.py)
         from heal_ls.commands.check_run import finish
 
-        return finish(args, (root, tests, script), options, head)
+        return finish(args, (root, tests, script), options, head, vouched)
     finally:
         if head is not None:
             head.close()

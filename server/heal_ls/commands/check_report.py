@@ -91,7 +91,10 @@ def summary_line(result: RunResult) -> str:
     counts = [("failed", result.failed), (errors, result.errors), ("passed", result.passed)]
     counts.append(("skipped", result.skipped))
     parts = [f"{n} {label}" for label, n in counts if n] or ["no tests ran"]
-    return f"{', '.join(parts)} in {result.seconds:.1f}s"
+    line = f"{', '.join(parts)} in {result.seconds:.1f}s"
+    if result.vouched:  # the counts are the requested tests'; the run held others of the files
+        line += f" ({result.ran} ran, {result.vouched} others vouched for by the impact map)"
+    return line
 
 
 def _location(failure: Failure, where: Located) -> tuple[str | None, int]:
@@ -144,6 +147,8 @@ def check_document(
         timed_out=result.timed_out,
         interrupted=result.interrupted,
         failures=rows,
+        ran=result.ran or len(result.tests),
+        vouched=result.vouched,
     )
 
 

@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 
 from heal_ls.commands.check_report import human_lines, summary_line, to_json
@@ -22,14 +23,18 @@ Target = tuple[str, list[str] | None, str | None]  # (root, tests, script)
 
 
 def finish(
-    args: argparse.Namespace, target: Target, options: RunOptions, head: HeadStart | None
+    args: argparse.Namespace,
+    target: Target,
+    options: RunOptions,
+    head: HeadStart | None,
+    vouched: Sequence[str] = (),
 ) -> int:
     """The exit code of `check` on `target`, run with `options` (the user's own run's), its
-    first run `head` when one was spawned."""
+    first run `head` when one was spawned, without the tests the impact map `vouched` for."""
     root, tests, script = target
     with Live(wanted(args.json), stop_after=args.test_timeout) as live:
         try:
-            result, located = _diagnosed(target, args, options, head, live)
+            result, located = _diagnosed(target, args, options, head, live, vouched)
         except ReportError as exc:
             print(f"heal-ls check: {exc}", file=sys.stderr)
             return 2
@@ -66,12 +71,21 @@ def _diagnosed(
     options: RunOptions,
     head: HeadStart | None,
     live: Live,
+    vouched: Sequence[str],
 ):
     """The run (or the JUnit report of --from) and its located failures."""
     root, tests, script = target
     if args.from_report:
         return diagnose_report(root, args.from_report, args.python)
-    run = diagnose(root, options, tests=tests, script=script, on_row=live.on_row, started=head)
+    run = diagnose(
+        root,
+        options,
+        tests=tests,
+        script=script,
+        on_row=live.on_row,
+        started=head,
+        vouched=vouched,
+    )
     return asyncio.run(run)
 
 

@@ -63,3 +63,7 @@ class CheckDocument:
     timed_out: bool
     interrupted: str | None
     failures: list[FailureRow]
+    # the tests the run ran (the requested files' others too) and those of the files it did
+    # not run: the impact map vouched for their last run (testing/focus.py)
+    ran: int = 0
+    vouched: int = 0

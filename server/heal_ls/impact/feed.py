@@ -18,13 +18,11 @@ import sqlite3
 from collections.abc import Sequence
 
 from heal_ls.impact.store import ImpactMap
+from heal_ls.impact.where import selects
 from heal_ls.models import RunResult
 from heal_ls.pysource.paths import test_files
 
 log = logging.getLogger(__name__)
-# pytest options after which a run may not have run every test of the files it names
-SELECTING = ("-k", "-m", "--lf", "--last-failed", "--sw", "--stepwise", "-x", "--exitfirst")
-SELECTING_PREFIXES = ("--maxfail", "--deselect", "--ignore", "-k", "-m", "--sw-skip")
 
 
 def start_recording(
@@ -65,8 +63,3 @@ def whole_files(root: str, nodeids: Sequence[str] | None) -> list[str]:
         if "::" not in target and os.path.exists(os.path.join(root, target)):
             found += [rel for rel, _ in test_files(root, target) if rel not in found]
     return found
-
-
-def selects(pytest_args: Sequence[str]) -> bool:
-    """Do these options make pytest run fewer than all the tests of the files named?"""
-    return any(a in SELECTING or a.startswith(SELECTING_PREFIXES) for a in pytest_args)

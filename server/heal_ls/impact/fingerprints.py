@@ -9,6 +9,10 @@ which run there): when it changes, every function of the file may behave differe
 hashes the whole module's code: a test file's tests are as fresh as the file. A file that does
 not compile is no file (it cannot be imported either).
 
+A function's `layout` hashes where its code sits relative to its first line (its line table and
+its nested code's): a comment added inside it moves its blocks without changing its code, so the
+blocks a test ran there, kept relative to the function's first line, no longer fit (record.py).
+
     prints = file_functions("/abs/pkg/mod.py")
     prints.functions["Cls.method"].fingerprint
     prints.at_line(12)   # "Cls.method": the function whose first line (decorators too) is 12
@@ -31,6 +35,8 @@ class FunctionPrint:
     qualname: str
     line: int  # first line, decorators included: the line coverage keys carry
     fingerprint: str
+    layout: str = ""  # where its code sits relative to `line` (its blocks' offsets hold)
+    last: int = 0  # the last line holding its code (nested code too): its blocks are up to it
 
 
 @dataclass
@@ -91,12 +97,25 @@ def read_tree(source: bytes, seen: tuple[int, int], path: str) -> FileFunctions 
     found = FileFunctions(seen, digests.outer(module), digests.of(module))
     for qualname, code in _functions(module, ""):
         mine, first = digests.of(code), code.co_firstlineno
-        if qualname in found.functions:  # two defs of one name (a property's setter...)
-            mine = hash_parts([found.functions[qualname].fingerprint, mine])
-            first = found.functions[qualname].line
-        found.functions[qualname] = FunctionPrint(qualname, first, mine)
+        earlier = found.functions.get(qualname)
+        if earlier is not None:  # two defs of one name (a property's setter...)
+            mine = hash_parts([earlier.fingerprint, mine])
+            first = earlier.line
+        lines = sorted(set(_code_lines(code)))
+        layout = hash_parts([earlier.layout if earlier else "", repr([n - first for n in lines])])
+        last = max([first, *lines, earlier.last if earlier else 0])
+        found.functions[qualname] = FunctionPrint(qualname, first, mine, layout, last)
         found.lines.setdefault(first, qualname)
     return found
+
+
+def _code_lines(code: CodeType) -> Iterator[int]:
+    """Every line holding code of `code` and of the code nested in it."""
+    yield code.co_firstlineno
+    yield from (line for _, _, line in code.co_lines() if line is not None)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            yield from _code_lines(const)
 
 
 def _functions(code: CodeType, prefix: str) -> Iterator[tuple[str, CodeType]]:

@@ -3,7 +3,9 @@
 Each file the map depends on is stat'ed; only a file whose (mtime_ns, size) moved is read again.
 A function whose fingerprint changed (or whose module's code outside functions changed, or that
 is gone) loses its rows, and every test that ran it becomes stale until it runs again. A test
-file whose tree changed makes its own tests stale and its test set unknown. Nothing else moves.
+file whose tree changed makes its own tests stale and its test set unknown. A function whose
+code is the same but moved inside (a comment added in it) keeps its rows; the tests that ran it
+lose their blocks (kept relative to its first line). Nothing else moves.
 """
 
 from __future__ import annotations
@@ -41,23 +43,31 @@ def _functions(
     db: sqlite3.Connection, path: str, now: FileFunctions | None, outer: str
 ) -> tuple[int, int]:
     """(functions changed, tests made stale) of one source file read again."""
-    known = db.execute("SELECT id, qualname, fingerprint FROM functions WHERE path=?", (path,))
+    known = db.execute(
+        "SELECT id, qualname, fingerprint, layout FROM functions WHERE path=?", (path,)
+    )
     changed = staled = 0
-    for function, qualname, fingerprint in known.fetchall():
+    for function, qualname, fingerprint, layout in known.fetchall():
         mine = now.functions.get(qualname) if now is not None else None
-        if mine is not None and mine.fingerprint == fingerprint and now and now.outer == outer:
-            db.execute("UPDATE functions SET line=? WHERE id=?", (mine.line, function))
-            continue
-        changed += 1
-        staled += drop_rows(db, function)
         if mine is None:
+            changed += 1
+            staled += drop_rows(db, function)
             db.execute("DELETE FROM functions WHERE id=?", (function,))
-        else:
-            db.execute(
-                "UPDATE functions SET fingerprint=?, line=? WHERE id=?",
-                (mine.fingerprint, mine.line, function),
-            )
+            continue
+        if mine.fingerprint != fingerprint or (now and now.outer != outer):
+            changed += 1
+            staled += drop_rows(db, function)
+        elif mine.layout != layout:  # the same code, moved inside: its rows' blocks are off
+            drop_blocks(db, function)
+        update_function(db, function, mine)
     return changed, staled
+
+
+def update_function(db: sqlite3.Connection, function: int, mine: FunctionPrint) -> None:
+    db.execute(
+        "UPDATE functions SET fingerprint=?, line=?, layout=?, last=? WHERE id=?",
+        (mine.fingerprint, mine.line, mine.layout, mine.last, function),
+    )
 
 
 def drop_rows(db: sqlite3.Connection, function: int) -> int:
@@ -68,6 +78,15 @@ def drop_rows(db: sqlite3.Connection, function: int) -> int:
     ).rowcount
     db.execute("DELETE FROM runs WHERE function=?", (function,))
     return stale
+
+
+def drop_blocks(db: sqlite3.Connection, function: int) -> None:
+    """The function's lines moved inside it: the tests that ran it no longer have their blocks
+    (their rows stand; readers that need blocks run them again)."""
+    db.execute(
+        "UPDATE tests SET blocks=0 WHERE blocks=1 AND id IN (SELECT test FROM runs WHERE function=?)",
+        (function,),
+    )
 
 
 def _test_file(db: sqlite3.Connection, path: str, now: FileFunctions | None, whole: str) -> int:
@@ -110,8 +129,10 @@ def known_file(
     if seen is None or known is None or (known[0], known[1]) != seen:
         return None
     found = FileFunctions(seen, known[2], known[3], partial=True)
-    rows = db.execute("SELECT qualname, line, fingerprint FROM functions WHERE path=?", (path,))
-    for qualname, line, fingerprint in rows:
-        found.functions[qualname] = FunctionPrint(qualname, line, fingerprint)
+    rows = db.execute(
+        "SELECT qualname, line, fingerprint, layout, last FROM functions WHERE path=?", (path,)
+    )
+    for qualname, line, fingerprint, layout, last in rows:
+        found.functions[qualname] = FunctionPrint(qualname, line, fingerprint, layout, last)
         found.lines.setdefault(line, qualname)
     return found

@@ -3,7 +3,9 @@
 A traced run replaces the rows of every test it ran (functions as path relative to the root +
 qualname, read from the coverage keys "abs_path:first_line"). An untraced run (the user's own,
 read from pytest's cache) only updates the outcome of a test whose rows are fresh, and records a
-test the map did not know without rows. A test whose file or whose functions' files changed
+test the map did not know without rows. A run that recorded blocks (diagnose's) keeps each
+test's blocks in its rows, relative to each function's first line (the test's `blocks` flag says
+they are there and fit the code as it is: a layout change inside a function clears it). A test whose file or whose functions' files changed
 since the run started is left alone: its keys may name lines that moved.
 """
 
@@ -14,8 +16,14 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from heal_ls.impact.fingerprints import FileFunctions, file_functions, signature
-from heal_ls.impact.invalidate import drop_rows, known_file, remember_file
+from heal_ls.impact.fingerprints import FileFunctions, FunctionPrint, file_functions, signature
+from heal_ls.impact.invalidate import (
+    drop_blocks,
+    drop_rows,
+    known_file,
+    remember_file,
+    update_function,
+)
 from heal_ls.impact.schema import transaction
 from heal_ls.models import RunResult, TestOutcome
 
@@ -74,27 +82,31 @@ class Recorder:
             return 0
         if not traced:
             return self._outcome_only(test, outcome, rel, mine.whole)
-        functions = self._functions(test.covered)
-        if functions is None:
+        ran = self._functions(test.covered)
+        if ran is None:
             return 0
+        blocks = self._blocks(test.blocks, ran) if test.blocks is not None else None
         self._remember(rel, mine)
         self.db.execute(
-            "INSERT INTO tests(nodeid, file, file_fingerprint, outcome, duration, traced, stale) "
-            "VALUES (?, ?, ?, ?, ?, 1, 0) ON CONFLICT(nodeid) DO UPDATE SET file=excluded.file, "
-            "file_fingerprint=excluded.file_fingerprint, outcome=excluded.outcome, "
-            "duration=excluded.duration, traced=1, stale=0",
-            (test.nodeid, rel, mine.whole, outcome, test.duration),
+            "INSERT INTO tests(nodeid, file, file_fingerprint, outcome, duration, traced, stale, "
+            "blocks) VALUES (?, ?, ?, ?, ?, 1, 0, ?) ON CONFLICT(nodeid) DO UPDATE SET "
+            "file=excluded.file, file_fingerprint=excluded.file_fingerprint, "
+            "outcome=excluded.outcome, duration=excluded.duration, traced=1, stale=0, "
+            "blocks=excluded.blocks",
+            (test.nodeid, rel, mine.whole, outcome, test.duration, int(blocks is not None)),
         )
         (row,) = self.db.execute("SELECT id FROM tests WHERE nodeid=?", (test.nodeid,)).fetchone()
-        # the test's rows become `functions`: only those that differ are written (a re-run of
-        # the same code, the usual case, writes none of its ~60 rows a test again)
-        held = {f for (f,) in self.db.execute("SELECT function FROM runs WHERE test=?", (row,))}
+        # the test's rows become `rows`: only those that differ are written (a re-run of the
+        # same code, the usual case, writes none of its ~60 rows a test again)
+        rows = blocks if blocks is not None else dict.fromkeys(ran.functions, "")
+        held = dict(self.db.execute("SELECT function, blocks FROM runs WHERE test=?", (row,)))
         self.db.executemany(
-            "DELETE FROM runs WHERE function=? AND test=?", [(f, row) for f in held - functions]
+            "DELETE FROM runs WHERE function=? AND test=?",
+            [(f, row) for f in held if f not in rows],
         )
         self.db.executemany(
-            "INSERT OR IGNORE INTO runs(function, test) VALUES (?, ?)",
-            [(function, row) for function in functions - held],
+            "INSERT OR REPLACE INTO runs(function, test, blocks) VALUES (?, ?, ?)",
+            [(f, row, mine) for f, mine in rows.items() if held.get(f) != mine],
         )
         return 1
 
@@ -114,12 +126,13 @@ class Recorder:
         )
         return 1
 
-    def _functions(self, covered: list[str]) -> set[int] | None:
-        """Function ids of the coverage keys (None: a file changed since the run started)."""
-        found: set[int] = set()
+    def _functions(self, covered: list[str]) -> Ran | None:
+        """The functions of the coverage keys (None: a file changed since the run started)."""
+        found = Ran()
         for key in covered:
             where = self._keys[key] if key in self._keys else self._key(key)
             if where is None:
+                found.exact = False
                 continue
             rel, line = where
             now = self._read(rel)
@@ -128,11 +141,34 @@ class Recorder:
             if now is None:
                 return None
             qualname = now.at_line(line)
-            if qualname is not None:
-                if (rel, qualname) not in self._ids:
-                    self._ids[rel, qualname] = self._function(rel, qualname, now)
-                found.add(self._ids[rel, qualname])
+            if qualname is None:
+                found.exact = False
+                continue
+            if (rel, qualname) not in self._ids:
+                self._ids[rel, qualname] = self._function(rel, qualname, now)
+            found.functions[self._ids[rel, qualname]] = (rel, now.functions[qualname])
         return found
+
+    def _blocks(self, blocks: dict[str, list[int]], ran: Ran) -> dict[int, str] | None:
+        """Each function's blocks the test ran, as lines after its first line ("0,3,7"), so they
+        hold while lines above it move; None when a block is in no function the test ran (or a
+        key named no function): the map cannot give this test's blocks back as the run had them."""
+        if not ran.exact:
+            return None
+        spans: dict[str, list[tuple[int, int, int]]] = {}
+        for function, (rel, mine) in ran.functions.items():
+            spans.setdefault(rel, []).append((mine.line, mine.last, function))
+        offsets: dict[int, list[int]] = {function: [] for function in ran.functions}
+        for path, lines in blocks.items():
+            held = spans.get(os.path.relpath(path, self.root), [])
+            for line in lines:  # the innermost function holding the line
+                owner = max(
+                    ((first, f) for first, last, f in held if first <= line <= last), default=None
+                )
+                if owner is None:
+                    return None
+                offsets[owner[1]].append(line - owner[0])
+        return {f: ",".join(map(str, sorted(found))) for f, found in offsets.items()}
 
     def _key(self, key: str) -> tuple[str, int] | None:
         """(relative path, first line) of a coverage key, None outside the root; read once a
@@ -147,20 +183,30 @@ class Recorder:
         mine = now.functions[qualname]
         self._remember(rel, now)
         row = self.db.execute(
-            "SELECT id, fingerprint FROM functions WHERE path=? AND qualname=?", (rel, qualname)
+            "SELECT id, fingerprint, layout FROM functions WHERE path=? AND qualname=?",
+            (rel, qualname),
         ).fetchone()
         if row is None:
             return (
                 self.db.execute(
-                    "INSERT INTO functions(path, qualname, fingerprint, line) VALUES (?, ?, ?, ?)",
-                    (rel, qualname, mine.fingerprint, mine.line),
+                    "INSERT INTO functions(path, qualname, fingerprint, line, layout, last) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (rel, qualname, mine.fingerprint, mine.line, mine.layout, mine.last),
                 ).lastrowid
                 or 0
             )
         if row[1] != mine.fingerprint:  # changed since the last sync: its old rows go
             drop_rows(self.db, row[0])
-            self.db.execute(
-                "UPDATE functions SET fingerprint=?, line=? WHERE id=?",
-                (mine.fingerprint, mine.line, row[0]),
-            )
+        elif row[2] != mine.layout:  # moved inside since: the other tests' blocks of it are off
+            drop_blocks(self.db, row[0])
+        if (row[1], row[2]) != (mine.fingerprint, mine.layout):
+            update_function(self.db, row[0], mine)
         return row[0]
+
+
+@dataclass
+class Ran:
+    """The functions one test ran, by id, as the map holds them."""
+
+    functions: dict[int, tuple[str, FunctionPrint]] = field(default_factory=dict)  # id -> (rel, it)
+    exact: bool = True  # every key named a function under the root (the map can give them back)

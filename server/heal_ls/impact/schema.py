@@ -1,26 +1,22 @@
-"""Where a project's impact map lives and the tables it holds (one sqlite file per project).
+"""The tables a project's impact map holds (one sqlite file per project, where.py says where).
 
-The file is in heal-ls's cache folder (`HEAL_LS_CACHE_DIR`, else the platform's user cache),
-named by a hash of the project root and the interpreter that runs its tests: two venvs of one
-project are two maps. WAL mode and a busy timeout let the server and a CLI write at once.
+WAL mode and a busy timeout let the server and a CLI write at once.
 
 Tables: `files` (each file the map depends on, with the signature it was read at), `functions`
-(path relative to the root + qualname, fingerprint, current first line), `tests` (node id, last
-outcome and duration, the fingerprint of its test file, traced or not, stale or not) and `runs`
-(which test ran which function: the rows); `green_files` and `green`: the source files and
-their functions' fingerprints as they were at the last green run (green.py).
+(path relative to the root + qualname, fingerprint, current first line, layout and last line),
+`tests` (node id, last outcome and duration, the fingerprint of its test file, traced or not,
+stale or not, its blocks kept or not) and `runs` (which test ran which function: the rows, each
+with the blocks of it the test ran, as lines after the function's first line); `green_files`
+and `green`: the source files and their functions' fingerprints as they were at the last green
+run (green.py).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import sqlite3
-import sys
 from pathlib import Path
-
-from heal_ls.cache_folder import cache_dir
 
 VERSION = "1"
 TABLES = """
@@ -30,14 +26,16 @@ CREATE TABLE IF NOT EXISTS files(
     outer TEXT NOT NULL, whole TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS functions(
     id INTEGER PRIMARY KEY, path TEXT NOT NULL, qualname TEXT NOT NULL,
-    fingerprint TEXT NOT NULL, line INTEGER NOT NULL, UNIQUE(path, qualname));
+    fingerprint TEXT NOT NULL, line INTEGER NOT NULL, layout TEXT NOT NULL DEFAULT '',
+    last INTEGER NOT NULL DEFAULT 0, UNIQUE(path, qualname));
 CREATE TABLE IF NOT EXISTS tests(
     id INTEGER PRIMARY KEY, nodeid TEXT NOT NULL UNIQUE, file TEXT NOT NULL,
     file_fingerprint TEXT NOT NULL, outcome TEXT NOT NULL, duration REAL NOT NULL,
-    traced INTEGER NOT NULL, stale INTEGER NOT NULL DEFAULT 0);
+    traced INTEGER NOT NULL, stale INTEGER NOT NULL DEFAULT 0, blocks INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS tests_file ON tests(file);
 CREATE TABLE IF NOT EXISTS runs(
-    function INTEGER NOT NULL, test INTEGER NOT NULL, PRIMARY KEY(function, test)) WITHOUT ROWID;
+    function INTEGER NOT NULL, test INTEGER NOT NULL, blocks TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY(function, test)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS runs_test ON runs(test);
 CREATE TABLE IF NOT EXISTS green_files(path TEXT PRIMARY KEY, whole TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS green(
@@ -46,21 +44,8 @@ CREATE TABLE IF NOT EXISTS green(
 """
 # the tables' text: a map whose meta names another was made before a table was added
 SCHEMA = hashlib.blake2b(TABLES.encode(), digest_size=8).hexdigest()
+DATA = ("runs", "tests", "functions", "files", "green", "green_files")  # all but meta
 BUSY_SECONDS = 30.0  # a writer waits this long for another's transaction
-
-
-def interpreter_path(python: str | None) -> str:
-    """The interpreter as a stable path (not resolved: a venv's python is its own project)."""
-    python = python or sys.executable
-    found = shutil.which(python) if os.sep not in python else python
-    return os.path.abspath(found or python)
-
-
-def map_path(root: str, python: str | None) -> Path:
-    key = f"{os.path.abspath(root)}\0{interpreter_path(python)}"
-    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-    name = os.path.basename(os.path.abspath(root)) or "root"
-    return cache_dir() / "impact" / f"{name}-{digest}.sqlite"
 
 
 def connect(path: Path, root: str, python: str) -> sqlite3.Connection:
@@ -74,13 +59,13 @@ def connect(path: Path, root: str, python: str) -> sqlite3.Connection:
     if _meta(db) == meta:  # every table there, of this version, for this project: no write
         return db
     with transaction(db):
+        made = _meta(db)
+        if made and (made.get("version"), made.get("schema")) != (VERSION, SCHEMA):
+            for table in DATA:  # made by another heal-ls: its tables may lack a column
+                db.execute(f"DROP TABLE IF EXISTS {table}")
         for statement in TABLES.split(";"):
             if statement.strip():
                 db.execute(statement)
-        row = db.execute("SELECT value FROM meta WHERE key='version'").fetchone()
-        if row is not None and row[0] != VERSION:
-            for table in ("runs", "tests", "functions", "files", "green", "green_files"):
-                db.execute(f"DELETE FROM {table}")
         db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
     return db
 

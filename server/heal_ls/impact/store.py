@@ -27,7 +27,9 @@ from pathlib import Path
 from heal_ls.impact.green import changed_since_green, is_green, remember_green
 from heal_ls.impact.invalidate import Synced, sync
 from heal_ls.impact.record import TIMEOUT, Recorder
-from heal_ls.impact.schema import connect, interpreter_path, map_path
+from heal_ls.impact.schema import connect
+from heal_ls.impact.vouch import VOUCHED
+from heal_ls.impact.where import interpreter_path, map_path
 from heal_ls.models import RunResult, TestOutcome
 
 __all__ = ["TIMEOUT", "Function", "ImpactMap", "MapStats", "MappedTest", "Synced"]
@@ -172,6 +174,38 @@ class ImpactMap:
                 test = found[nodeid] = TestOutcome(nodeid, outcome, duration, path=where)
             if path is not None:
                 test.covered.append(f"{os.path.join(self.root, path)}:{line}")
+        return list(found.values())
+
+    def recall(self, nodeids: Sequence[str]) -> list[TestOutcome] | None:
+        """Those tests as a traced run with blocks reports them (covered functions and blocks
+        at the lines they are at now), when the map still vouches for every one of them
+        (testing/vouch.py; fresh, traced with their blocks kept); None when it no longer does."""
+        found: dict[str, TestOutcome] = {}
+        rows = self.db.execute(
+            "SELECT t.nodeid, t.outcome, t.duration, t.file, f.path, f.line, r.blocks FROM tests t "
+            "LEFT JOIN runs r ON r.test = t.id LEFT JOIN functions f ON f.id = r.function "
+            f"WHERE {VOUCHED} AND t.nodeid IN (SELECT value FROM json_each(?)) "
+            "ORDER BY t.id, f.path, f.line",
+            (_json(nodeids),),
+        )
+        for nodeid, outcome, duration, file, path, line, offsets in rows:
+            test = found.get(nodeid)
+            if test is None:
+                where = os.path.join(self.root, file)
+                test = found[nodeid] = TestOutcome(nodeid, outcome, duration, path=where, blocks={})
+            if path is None:
+                continue
+            full = os.path.join(self.root, path)
+            test.covered.append(f"{full}:{line}")
+            if offsets and test.blocks is not None:
+                lines = test.blocks.setdefault(full, [])
+                lines.extend(line + int(offset) for offset in offsets.split(","))
+        if len(found) != len(set(nodeids)):
+            return None
+        for test in found.values():
+            test.covered.sort()
+            for lines in (test.blocks or {}).values():
+                lines.sort()
         return list(found.values())
 
     def stats(self) -> MapStats:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from heal_ls.impact.fingerprints import file_functions, signature
-from heal_ls.impact.schema import map_path
+from heal_ls.impact.where import map_path
 from heal_ls.locate.cached import called_in
 from heal_ls.locate.index import index_file
 from heal_ls.pysource.paths import is_test_file

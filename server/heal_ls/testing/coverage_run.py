@@ -23,7 +23,6 @@ from dataclasses import dataclass, field, replace
 from heal_ls.impact.store import ImpactMap
 from heal_ls.models import RunResult, TestOutcome
 from heal_ls.pysource.paths import test_files
-from heal_ls.testing.agent.heal_protocol import EXCLUDE_OPTION
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
 
@@ -118,9 +117,7 @@ async def _traced(
     root: str, nodeids: list[str], exclude: list[str], options: RunOptions
 ) -> RunResult:
     """One traced run of `nodeids` with `exclude` deselected exactly."""
-    excluded = (a for nodeid in exclude for a in (EXCLUDE_OPTION, nodeid))
-    args = (*options.pytest_args, *excluded)
-    traced = replace(options, pytest_args=args, run_timeout=_limit(options), trace=True)
+    traced = replace(options.excluding(exclude), run_timeout=_limit(options), trace=True)
     return await run_pytest(root, traced, nodeids=nodeids)
 
 

@@ -7,21 +7,31 @@ traced: the requested tests are the report (their failures, their counts), and t
 passing tests are contrast for ranking only. Another test of the file that fails is not reported
 (it was not asked for) and is no evidence either way.
 
-    focus = Focus(("tests/test_x.py::test_y",))
-    run = await run_pytest(root, options, nodeids=focus.files())
+On a re-check the impact map may vouch for some of the file's other tests (impact/vouch.py: the
+code they ran did not change, their blocks are kept): they are deselected from the file's run
+and their last run is the contrast instead (`evidence(run, recalled)`); every test the map
+cannot vouch for still runs, in the file's order.
+
+    focus = Focus(("tests/test_x.py::test_y",)).asking_the_map(root, options)
+    run = await run_pytest(root, focus.first_options(options), nodeids=focus.files())
     if focus.missing(run):  # -x stopped early, a -k of the user's deselected it, ...
         run = await run_pytest(root, options, nodeids=list(focus.requested))
-    report, evidence = focus.report(run), focus.evidence(run)
+    report, evidence = focus.report(run), focus.evidence(run, impact.recall(focus.vouched))
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from heal_ls.impact.vouch import vouched_tests
+from heal_ls.impact.where import selects
+
 if TYPE_CHECKING:  # `heal-ls check` reads first_run before the models are imported
     from heal_ls.models import Failure, RunResult, TestOutcome
+    from heal_ls.testing.options import RunOptions
 
 # What may follow a requested id inside a reported one: a test of a file or class, a
 # parametrized case, a file below a folder.
@@ -31,6 +41,20 @@ _BELOW = ("::", "[", "/")
 @dataclass(frozen=True)
 class Focus:
     requested: tuple[str, ...]
+    vouched: tuple[str, ...] = ()  # tests of the files the impact map stands for: not run
+
+    def asking_the_map(self, root: str, options: RunOptions) -> Focus:
+        """This focus with the files' tests the impact map vouches for (none when the files
+        run no more than the requested tests, or the user's options select among them: their
+        run would not have run them all)."""
+        if not self.widens() or selects(options.pytest_args) or options.overlay:
+            return self
+        found = vouched_tests(root, options.python, self.files(), self.wants)
+        return dataclasses.replace(self, vouched=tuple(found))
+
+    def first_options(self, options: RunOptions) -> RunOptions:
+        """The first run's options: the vouched tests deselected (exactly those)."""
+        return options.excluding(self.vouched) if self.vouched else options
 
     def files(self) -> list[str]:
         """The ids to run: each requested id's file (a folder or file id as it is), in order."""
@@ -62,9 +86,10 @@ class Focus:
             asked for asked in self.requested if not any(Focus((asked,)).wants(n) for n in reported)
         ]
 
-    def report(self, run: RunResult) -> RunResult:
+    def report(self, run: RunResult, vouched: int = 0) -> RunResult:
         """The run as if only the requested tests had run: their outcomes, failures and counts
-        (collection errors and run-level problems are kept: they concern the requested files)."""
+        (collection errors and run-level problems are kept: they concern the requested files),
+        and how many tests ran and how many the map vouched for (`vouched`) instead."""
         tests = [t for t in run.tests if self.wants(t.nodeid)]
         failures = [f for f in run.failures if f.test is None or self.wants(f.test)]
         passed, failed, errors, skipped = _counts(tests, failures)
@@ -76,12 +101,16 @@ class Focus:
             failed=failed,
             errors=errors,
             skipped=skipped,
+            ran=len(run.tests),
+            vouched=vouched,
         )
 
-    def evidence(self, run: RunResult) -> RunResult:
-        """The report plus the files' other passing tests: the spectrum's contrast."""
-        report = self.report(run)
-        contrast = [t for t in run.tests if t.outcome == "passed" and not self.wants(t.nodeid)]
+    def evidence(self, run: RunResult, recalled: Sequence[TestOutcome] = ()) -> RunResult:
+        """The report plus the files' other passing tests, run or `recalled` from the map (the
+        vouched tests' last run): the spectrum's contrast."""
+        report = self.report(run, len(recalled))
+        ran = [t for t in run.tests if not self.wants(t.nodeid)]
+        contrast = [t for t in [*ran, *recalled] if t.outcome == "passed"]
         return dataclasses.replace(report, tests=[*report.tests, *contrast])
 
 

@@ -9,9 +9,11 @@ option at every step. `testing/runner.run_pytest(root, options, nodeids=...)` ta
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from heal_ls.testing.agent.heal_protocol import EXCLUDE_OPTION
 from heal_ls.testing.sandbox_policy import SandboxPolicy, as_policy
 
 
@@ -40,6 +42,12 @@ class RunOptions:
         """These options for a run whose tests are the ranking's evidence (diagnose's): with
         trace, which blocks of the functions ran too, test by test."""
         return replace(self, blocks=self.trace)
+
+    def excluding(self, nodeids: Sequence[str]) -> RunOptions:
+        """These options with those tests deselected exactly (pytest's --deselect would drop
+        every test whose id begins with one of them)."""
+        excluded = (arg for nodeid in nodeids for arg in (EXCLUDE_OPTION, nodeid))
+        return replace(self, pytest_args=(*self.pytest_args, *excluded))
 
     @property
     def policy(self) -> SandboxPolicy | None:

@@ -106,3 +106,26 @@ def test_a_file_that_does_not_compile_is_no_file(tmp_path):
     path = tmp_path / "broken.py"
     path.write_text("def f():\n    return 1\nreturn 2\n")
     assert file_functions(str(path)) is None
+
+
+def test_the_layout_moves_with_lines_inside_a_function_not_above_it(tmp_path):
+    """A function's layout (where its code sits after its first line: the offsets its blocks
+    are kept at) changes with a comment added inside it, not with lines added above it; its
+    last line holds its nested code too."""
+
+    def read(text):
+        path = tmp_path / f"m{abs(hash(text))}.py"
+        path.write_text(text)
+        found = file_functions(str(path))
+        assert found is not None
+        return found.functions
+
+    before = read(MOD)
+    above = read("# one\n# two\n" + MOD)
+    inside = read(MOD.replace("    try:\n", "    # a comment\n    try:\n"))
+    assert above["pick"].layout == before["pick"].layout
+    assert above["pick"].line == before["pick"].line + 2
+    assert inside["pick"].fingerprint == before["pick"].fingerprint
+    assert inside["pick"].layout != before["pick"].layout
+    assert inside["Box.size"].layout == before["Box.size"].layout
+    assert before["Box.size"].last == MOD.splitlines().index("        return inner()") + 1

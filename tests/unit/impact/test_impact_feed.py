@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from heal_ls.impact.feed import selects, whole_files
+from heal_ls.impact.feed import whole_files
+from heal_ls.impact.where import selects
 
 
 def test_whole_files_are_the_files_and_folders_named_or_the_whole_suite(tmp_path):
