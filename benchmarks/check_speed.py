@@ -5,17 +5,21 @@ by side and alternating (the order flips every round), two fresh processes per r
 same interpreter and venv:
 
 - plain: `python -m pytest -q <the failing test's file>` (the project's pytest arguments);
+- plain, one test: `python -m pytest -q <the failing test>` (what heal-ls runs at best);
 - heal-ls: `heal-ls check --python <venv python> --test <the failing test>` (one traced run of
-  that file, ranked, reported; rows written to the impact map).
+  that file, ranked, reported; rows written to the impact map; on a re-check, without the
+  file's tests the map vouches for).
 
-Three settings, each `--rounds` pairs; the ratio is taken pair by pair and its median printed:
+Three settings, each `--rounds` rounds; heal-ls's ratio to each plain side is taken round by
+round and its median printed:
 
 - first (with --first): nothing cached on either side: no bytecode for the project (PYTHONDONTWRITEBYTECODE=1,
   no __pycache__ in the tree) and an empty heal-ls cache (no impact map, no instrumented code);
 - cold: an empty impact map for every heal-ls run; the compiled code is cached on both sides
   (plain pytest's bytecode, heal-ls's instrumented modules) (target <= 1.5x);
 - re-check: both sides warm (heal-ls keeps its map), and before every pair one function (the
-  bug's fixed function) is edited, so both recompile that module (target <= 1.2x).
+  bug's fixed function) is edited before every process, so each recompiles that module (target
+  <= 1.2x against plain pytest of the file).
 
 heal-ls's own package is byte-compiled once first (an installed heal-ls is).
 
@@ -78,36 +82,40 @@ def no_bytecode(root: Path) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def rounds(label: str, count: int, pair) -> None:
-    """Run `pair(round, heal_first)` `count` times; print each pair and the medians."""
-    plain, heal = [], []
+Side = tuple[list[str], dict[str, str]]  # a command and its environment
+NAMES = ("pytest file", "pytest test", "heal-ls check")  # the sides, in that order
+
+
+def rounds(label: str, count: int, root: Path, sides: list[Side], before) -> None:
+    """Time the sides `count` times, in order and then reversed every other round;
+    `before(round, side)` runs before each. Print each round and the medians, with heal-ls's
+    ratio to plain pytest of the file and to plain pytest of the one test, pair by pair."""
+    times: list[list[float]] = [[] for _ in sides]
     for round_ in range(count):
-        p, h = pair(round_, heal_first=round_ % 2 == 1)
-        plain.append(p)
-        heal.append(h)
-        print(f"  {label} {round_ + 1}: pytest {p:.2f} s, heal-ls check {h:.2f} s ({h / p:.2f}x)")
-    ratio = statistics.median(h / p for h, p in zip(heal, plain, strict=True))
-    print(
-        f"{label}: plain pytest median {statistics.median(plain):.2f} s, heal-ls check median "
-        f"{statistics.median(heal):.2f} s, median ratio {ratio:.2f}x",
-        flush=True,
-    )
+        order = list(range(len(sides)))
+        for side in order if round_ % 2 == 0 else order[::-1]:
+            before(round_, side)
+            times[side].append(timed(sides[side][0], root, sides[side][1]))
+        file, test, heal = (t[-1] for t in times)
+        print(
+            f"  {label} {round_ + 1}: pytest file {file:.2f} s, pytest test {test:.2f} s, "
+            f"heal-ls check {heal:.2f} s ({heal / file:.2f}x, {heal / test:.2f}x)"
+        )
+    medians = ", ".join(f"{n} {statistics.median(t):.2f} s" for n, t in zip(NAMES, times))
+    for plain, what in ((times[0], "the file"), (times[1], "the one test")):
+        ratio = statistics.median(h / p for h, p in zip(times[2], plain, strict=True))
+        print(f"{label}: vs plain pytest of {what}: median ratio {ratio:.2f}x ({medians})")
+    sys.stdout.flush()
 
 
-def both(plain_cmd, heal_cmd, root: Path, plain_env, heal_env, heal_first: bool):
-    if heal_first:
-        h = timed(heal_cmd, root, heal_env)
-        return timed(plain_cmd, root, plain_env), h
-    p = timed(plain_cmd, root, plain_env)
-    return p, timed(heal_cmd, root, heal_env)
-
-
-def commands(bug: Bug, python: str, pytest_args, root: Path) -> tuple[list[str], list[str]]:
+def commands(bug: Bug, python: str, pytest_args, root: Path) -> tuple[list[str], ...]:
+    """(plain pytest of the failing test's file, plain pytest of the test, heal-ls check)."""
     test = bug.failing_tests[0]
     plain = [python, "-m", "pytest", "-q", *pytest_args, test.split("::", 1)[0]]
+    one = [python, "-m", "pytest", "-q", *pytest_args, test]
     heal = [sys.executable, "-m", "heal_ls", "check", "--python", python, "--test", test]
     heal += ["--pytest-args", shlex.join(pytest_args), str(root)]
-    return plain, heal
+    return plain, one, heal
 
 
 def main() -> None:
@@ -124,7 +132,7 @@ def main() -> None:
     compileall.compile_dir(source / "heal_ls", quiet=1)
     scratch = Path(tempfile.mkdtemp(prefix="heal-check-speed-"))
     root = tree(bug, scratch / "tree")
-    plain_cmd, heal_cmd = commands(bug, python, project.pytest_args, root)
+    plain_cmd, one_cmd, heal_cmd = commands(bug, python, project.pytest_args, root)
     base = {
         k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
     }
@@ -133,30 +141,32 @@ def main() -> None:
         base["PYTHONPATH"] += os.pathsep + str(source)
     cold = {**base, "PYTHONDONTWRITEBYTECODE": "1"}
     print(f"{bug.id}: {bug.failing_tests[0]}; {python}")
-
-    def first_pair(round_: int, heal_first: bool):
-        no_bytecode(root)
-        heal_env = {**cold, "HEAL_LS_CACHE_DIR": str(scratch / f"first-{round_}")}
-        return both(plain_cmd, heal_cmd, root, cold, heal_env, heal_first)
-
-    if args.first:
-        rounds("first", args.rounds, first_pair)
     cache = scratch / "warm"
     warm = {**base, "HEAL_LS_CACHE_DIR": str(cache)}
-    both(plain_cmd, heal_cmd, root, base, warm, heal_first=False)  # fill both caches
+    sides = [(plain_cmd, base), (one_cmd, base), (heal_cmd, warm)]
 
-    def cold_pair(round_: int, heal_first: bool):
-        shutil.rmtree(cache / "impact", ignore_errors=True)
-        return both(plain_cmd, heal_cmd, root, base, warm, heal_first)
+    if args.first:
+        firsts = [(plain_cmd, cold), (one_cmd, cold), (heal_cmd, cold)]
 
-    rounds("cold", args.rounds, cold_pair)
-    both(plain_cmd, heal_cmd, root, base, warm, heal_first=False)  # the map is filled again
+        def first(round_: int, side: int) -> None:
+            no_bytecode(root)
+            firsts[2] = (heal_cmd, {**cold, "HEAL_LS_CACHE_DIR": str(scratch / f"first-{round_}")})
 
-    def recheck_pair(round_: int, heal_first: bool):
-        edit_function(root, bug.functions[0], round_)
-        return both(plain_cmd, heal_cmd, root, base, warm, heal_first)
+        rounds("first", args.rounds, root, firsts, first)
+    for side in sides:  # fill the caches
+        timed(side[0], root, side[1])
 
-    rounds("re-check", args.rounds, recheck_pair)
+    def empty_map(round_: int, side: int) -> None:
+        if side == 2:
+            shutil.rmtree(cache / "impact", ignore_errors=True)
+
+    rounds("cold", args.rounds, root, sides, empty_map)
+    timed(sides[2][0], root, sides[2][1])  # the map is filled again
+
+    def edited(round_: int, side: int) -> None:  # every process compiles the edited module
+        edit_function(root, bug.functions[0], round_ * len(sides) + side)
+
+    rounds("re-check", args.rounds, root, sides, edited)
     if os.environ.get("KEEP") != "1":
         shutil.rmtree(scratch, ignore_errors=True)
 
