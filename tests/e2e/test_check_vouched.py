@@ -40,7 +40,8 @@ def project(tmp_path):
 def check(project, cache=None) -> dict:
     """`heal-ls check --json --test TARGET` (with `cache`: a cache folder of its own, so no map:
     the whole file runs, as on a first check)."""
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    # one hash seed: among blocks of equal score, the one a reason names follows set order
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONHASHSEED": "0"}
     if cache is not None:
         env["HEAL_LS_CACHE_DIR"] = str(cache)
     cmd = [sys.executable, "-m", "heal_ls", "check", "--json", "--test", TARGET, str(project)]
