@@ -26,6 +26,11 @@ def server_env() -> dict[str, str]:
     return env
 
 
+# Settings for a heal whose subject is not the flaky triage: before each heal the failing test
+# runs again up to 14 times (heal.flakyRuns, ~2 s of CPU and ~5 s of wall a heal). Triage is
+# tests/lsp/test_flaky.py's subject, and test_heal.py's first heal keeps the default.
+NO_TRIAGE = {"flakyRuns": 0}
+
 # Each server gets a fresh repair cache, so one test's verified fix is not another's cache hit.
 SERVE = (
     "import os, tempfile; os.environ['HEAL_LS_CACHE_DIR'] = tempfile.mkdtemp(prefix='heal-cache-');"

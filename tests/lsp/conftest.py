@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from helpers.lsp import CONFIG, start_session
+from helpers.lsp import CONFIG, NO_TRIAGE, start_session
 from pytest_lsp import LanguageClient
 
 
@@ -23,7 +23,7 @@ def project() -> str:
 
 @pytest.fixture
 def settings() -> dict:
-    return {"provider": "local"}
+    return {"provider": "local", **NO_TRIAGE}
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ and the user is told."""
 
 import pytest
 from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
-from helpers.lsp import eventually
+from helpers.lsp import NO_TRIAGE, eventually
 from helpers.projects import CALC, write_files
 from lsprotocol import types as t
 
@@ -51,6 +51,7 @@ def settings(fake_model):  # noqa: F811
         "model": "fake",
         "maxAttempts": 1,
         "verifySeconds": 0.1,
+        **NO_TRIAGE,
     }
 
 

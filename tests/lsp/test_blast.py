@@ -6,7 +6,7 @@ asks again), and a "no" applies nothing."""
 from pathlib import Path
 
 import pytest
-from helpers.lsp import eventually
+from helpers.lsp import NO_TRIAGE, eventually
 from lsprotocol import types as t
 from pygls.uris import to_fs_path
 
@@ -18,7 +18,11 @@ NODEID = "tests/test_inventory.py::test_remove_all"
 
 @pytest.fixture
 def settings():
-    return {"provider": "local", "previewAboveCallers": 3}  # Inventory.remove has 4 callers
+    return {
+        "provider": "local",
+        "previewAboveCallers": 3,
+        **NO_TRIAGE,
+    }  # Inventory.remove has 4 callers
 
 
 async def test_a_widely_called_function_is_previewed(client):

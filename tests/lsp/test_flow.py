@@ -3,7 +3,7 @@ applyEdit pinned to a version -> the background re-run clears the diagnostic."""
 
 import pytest
 from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
-from helpers.lsp import eventually
+from helpers.lsp import NO_TRIAGE, eventually
 from helpers.projects import FIXED_REMOVE as FIXED
 from lsprotocol import types as t
 
@@ -17,7 +17,7 @@ NODEID = "tests/test_inventory.py::test_remove_all"
 @pytest.fixture
 def settings(fake_model):  # noqa: F811
     fake_model.push(FIXED)
-    return {"provider": "openai", "baseUrl": fake_model.openai_url, "model": "fake"}
+    return {"provider": "openai", "baseUrl": fake_model.openai_url, "model": "fake", **NO_TRIAGE}
 
 
 async def run_all(editor):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
-from helpers.lsp import eventually, failing
+from helpers.lsp import NO_TRIAGE, eventually, failing
 from helpers.projects import FIXED_REMOVE as FIXED
 from helpers.projects import FIXED_SUBTOTAL, write_shared_cause
 from lsprotocol import types as t
@@ -20,13 +20,19 @@ WRONG = FIXED.replace("<= 0", "< 0")
 
 
 @pytest.fixture
-def settings(fake_model):  # noqa: F811
+def triage() -> dict:
+    return NO_TRIAGE
+
+
+@pytest.fixture
+def settings(fake_model, triage):  # noqa: F811
     return {
         "provider": "openai",
         "baseUrl": fake_model.openai_url,
         "model": "fake",
         "maxAttempts": 1,
         "prices": {"fake": {"input": 1.0, "output": 2.0}},  # USD per million tokens
+        **triage,
     }
 
 
@@ -43,7 +49,8 @@ async def start_heal(client):
     return task
 
 
-async def test_heal_failing_test_with_the_model(vscode_client, fake_model):  # noqa: F811
+@pytest.mark.parametrize("triage", [{}])  # the default: re-checked (not flaky), then healed
+async def test_heal_failing_test_with_the_model(vscode_client, fake_model, triage):  # noqa: F811
     editor = vscode_client.editor
     uri = editor.open(MODULE)
     await failing(editor)
@@ -54,6 +61,12 @@ async def test_heal_failing_test_with_the_model(vscode_client, fake_model):  # n
     assert editor.applied[0].edit.document_changes[0].text_document.version == 1
     [report] = heal_progress(vscode_client)
     assert report[0].cancellable is True and report[-1].kind == "end"
+    [recheck] = [
+        r
+        for r in vscode_client.progress_reports.values()
+        if r and r[0].title.startswith("heal: re-checking")
+    ]
+    assert recheck[-1].kind == "end" and "run 2 of" in recheck[1].message  # not flaky
     assert any("model" in (r.message or "") or "ask" in (r.message or "") for r in report[1:-1])
     assert fake_model.requests and "def remove" in fake_model.requests[0].prompt_text
     await eventually(lambda: editor.diagnostics(MODULE) == [], what="diagnostic cleared")

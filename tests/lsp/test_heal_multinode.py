@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
-from helpers.lsp import eventually, failing
+from helpers.lsp import NO_TRIAGE, eventually, failing
 from pygls.uris import to_fs_path
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
@@ -25,7 +25,7 @@ def workspace(tmp_path) -> Path:
 
 @pytest.fixture
 def settings(fake_model):  # noqa: F811
-    return {"provider": "openai", "baseUrl": fake_model.openai_url, "maxAttempts": 1}
+    return {"provider": "openai", "baseUrl": fake_model.openai_url, "maxAttempts": 1, **NO_TRIAGE}
 
 
 async def test_two_function_fix_is_one_text_edit_per_node(vscode_client, fake_model):  # noqa: F811

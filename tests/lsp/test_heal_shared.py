@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from helpers.fakemodel import fake_model, pick_function_answer  # noqa: F401 - the fixture
+from helpers.lsp import NO_TRIAGE
 from helpers.projects import FIXED_SUBTOTAL, INNOCENT_TOTAL, write_shared_cause
 from pygls.uris import to_fs_path
 
@@ -13,7 +14,7 @@ pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
 
 @pytest.fixture
 def settings(fake_model):  # noqa: F811
-    return {"provider": "openai", "baseUrl": fake_model.openai_url, "model": "fake"}
+    return {"provider": "openai", "baseUrl": fake_model.openai_url, "model": "fake", **NO_TRIAGE}
 
 
 async def test_either_failure_of_a_weak_shared_cause_offers_the_causes_fix(

@@ -7,6 +7,7 @@ import base64
 
 import pytest
 from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
+from helpers.lsp import NO_TRIAGE
 from helpers.projects import FIXED_REMOVE as FIXED
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
@@ -36,7 +37,7 @@ QUOTE_DOTENV = HEADER + (
 
 @pytest.fixture
 def settings(fake_model):  # noqa: F811
-    return {"provider": "openai", "baseUrl": fake_model.openai_url, "model": "fake"}
+    return {"provider": "openai", "baseUrl": fake_model.openai_url, "model": "fake", **NO_TRIAGE}
 
 
 async def heal(vscode_client, answer: str):

@@ -4,6 +4,7 @@ versions going backwards, notifications about documents that were never opened."
 from __future__ import annotations
 
 import pytest
+from helpers.lsp import NO_TRIAGE
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcInvalidParams
 
@@ -104,7 +105,9 @@ async def test_notifications_for_unopened_documents_are_ignored(vscode_client):
 INTERRUPTING = "def remove(self, name, count=1):\n    raise KeyboardInterrupt\n"
 
 
-@pytest.mark.parametrize("settings", [{"provider": "openai", "model": "fake", "maxAttempts": 1}])
+@pytest.mark.parametrize(
+    "settings", [{"provider": "openai", "model": "fake", "maxAttempts": 1, **NO_TRIAGE}]
+)
 async def test_a_candidate_that_interrupts_the_run_is_not_applied(vscode_client, settings):
     from helpers.fakemodel import FakeModelServer
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
-from helpers.lsp import CONFIG, ServerConfig, eventually, failing, start_session
+from helpers.lsp import CONFIG, NO_TRIAGE, ServerConfig, eventually, failing, start_session
 from helpers.projects import FIXED_REMOVE as FIXED
 from lsprotocol import types as t
 from pytest_lsp import LanguageClient
@@ -44,7 +44,7 @@ async def heal_again(client, uri: str, original: str) -> dict:
 
 @pytest.fixture
 def settings(fake_model):  # noqa: F811
-    return {"provider": "openai", "baseUrl": fake_model.openai_url, "model": "fake"}
+    return {"provider": "openai", "baseUrl": fake_model.openai_url, "model": "fake", **NO_TRIAGE}
 
 
 async def test_use_cache_false_asks_the_model_again(vscode_client, fake_model, settings):  # noqa: F811
@@ -74,7 +74,7 @@ async def test_use_cache_false_asks_the_model_again(vscode_client, fake_model, s
 UNSANDBOXED = ServerConfig(
     server_command=CONFIG.server_command, extra_env={"HEAL_LS_SANDBOX": "none"}
 )
-LOCAL = {"provider": "local", "allowUnisolated": True, "localSeconds": 300}
+LOCAL = {"provider": "local", "allowUnisolated": True, "localSeconds": 300, **NO_TRIAGE}
 
 
 @pytest_lsp.fixture(config=UNSANDBOXED, params=["visual_studio_code"])

@@ -4,6 +4,7 @@ import socket
 import subprocess
 
 import pytest
+from helpers.lsp import NO_TRIAGE
 from lsprotocol import types as t
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]
@@ -49,7 +50,14 @@ async def test_missing_pytest_is_a_message(vscode_client, settings):
 
 @pytest.mark.parametrize(
     "settings",
-    [{"provider": "openai", "baseUrl": f"http://127.0.0.1:{closed_port()}/v1", "maxAttempts": 1}],
+    [
+        {
+            "provider": "openai",
+            "baseUrl": f"http://127.0.0.1:{closed_port()}/v1",
+            "maxAttempts": 1,
+            **NO_TRIAGE,
+        }
+    ],
 )
 async def test_dead_model_endpoint_fails_the_heal_with_a_reason(vscode_client, settings):
     editor = vscode_client.editor
@@ -87,7 +95,7 @@ async def test_syntax_errors_unknown_documents_and_bad_arguments(vscode_client):
     await still_serving(vscode_client)
 
 
-@pytest.mark.parametrize("settings", [{"provider": "anthropic", "maxAttempts": 1}])
+@pytest.mark.parametrize("settings", [{"provider": "anthropic", "maxAttempts": 1, **NO_TRIAGE}])
 async def test_a_provider_without_a_key_fails_the_heal_in_one_line(vscode_client, settings):
     editor = vscode_client.editor
     await editor.command("heal.runTests")
