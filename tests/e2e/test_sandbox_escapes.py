@@ -1,10 +1,13 @@
 """The sandbox is the boundary: hostile candidates run (rails off) and leave nothing behind.
 
 Each escape is the model's answer, served by the fake model through the real anthropic and openai
-SDKs to `heal-ls fix`. The candidate does its damage attempts, then returns the right value only
-when its environment holds no key and the explicitly passed variable arrived: so "verified" proves
-it ran inside, and the checks afterwards prove the workspace, a fake home, the real home, the
-system temp directory, the process table and an outside listener saw nothing of it.
+SDKs. The candidate does its damage attempts, then returns the right value only when its
+environment holds no key and the explicitly passed variable arrived: so "verified" proves it ran
+inside, and the checks afterwards prove the workspace, a fake home, the real home, the system temp
+directory, the process table and an outside listener saw nothing of it. All escapes at once go
+through `heal-ls fix` at each sandbox level; each escape alone is healed by the same engine in the
+test's process (`heal_first_target`, the flags' HealConfig, the same environment), its candidate
+in the same real sandbox.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ import uuid
 from pathlib import Path
 
 import pytest
+from heal_ls.heal.config import HealConfig
 from heal_ls.heal.safety import RAILS_OFF_ENV
 from heal_ls.testing.sandbox import LEVEL_ENV, NOT_ISOLATED
 from helpers.fakemodel import FakeModelServer
+from helpers.heal import heal_first_target
 from helpers.sandbox_levels import LEVELS
 
 pytestmark = pytest.mark.e2e
@@ -138,13 +143,18 @@ def snapshot(watched: dict) -> dict:
     return files
 
 
-def heal(places, provider: str, server: FakeModelServer, *extra, env=None):
-    full = {**os.environ, "HOME": places["home"], RAILS_OFF_ENV: "1", **(env or {})}
+def heal_env(places, provider: str, server: FakeModelServer, env=None) -> dict[str, str]:
+    """What heal-ls runs with: a fake HOME, the rails off, keys and secrets in its environment."""
+    full = {"HOME": places["home"], RAILS_OFF_ENV: "1", **(env or {})}
     full.update(HEAL_CANARY_PASS="through", DEPLOY_TOKEN=SECRET, AWS_SECRET_ACCESS_KEY=SECRET)
     if provider == "anthropic":
         full.update(ANTHROPIC_BASE_URL=server.anthropic_url, ANTHROPIC_API_KEY=SECRET)
     else:
         full.update(OPENAI_BASE_URL=server.openai_url, OPENAI_API_KEY=SECRET)
+    return full
+
+
+def heal(places, provider: str, server: FakeModelServer, *extra, env=None):
     args = ["fix", places["ws"], "--provider", provider, "--no-cache", "--json", "--max-attempts"]
     args += ["1", "--test-env", "HEAL_CANARY_PASS", *extra]
     proc = subprocess.run(
@@ -152,7 +162,7 @@ def heal(places, provider: str, server: FakeModelServer, *extra, env=None):
         capture_output=True,
         text=True,
         timeout=180,
-        env=full,
+        env={**os.environ, **heal_env(places, provider, server, env)},
         cwd=places["ws"],
     )
     assert proc.stdout, proc.stderr
@@ -185,8 +195,23 @@ def run_escapes(scene, names: list[str], provider: str, env=None) -> dict:
     ("name", "provider"),
     [(name, ("anthropic", "openai")[i % 2]) for i, name in enumerate(sorted(ESCAPES))],
 )
-def test_each_escape_runs_and_leaves_nothing_behind(scene, name, provider):
-    run_escapes(scene, [name], provider)
+def test_each_escape_runs_and_leaves_nothing_behind(scene, name, provider, monkeypatch):
+    """The flags `heal` passes, as the HealConfig `fix` makes of them, in this process."""
+    places, watched, listener = scene
+    before = snapshot(watched)
+    with FakeModelServer(functions={"add": candidate([name], places)}) as server:
+        for variable, value in heal_env(places, provider, server).items():
+            monkeypatch.setenv(variable, value)
+        monkeypatch.chdir(places["ws"])
+        config = HealConfig(
+            provider=provider, use_cache=False, max_attempts=1, test_env=("HEAL_CANARY_PASS",)
+        )
+        result = heal_first_target(Path(places["ws"]), config)
+        assert len(server.requests) == 1
+    assert result.status == "verified", result  # it ran, saw no key
+    assert result.warning is None
+    assert_nothing_left(places, watched, listener, before)
+    assert SECRET not in repr(result)
 
 
 @pytest.mark.parametrize("level", LEVELS)
