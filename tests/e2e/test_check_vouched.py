@@ -29,6 +29,7 @@ FILE = "tests/test_inventory.py"
 TARGET = f"{FILE}::test_remove_all"
 SOURCE = "shop/inventory.py"
 COUNT = "        return self.items.get(name, 0)\n"
+OTHERS = ("test_add_counts_up", "test_remove_some", "test_remove_too_many")  # in file order
 
 
 @pytest.fixture
@@ -37,11 +38,16 @@ def project(tmp_path):
     return tmp_path / "inventory"
 
 
-def check(project, cache=None) -> dict:
+def check(project, cache=None, env=None) -> dict:
     """`heal-ls check --json --test TARGET` (with `cache`: a cache folder of its own, so no map:
     the whole file runs, as on a first check)."""
     # one hash seed: among blocks of equal score, the one a reason names follows set order
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONHASHSEED": "0"}
+    env = {
+        **os.environ,
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "PYTHONHASHSEED": "0",
+        **(env or {}),
+    }
     if cache is not None:
         env["HEAL_LS_CACHE_DIR"] = str(cache)
     cmd = [sys.executable, "-m", "heal_ls", "check", "--json", "--test", TARGET, str(project)]
@@ -139,3 +145,32 @@ def test_the_map_gives_back_a_tests_blocks_as_a_run_of_it_reports_them(project):
         "    def add(self, name, count=1):\n        # note\n",
     )
     assert vouched_tests(root, sys.executable, focus.files(), focus.wants) == []
+
+
+# Put on the PYTHONPATH of `heal-ls check`: notes the test arguments of each pytest it spawns.
+SPAWN_HOOK = """
+import os, sys
+
+def _note(event, args):
+    if event == "subprocess.Popen" and "heal_pytest_main" in list(args[1] or ()):
+        with open(os.environ["SPAWNS_FILE"], "a") as handle:
+            handle.write(" ".join(a for a in args[1] if a.startswith(("tests/", "--heal-ex"))))
+            handle.write("\\n")
+
+sys.addaudithook(_note)
+"""
+
+
+def test_the_recheck_is_one_pytest_spawned_ahead_without_the_vouched_tests(project, tmp_path):
+    """The map is asked before the first run is spawned: that one run (the file, less what the
+    map vouches for) is the one diagnose takes over, not a second one."""
+    check(project)
+    hooks, spawns = tmp_path / "hooks", tmp_path / "spawns"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(SPAWN_HOOK)
+    env = {"PYTHONPATH": os.pathsep.join([str(hooks), os.environ.get("PYTHONPATH", "")])}
+    env |= {"SPAWNS_FILE": str(spawns)}
+    again = check(project, env=env)
+    assert (again["ran"], again["vouched"]) == (1, 3)
+    excluded = " ".join(f"--heal-exclude {FILE}::{name}" for name in OTHERS)
+    assert spawns.read_text().splitlines() == [f"{excluded} {FILE}"]
