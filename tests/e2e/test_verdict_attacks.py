@@ -7,7 +7,8 @@ time (a default argument), made to write sealed "passed" rows; (b) pytest's `Fun
 replaced at import time (a decorator) so every test passes; (c) the `obj` of every other collected
 test, replaced by a no-op when the candidate runs, so the guards it breaks pass.
 
-With the rails on each is held for review or refused, never applied. With the rails off (the
+With the rails on each is held for review or refused, never applied (one through `heal-ls fix
+--apply`, the others by the same engine in the test's process). With the rails off (the
 layer underneath alone) each is still not verified: the plugin-free confirmation run (heal/
 confirm.py) has no reporter to reach, and its sentinel test, which must fail, passes under (b)
 and (c). An honest answer in the same scene is verified at each sandbox level.
@@ -22,10 +23,12 @@ import subprocess
 import sys
 
 import pytest
+from heal_ls.heal.config import HealConfig
 from heal_ls.heal.safety import RAILS_OFF_ENV
 from heal_ls.testing.confirm import CONFIRMED
 from heal_ls.testing.sandbox import LEVEL_ENV
 from helpers.fakemodel import FakeModelServer
+from helpers.heal import heal_first_target
 from helpers.sandbox_levels import LEVELS
 
 pytestmark = pytest.mark.e2e
@@ -123,10 +126,26 @@ def assert_not_verified(ws, result: dict, allowed: tuple[str, ...]) -> None:
     assert (ws / "calc.py").read_text() == MODULE  # nothing was written
 
 
-@pytest.mark.parametrize("attack", sorted(ATTACKS))
-def test_with_the_rails_on_an_attack_is_held_or_refused(ws, attack):
-    result = heal(ws, ATTACKS[attack], rails=True)
-    assert_not_verified(ws, result, ("review", "unverified", "failed"))
+HELD = ("review", "unverified", "failed")
+
+
+def test_with_the_rails_on_an_attack_is_held_or_refused(ws):
+    result = heal(ws, ATTACKS["reporter_via_gc"], rails=True)
+    assert_not_verified(ws, result, HELD)
+
+
+@pytest.mark.parametrize("attack", sorted(set(ATTACKS) - {"reporter_via_gc"}))
+def test_with_the_rails_on_every_attack_is_held_or_refused(ws, attack, monkeypatch):
+    """The other attacks, healed by the engine `fix` runs, in this process."""
+    with FakeModelServer(functions={"add": ATTACKS[attack]}) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.openai_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
+        monkeypatch.setenv("HOME", str(ws.parent))
+        config = HealConfig(provider="openai", use_cache=False, max_attempts=1)
+        result = heal_first_target(ws, config)
+        assert server.requests
+    assert result.status in HELD, result
+    assert (ws / "calc.py").read_text() == MODULE  # nothing was written
 
 
 @pytest.mark.parametrize(
