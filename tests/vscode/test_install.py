@@ -130,10 +130,11 @@ def test_the_installed_vsix_shows_the_diagnostic_from_the_installed_server(
     env["PATH"] = f"{vscode_tools.node.parent}:{env['PATH']}"
     profile = tmp_path / "profile"
     vsix = only(dist, "heal-ls-*.vsix")
-    run = code_server_ui(vscode_tools, vsix, ws, profile, env, UNTIL="diagnostic")
+    stages = [{"drive": "diagnostic", "ws": str(ws)}]
+    out = code_server_ui(vscode_tools, vsix, profile, env, stages).stage("diagnostic")
     assert [p.name for p in (profile / "ext").glob("heal-ls.heal-ls-*")] == [
         "heal-ls.heal-ls-0.1.0"
     ]
-    assert "problems: " in run.stdout and "test_remove_all failed" in run.stdout
+    assert "problems: " in out and "test_remove_all failed" in out
     heal_log = "".join(p.read_text() for p in (profile / "user" / "logs").rglob("Heal.log"))
     assert f"starting: {user['python']} -m heal_ls serve" in heal_log, heal_log[-3000:]

@@ -21,7 +21,6 @@ from vscode_harness import (
     HERE,
     TIMEOUT,
     background,
-    code_server_ui,
     fixed_remove,
     free_port,
     heal_settings,
@@ -184,12 +183,3 @@ def test_extension_host(exthost_output, check):
     failed = re.search(rf"CHECK FAIL {re.escape(check)}: (.*)", exthost_output)
     reason = failed.group(1) if failed else "did not run; see .cache/vscode/exthost-last.log"
     assert passed, f"{check}: {reason}"
-
-
-def test_lightbulb_heals_through_the_ui(vscode_tools, vsix, fake_model, tmp_path):
-    """code-server with the packaged .vsix: Ctrl+. -> AI heal -> fixed code in the editor."""
-    ws = workspace_copy(tmp_path / "inventory", heal_settings())
-    env = vscode_tools.env(**model_env(fake_model))
-    code_server_ui(vscode_tools, vsix, ws, tmp_path / "cs-data", env)
-    assert "== 0" in (ws / "shop" / "inventory.py").read_text()
-    assert (CACHE / "screenshots" / "vscode-heal-quickfix.png").stat().st_size > 10_000

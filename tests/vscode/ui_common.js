@@ -1,10 +1,10 @@
 // What the UI drivers share: a headless Chromium on code-server's workbench, the palette, the
-// explorer, screenshots and a timed log. Env: PORT, WS, SHOTS (screenshot folder).
+// explorer, screenshots, a timed log, and the stages of one session. Env: PORT, SHOTS (screenshot
+// folder), STAGES (see runStages).
 const fs = require('fs');
 const { chromium } = require('playwright-core');
 
-const { PORT, WS, SHOTS } = process.env;
-const FILE = `${WS}/shop/inventory.py`;
+const { PORT, SHOTS, STAGES } = process.env;
 const t0 = Date.now();
 const log = (m) => console.log(`${Date.now() - t0}ms ${m}`);
 const shot = (page, name) => page.screenshot({ path: `${SHOTS}/${name}.png` });
@@ -62,40 +62,53 @@ async function openFile(page) {
   await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 30000 });
 }
 
-/** Wait for the fixed Inventory.remove in the editor, save it and check it reached the disk. */
-async function saveFixed(page) {
+/** Wait for the fixed Inventory.remove in the editor, save it and check it reached ws's disk. */
+async function saveFixed(page, ws) {
+  const file = `${ws}/shop/inventory.py`;
   await page.locator('.monaco-editor .view-line', { hasText: '== 0' }).first().waitFor({ timeout: 120000 });
   log('fixed code in the editor');
   await page.keyboard.press('Control+S');
-  for (let i = 0; i < 100 && !fs.readFileSync(FILE, 'utf8').includes('== 0'); i++) {
+  for (let i = 0; i < 100 && !fs.readFileSync(file, 'utf8').includes('== 0'); i++) {
     await page.waitForTimeout(100);
   }
-  if (!fs.readFileSync(FILE, 'utf8').includes('== 0')) throw new Error('fix not saved to disk');
+  if (!fs.readFileSync(file, 'utf8').includes('== 0')) throw new Error('fix not saved to disk');
   log('saved to disk');
 }
 
-/** Run `drive(page)` on the workbench of WS; a failure leaves `<failureShot>.png` behind. */
-function withWorkbench(failureShot, drive) {
+/** One browser for every stage of STAGES (a JSON list of {drive, ws, ...}: `drives[drive]`, run
+ * in a new page on the workbench of folder ws, with the stage as its second argument), one after
+ * the other. Each stage's output follows a line `=== stage <drive>` and ends with `STAGE PASS
+ * <drive>` or `STAGE FAIL <drive>: <error>` (and leaves `vscode-<drive>-failure.png` behind); a
+ * failed stage does not stop the next. Exits 1 if any failed. */
+function runStages(drives) {
   (async () => {
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    try {
-      await page.goto(`http://127.0.0.1:${PORT}/?folder=${encodeURIComponent(WS)}`, { timeout: 120000 });
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
-      log('workbench loaded');
-      await drive(page);
-    } catch (err) {
-      await shot(page, failureShot).catch(() => undefined);
-      throw err;
-    } finally {
-      await browser.close();
+    let failed = 0;
+    for (const stage of JSON.parse(STAGES)) {
+      console.log(`=== stage ${stage.drive}`);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      try {
+        await page.goto(`http://127.0.0.1:${PORT}/?folder=${encodeURIComponent(stage.ws)}`, { timeout: 120000 });
+        await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+        log('workbench loaded');
+        await drives[stage.drive](page, stage);
+        console.log(`STAGE PASS ${stage.drive}`);
+      } catch (err) {
+        failed += 1;
+        console.log(`STAGE FAIL ${stage.drive}: ${err.message}`);
+        await shot(page, `vscode-${stage.drive}-failure`).catch(() => undefined);
+      } finally {
+        await page.close();
+      }
     }
+    await browser.close();
+    process.exit(failed ? 1 : 0);
   })().catch((err) => {
     console.error('FAIL', err.message);
-    process.exit(1);
+    process.exit(2);
   });
 }
 
 module.exports = {
-  log, openFile, openQuickFix, runPaletteCommand, saveFixed, shot, withWorkbench,
+  log, openFile, openQuickFix, runPaletteCommand, runStages, saveFixed, shot,
 };

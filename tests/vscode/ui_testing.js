@@ -1,14 +1,13 @@
-// Drives code-server's real UI like a user, from a clean profile (env as ui_common.js):
-// MODE=testing: palette "Heal: Run Tests", the Testing view shows test_remove_all failed, and no
+// Drives code-server's real UI like a user (stages of ui_session.js):
+// testing: palette "Heal: Run Tests", the Testing view shows test_remove_all failed, and no
 //   test message is inline in the editor (heal-ls's diagnostic has that line); palette "Test: Run
 //   All Tests" (the Testing view's run) -> the failure's message inline on the failing line of
 //   Inventory.remove; the test's context menu offers Heal and Debug; Heal -> the fixed code, saved.
-// MODE=report: palette "Heal: Load CI Test Report" with REPORT (a JUnit XML file) -> the
+// report: palette "Heal: Load CI Test Report" with the stage's report (a JUnit XML file) -> the
 //   Problems panel ("problems: ..."); then palette "Heal: Heal Failing Test" -> the fixed code.
 // Both print "fixed notifications: N", the notifications that announce the fix.
-const { log, openFile, runPaletteCommand, saveFixed, shot, withWorkbench } = require('./ui_common');
+const { log, openFile, runPaletteCommand, saveFixed, shot } = require('./ui_common');
 
-const { MODE, REPORT } = process.env;
 const FIXED_TEXT = /Inventory\.remove fixed/;
 
 /** The Testing view with test_remove_all's row shown (its file's row expanded). */
@@ -41,7 +40,7 @@ async function countFixedNotifications(page) {
   console.log(`fixed notifications: ${texts.length} (${texts.map((t) => t.replace(/\n/g, ' ')).join(' || ')})`);
 }
 
-async function testingView(page) {
+async function testing(page, { ws }) {
   await openFile(page);
   await runPaletteCommand(page, 'Heal: Run Tests');
   log('palette: Heal: Run Tests');
@@ -74,13 +73,13 @@ async function testingView(page) {
   await shot(page, 'vscode-testing-view');
   await heal.click();
   log('context menu: Heal Failing Test');
-  await saveFixed(page);
+  await saveFixed(page, ws);
   await row.locator('.codicon-testing-passed-icon').waitFor({ timeout: 90000 });
   log('Testing view: test_remove_all passed');
   await countFixedNotifications(page);
 }
 
-async function loadReport(page) {
+async function report(page, { ws, report: xml }) {
   await openFile(page);
   await runPaletteCommand(page, 'Heal: Load CI Test Report');
   // code-server's open dialog is VS Code's simple file dialog: a path in the quick input
@@ -91,11 +90,11 @@ async function loadReport(page) {
     () => document.querySelector('.quick-input-widget input')?.value.startsWith('/'), null,
     { timeout: 30000 });
   await page.waitForTimeout(1000);
-  await input.fill(REPORT);
+  await input.fill(xml);
   await page.waitForTimeout(500);
-  if ((await input.inputValue()) !== REPORT) await input.fill(REPORT);
+  if ((await input.inputValue()) !== xml) await input.fill(xml);
   await page.locator('.quick-input-widget .monaco-button', { hasText: /^OK$/ }).click({ timeout: 10000 });
-  log(`report chosen: ${REPORT}`);
+  log(`report chosen: ${xml}`);
   await page.keyboard.press('Control+Shift+M');
   const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'failed' }).first();
   await problem.waitFor({ timeout: 60000 });
@@ -103,8 +102,8 @@ async function loadReport(page) {
   await shot(page, 'vscode-ci-report');
   await runPaletteCommand(page, 'Heal: Heal Failing Test');
   log('palette: Heal: Heal Failing Test');
-  await saveFixed(page);
+  await saveFixed(page, ws);
   await countFixedNotifications(page);
 }
 
-withWorkbench(`vscode-${MODE}-failure`, MODE === 'report' ? loadReport : testingView);
+module.exports = { report, testing };

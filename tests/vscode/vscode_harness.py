@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -130,18 +131,28 @@ def model_env(fake_model: dict) -> dict[str, str]:
     return {"OPENAI_BASE_URL": fake_model["url"] + "/v1", "OPENAI_API_KEY": "sk-fake-for-tests"}
 
 
+@dataclass
+class UiSession:
+    """What one UI session's driver printed (ui_session.js), stdout then stderr."""
+
+    output: str
+
+    def stage(self, drive: str) -> str:
+        """The output of the stage `drive`, asserted to have passed."""
+        sections = re.split(r"^=== stage (\w+)$", self.output, flags=re.M)
+        found = dict(zip(sections[1::2], sections[2::2], strict=True)).get(drive, "")
+        assert f"STAGE PASS {drive}" in found, (found or self.output)[-4000:]
+        return found
+
+
 def code_server_ui(
-    tools: Tools,
-    vsix: Path,
-    ws: Path,
-    profile: Path,
-    env: dict[str, str],
-    script: str = "ui_quickfix.js",
-    **driver: str,
-):
+    tools: Tools, vsix: Path, profile: Path, env: dict[str, str], stages: list[dict[str, str]]
+) -> UiSession:
     """Install the .vsix into a clean code-server profile (its own user data and extensions
-    folders, and a heal-ls cache of its own: no fix remembered from another test's heal), open
-    ws and run the UI driver `script` (driver: its extra env, e.g. UNTIL)."""
+    folders, and a heal-ls cache of its own: no fix remembered from another test's heal), start
+    one code-server and run the UI driver's stages in one headless Chromium, one after the other
+    (ui_session.js; a stage: {"drive": "quickfix" | "diagnostic" | "testing" | "report", "ws":
+    the folder it opens, ...}). A failed stage fails only the tests that read it."""
     env = {**env, "HEAL_LS_CACHE_DIR": str(profile / "heal-ls-cache")}
     code_server = [
         str(tools.node),
@@ -155,13 +166,12 @@ def code_server_ui(
     assert install.returncode == 0, install.stdout + install.stderr
     port = free_port()
     serve = ["--auth", "none", "--bind-addr", f"127.0.0.1:{port}", "--disable-telemetry"]
-    serve += ["--disable-update-check", "--disable-workspace-trust", str(ws)]
+    serve += ["--disable-update-check", "--disable-workspace-trust"]
     shots = CACHE / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     with background(code_server + serve, env=env, log=profile / "code-server.log") as server:
         wait_for_http(f"http://127.0.0.1:{port}/healthz", server)
-        driver_env = tools.env(PORT=str(port), WS=str(ws), SHOTS=str(shots), **driver)
-        run = tools.run_node(HERE / script, driver_env, timeout=300)
+        driver_env = tools.env(PORT=str(port), SHOTS=str(shots), STAGES=json.dumps(stages))
+        run = tools.run_node(HERE / "ui_session.js", driver_env, timeout=300 * len(stages))
     sys.stdout.write(run.stdout + run.stderr)
-    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
-    return run
+    return UiSession(run.stdout + run.stderr)
