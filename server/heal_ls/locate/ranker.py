@@ -481,7 +481,8 @@ class Ranker:
             owner = f"{where[0]}:{node.start_line}"
             # an entry block is the def itself: its line is the def's, past any decorator
             line = where[1] if block else node.def_line
-            if owner not in best or score > best[owner][0]:
+            # of equally suspicious blocks, the first in the function names it
+            if owner not in best or (score, -line) > (best[owner][0], -best[owner][1]):
                 best[owner] = (score, line)
         return best
 

@@ -118,7 +118,10 @@ def block_ochiai(failure: Failure, run: RunResult | None) -> dict[str, float]:
         for key in mine.intersection(keys):
             passed[key] += 1
     total = len(failing)
-    return {key: failed[key] / math.sqrt(total * (failed[key] + passed[key])) for key in mine}
+    # in key order, not the set's: ties then resolve alike in every process (hash seeds differ)
+    return {
+        key: failed[key] / math.sqrt(total * (failed[key] + passed[key])) for key in sorted(mine)
+    }
 
 
 def split_block(key: str) -> tuple[str, int] | None:

@@ -3,7 +3,7 @@ most suspicious block (Ochiai over the tests whose blocks were recorded); a func
 is more specific to the failing tests than any block of the functions the failing line calls
 ranks above them."""
 
-from heal_ls.locate import locate
+from heal_ls.locate import locate, ranker
 from heal_ls.locate.affinity import NAME_BONUS
 from heal_ls.locate.spectrum import block_ochiai
 from heal_ls.models import Frame, RunResult
@@ -253,3 +253,19 @@ def test_a_decorated_functions_entry_block_points_at_its_def_line(tmp_path):
     assert first.qualname == "shout"
     assert first.focus_line == line_of(DECORATED, "def shout")
     assert f"block at line {line_of(DECORATED, 'def shout')}" in first.reason
+
+
+def test_of_equally_suspicious_blocks_the_first_in_the_function_names_it(tmp_path, monkeypatch):
+    """`break` and `return out` ran in the failing test only (Ochiai 1.0 both): the reason and
+    the focus name `break`, the first, whatever order the scores come in (a set's order, which
+    the hash seed changes from one process to the next)."""
+    failure, run = run_with(tmp_path)
+    for test in run.tests:
+        test.blocks = {path: lines[:-1] for path, lines in test.blocks.items()}  # no `return out`
+    scored = block_ochiai(failure, run)
+    assert scored[f"{tmp_path / 'fmt.py'}:{line_of(FMT, 'return out')}:b"] == 1.0
+    for order in (list, reversed):
+        monkeypatch.setattr(ranker, "block_ochiai", lambda f, r, o=order: dict(o(scored.items())))
+        first = locate(failure, str(tmp_path), run).suspects[0]
+        assert (first.qualname, first.focus_line) == ("drop_comments", line_of(FMT, "break"))
+        assert f"block at line {line_of(FMT, 'break')}" in first.reason
