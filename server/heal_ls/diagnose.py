@@ -107,6 +107,8 @@ async def _tests(
     on_row = (
         on_row if options.overlay else ahead.wrap(on_row, files_named)
     )  # an overlay is not on disk
+    if focus is not None and not options.overlay:
+        ahead.take(*_likely_read(root, options.python, focus.requested))
     try:
         if focus is None:
             run = await run_pytest(
@@ -153,6 +155,24 @@ async def _focused(
     await asyncio.gather(*recording)  # the tests' own run is recorded after their files'
     run = await _pytest(root, options, list(focus.requested), on_row, recording)
     return run, run
+
+
+def _likely_read(
+    root: str, python: str | None, requested: Sequence[str]
+) -> tuple[list[str], bool, list[str]]:
+    """What locating the requested tests' failures will read, queued before any row arrives
+    (their rows come as they end, often with the run): their files and the functions the map
+    saw them run last time, as a failed row names them (testing/report.files_named)."""
+    files = [os.path.abspath(os.path.join(root, nodeid.split("::", 1)[0])) for nodeid in requested]
+    files = [path for path in files if path.endswith(".py")]  # not a folder's id
+    keys: list[str] = []
+    if ImpactMap.exists(root, python):
+        try:
+            with ImpactMap.open(root, python) as impact:
+                keys = impact.last_ran(requested)
+        except (sqlite3.Error, OSError) as exc:
+            logger.debug("impact map of %s not read ahead: %s", root, exc)
+    return files + [key.rpartition(":")[0] for key in keys], True, keys
 
 
 def _recalled(root: str, python: str | None, vouched: Sequence[str]) -> list[TestOutcome] | None:

@@ -59,3 +59,34 @@ def test_the_run_is_in_the_impact_map_when_diagnose_returns(tmp_path, monkeypatc
     assert [f.test for f, _ in located] == ["test_shop.py::test_sum"]
     assert located[0][1].suspects[0].qualname == "total"
     assert [t.nodeid for t in ran] == ["test_shop.py::test_empty"]
+
+
+def test_a_re_check_reads_ahead_what_the_test_ran_before_any_row(tmp_path, monkeypatch):
+    """Locating reads the failing test's file and the functions it ran: on a re-check the map
+    names them, so they are queued for reading ahead as the run starts, not when the failed
+    test's row arrives (often with the run's end, leaving it all to after the run)."""
+    (tmp_path / "shop.py").write_text("def total(xs):\n    return sum(xs) + 1\n")
+    (tmp_path / "test_shop.py").write_text(
+        "from shop import total\n\n"
+        "def test_empty():\n    total([])\n\n"
+        "def test_sum():\n    assert total([1, 2]) == 3\n"
+    )
+    root = str(tmp_path)
+    asyncio.run(diagnose.diagnose(root, tests=["test_shop.py::test_sum"]))  # the map, filled
+    events: list[tuple] = []
+    take = diagnose.Prefetch.take
+
+    def noted(self, paths, failing, ran=()):
+        events.append(("take", tuple(paths), failing, tuple(ran)))
+        take(self, paths, failing, ran)
+
+    monkeypatch.setattr(diagnose.Prefetch, "take", noted)
+    asyncio.run(
+        diagnose.diagnose(
+            root, tests=["test_shop.py::test_sum"], on_row=lambda row: events.append(("row",))
+        )
+    )
+    first = events[0]
+    assert first[0] == "take" and first[2] is True  # before any row: read and index
+    assert root + "/test_shop.py" in first[1]
+    assert first[3] == (root + "/shop.py:1",)  # the function the test ran last time

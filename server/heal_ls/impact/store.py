@@ -138,6 +138,17 @@ class ImpactMap:
         )
         return [MappedTest(*row) for row in rows]
 
+    def last_ran(self, nodeids: Sequence[str]) -> list[str]:
+        """The functions ("abs_path:first_line", their lines now) those tests ran at their last
+        recorded run, fresh or stale: what their next run will likely read (locate/prefetch)."""
+        rows = self.db.execute(
+            "SELECT DISTINCT f.path, f.line FROM tests t JOIN runs r ON r.test = t.id "
+            "JOIN functions f ON f.id = r.function "
+            "WHERE t.nodeid IN (SELECT value FROM json_each(?)) ORDER BY f.path, f.line",
+            (_json(nodeids),),
+        )
+        return [f"{os.path.join(self.root, path)}:{line}" for path, line in rows]
+
     def known(self, files: Iterable[str]) -> list[str]:
         """Those test files (relative) whose whole test set the map holds, as they are now."""
         rows = self.db.execute(

@@ -260,3 +260,14 @@ def test_a_rerun_writes_only_the_rows_that_changed(project):
         ]
         assert impact.tests_running(Function("pkg/other.py", "neg")) == []
         assert impact.stats().rows == 4
+
+
+def test_last_ran_names_what_the_tests_ran_at_the_lines_they_are_at_now(project):
+    """What a re-check of test_size will likely read (locate/prefetch): its functions, where
+    they are now (a comment and a blank line added above them), and nothing of the other tests'."""
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project))
+        edit(project / "pkg" / "mod.py", "LIMIT = 3\n", "LIMIT = 3\n# a comment\n\n")
+        impact.sync()
+        ran = impact.last_ran(["tests/test_mod.py::test_size"])
+    assert ran == [key(project, "pkg/mod.py", 13), key(project, "pkg/mod.py", 15)]
