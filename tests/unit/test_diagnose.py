@@ -32,16 +32,21 @@ def test_an_unlocatable_failure_does_not_hide_the_others(tmp_path, monkeypatch):
     assert located["t::odd"].reason == "locate failed: index out of sync"
 
 
-def test_the_run_is_in_the_impact_map_when_diagnose_returns(tmp_path, monkeypatch):
-    """The map is written while the failures are located (a real pytest run; the write made
-    slow here), and diagnose returns only once it is: the passing test's row is there."""
+def shop(tmp_path) -> str:
+    """A project whose test_sum fails (total adds 1) and whose test_empty passes."""
     (tmp_path / "shop.py").write_text("def total(xs):\n    return sum(xs) + 1\n")
     (tmp_path / "test_shop.py").write_text(
         "from shop import total\n\n"
         "def test_empty():\n    total([])\n\n"
         "def test_sum():\n    assert total([1, 2]) == 3\n"
     )
-    root = str(tmp_path)
+    return str(tmp_path)
+
+
+def test_the_run_is_in_the_impact_map_when_diagnose_returns(tmp_path, monkeypatch):
+    """The map is written while the failures are located (a real pytest run; the write made
+    slow here), and diagnose returns only once it is: the passing test's row is there."""
+    root = shop(tmp_path)
     write = feed._record
 
     def slow_write(*args):
@@ -65,13 +70,7 @@ def test_a_re_check_reads_ahead_what_the_test_ran_before_any_row(tmp_path, monke
     """Locating reads the failing test's file and the functions it ran: on a re-check the map
     names them, so they are queued for reading ahead as the run starts, not when the failed
     test's row arrives (often with the run's end, leaving it all to after the run)."""
-    (tmp_path / "shop.py").write_text("def total(xs):\n    return sum(xs) + 1\n")
-    (tmp_path / "test_shop.py").write_text(
-        "from shop import total\n\n"
-        "def test_empty():\n    total([])\n\n"
-        "def test_sum():\n    assert total([1, 2]) == 3\n"
-    )
-    root = str(tmp_path)
+    root = shop(tmp_path)
     asyncio.run(diagnose.diagnose(root, tests=["test_shop.py::test_sum"]))  # the map, filled
     events: list[tuple] = []
     take = diagnose.Prefetch.take
