@@ -54,20 +54,35 @@ def _functions(
             staled += drop_rows(db, function)
             db.execute("DELETE FROM functions WHERE id=?", (function,))
             continue
-        if mine.fingerprint != fingerprint or (now and now.outer != outer):
+        outer_moved = now is not None and now.outer != outer
+        dropped = refresh_function(db, function, (fingerprint, layout), mine, outer_moved)
+        if dropped is not None:
             changed += 1
-            staled += drop_rows(db, function)
-        elif mine.layout != layout:  # the same code, moved inside: its rows' blocks are off
-            drop_blocks(db, function)
-        update_function(db, function, mine)
+            staled += dropped
     return changed, staled
 
 
-def update_function(db: sqlite3.Connection, function: int, mine: FunctionPrint) -> None:
-    db.execute(
+def refresh_function(
+    db: sqlite3.Connection,
+    function: int,
+    held: tuple[str, str],
+    mine: FunctionPrint,
+    outer_moved: bool = False,
+) -> int | None:
+    """Bring one function's row from `held` (fingerprint, layout) to `mine`, as the file is now.
+    Changed code (or module code around it): its rows go, and the number of tests made stale is
+    returned; the same code moved inside: its rows' blocks are off; None when it did not change."""
+    fingerprint, layout = held
+    dropped = None
+    if mine.fingerprint != fingerprint or outer_moved:
+        dropped = drop_rows(db, function)
+    elif mine.layout != layout:
+        drop_blocks(db, function)
+    db.execute(  # its lines too: code above it may have moved it
         "UPDATE functions SET fingerprint=?, line=?, layout=?, last=? WHERE id=?",
         (mine.fingerprint, mine.line, mine.layout, mine.last, function),
     )
+    return dropped
 
 
 def drop_rows(db: sqlite3.Connection, function: int) -> int:

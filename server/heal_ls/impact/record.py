@@ -5,8 +5,9 @@ qualname, read from the coverage keys "abs_path:first_line"). An untraced run (t
 read from pytest's cache) only updates the outcome of a test whose rows are fresh, and records a
 test the map did not know without rows. A run that recorded blocks (diagnose's) keeps each
 test's blocks in its rows, relative to each function's first line (the test's `blocks` flag says
-they are there and fit the code as it is: a layout change inside a function clears it). A test whose file or whose functions' files changed
-since the run started is left alone: its keys may name lines that moved.
+they are there and fit the code as it is: a layout change inside a function clears it). A test
+whose file or whose functions' files changed since the run started is left alone: its keys may
+name lines that moved.
 """
 
 from __future__ import annotations
@@ -17,13 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from heal_ls.impact.fingerprints import FileFunctions, FunctionPrint, file_functions, signature
-from heal_ls.impact.invalidate import (
-    drop_blocks,
-    drop_rows,
-    known_file,
-    remember_file,
-    update_function,
-)
+from heal_ls.impact.invalidate import known_file, refresh_function, remember_file
 from heal_ls.impact.schema import transaction
 from heal_ls.models import RunResult, TestOutcome
 
@@ -195,12 +190,7 @@ class Recorder:
                 ).lastrowid
                 or 0
             )
-        if row[1] != mine.fingerprint:  # changed since the last sync: its old rows go
-            drop_rows(self.db, row[0])
-        elif row[2] != mine.layout:  # moved inside since: the other tests' blocks of it are off
-            drop_blocks(self.db, row[0])
-        if (row[1], row[2]) != (mine.fingerprint, mine.layout):
-            update_function(self.db, row[0], mine)
+        refresh_function(self.db, row[0], (row[1], row[2]), mine)  # changed since the last sync
         return row[0]
 
 

@@ -170,51 +170,53 @@ class ImpactMap:
         """The fresh traced tests of those files as a traced run reports them: covered
         functions as "abs_path:first_line" of the files as they are now. Timed-out tests are
         left out: they are neither guards nor failures."""
-        found: dict[str, TestOutcome] = {}
-        rows = self.db.execute(
-            "SELECT t.nodeid, t.outcome, t.duration, t.file, f.path, f.line FROM tests t "
-            "LEFT JOIN runs r ON r.test = t.id LEFT JOIN functions f ON f.id = r.function "
-            "WHERE t.stale=0 AND t.traced=1 AND t.outcome != ? "
-            "AND t.file IN (SELECT value FROM json_each(?)) ORDER BY t.nodeid, f.path, f.line",
-            (TIMEOUT, _json(files)),
+        where = (
+            "t.stale=0 AND t.traced=1 AND t.outcome != ? "
+            "AND t.file IN (SELECT value FROM json_each(?))"
         )
-        for nodeid, outcome, duration, file, path, line in rows:
-            test = found.get(nodeid)
-            if test is None:
-                where = os.path.join(self.root, file)
-                test = found[nodeid] = TestOutcome(nodeid, outcome, duration, path=where)
-            if path is not None:
-                test.covered.append(f"{os.path.join(self.root, path)}:{line}")
-        return list(found.values())
+        return self._tests(where, (TIMEOUT, _json(files)), "t.nodeid", blocks=False)
 
     def recall(self, nodeids: Sequence[str]) -> list[TestOutcome] | None:
         """Those tests as a traced run with blocks reports them (covered functions and blocks
         at the lines they are at now), when the map still vouches for every one of them
         (testing/vouch.py; fresh, traced with their blocks kept); None when it no longer does."""
+        where = f"{VOUCHED} AND t.nodeid IN (SELECT value FROM json_each(?))"
+        found = self._tests(where, (_json(nodeids),), "t.id", blocks=True)
+        return found if len(found) == len(set(nodeids)) else None
+
+    def _tests(
+        self, where: str, params: tuple[str, ...], order: str, blocks: bool
+    ) -> list[TestOutcome]:
+        """The tests the condition selects, in `order`, each with the functions (and blocks) it
+        ran; with blocks, covered keys sorted as a traced run's report sorts them."""
         found: dict[str, TestOutcome] = {}
         rows = self.db.execute(
             "SELECT t.nodeid, t.outcome, t.duration, t.file, f.path, f.line, r.blocks FROM tests t "
             "LEFT JOIN runs r ON r.test = t.id LEFT JOIN functions f ON f.id = r.function "
-            f"WHERE {VOUCHED} AND t.nodeid IN (SELECT value FROM json_each(?)) "
-            "ORDER BY t.id, f.path, f.line",
-            (_json(nodeids),),
+            f"WHERE {where} ORDER BY {order}, f.path, f.line",
+            params,
         )
         for nodeid, outcome, duration, file, path, line, offsets in rows:
             test = found.get(nodeid)
             if test is None:
-                where = os.path.join(self.root, file)
-                test = found[nodeid] = TestOutcome(nodeid, outcome, duration, path=where, blocks={})
+                test = found[nodeid] = TestOutcome(
+                    nodeid,
+                    outcome,
+                    duration,
+                    path=os.path.join(self.root, file),
+                    blocks={} if blocks else None,
+                )
             if path is None:
                 continue
             full = os.path.join(self.root, path)
             test.covered.append(f"{full}:{line}")
             if offsets and test.blocks is not None:
-                lines = test.blocks.setdefault(full, [])
-                lines.extend(line + int(offset) for offset in offsets.split(","))
-        if len(found) != len(set(nodeids)):
-            return None
+                test.blocks.setdefault(full, []).extend(
+                    line + int(offset) for offset in offsets.split(",")
+                )
         for test in found.values():
-            test.covered.sort()
+            if blocks:
+                test.covered.sort()
             for lines in (test.blocks or {}).values():
                 lines.sort()
         return list(found.values())
