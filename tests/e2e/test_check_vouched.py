@@ -108,6 +108,19 @@ def test_a_stale_test_runs_again_and_is_no_contrast_when_it_fails(project, tmp_p
     assert ranking(again) == ranking(check(project, cache=tmp_path / "no-map"))
 
 
+def test_a_conftest_edit_makes_the_recheck_run_the_whole_file_again(project):
+    """The map holds no function of a conftest.py (the traced runs never record test code), yet
+    what it sets is what the tests see: once it changes, the map vouches for nothing under it."""
+    conftest = project / "tests" / "conftest.py"
+    conftest.write_text("import pytest\n\nSTOCK = 3\n")
+    check(project)
+    settled = check(project)
+    assert (settled["ran"], settled["vouched"]) == (1, 3)
+    conftest.write_text("import pytest\n\nSTOCK = 4\n")
+    again = check(project)
+    assert (again["ran"], again["vouched"]) == (4, 0)
+
+
 def test_the_map_gives_back_a_tests_blocks_as_a_run_of_it_reports_them(project):
     """Record a whole-file run with blocks, move every function down and edit one: the tests
     the map still vouches for come back (functions and blocks, at their new lines) exactly as a

@@ -5,7 +5,10 @@ A function whose fingerprint changed (or whose module's code outside functions c
 is gone) loses its rows, and every test that ran it becomes stale until it runs again. A test
 file whose tree changed makes its own tests stale and its test set unknown. A function whose
 code is the same but moved inside (a comment added in it) keeps its rows; the tests that ran it
-lose their blocks (kept relative to its first line). Nothing else moves.
+lose their blocks (kept relative to its first line). A test-support file (conftest.py, a
+test folder's helper module) whose tree changed makes stale the tests it may steer: the traced
+runs record no function of them (they are never suspects), so their rows cannot say which.
+Nothing else moves.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 
 from heal_ls.impact.fingerprints import FileFunctions, FunctionPrint, file_functions, signature
 from heal_ls.impact.schema import transaction
+from heal_ls.pysource.paths import is_test_support
 
 
 @dataclass(frozen=True)
@@ -34,7 +38,9 @@ def sync(db: sqlite3.Connection, root: str) -> Synced:
             now = file_functions(os.path.join(root, path))
             changed, staled = _functions(db, path, now, outer)
             functions += changed
-            tests += staled + _test_file(db, path, now, whole)
+            tests += (
+                staled + _test_file(db, path, now, whole) + _support(db, root, path, now, whole)
+            )
             _remember(db, path, now)
     return Synced(len(moved), functions, tests)
 
@@ -112,6 +118,21 @@ def _test_file(db: sqlite3.Connection, path: str, now: FileFunctions | None, who
     return db.execute(
         "UPDATE tests SET stale=1 WHERE file=? AND stale=0 AND file_fingerprint!=?",
         (path, fingerprint),
+    ).rowcount
+
+
+def _support(
+    db: sqlite3.Connection, root: str, path: str, now: FileFunctions | None, whole: str
+) -> int:
+    """A test-support file whose tree changed makes stale the tests it may steer: a conftest.py
+    those under its folder, a helper module every test (any test may import it)."""
+    if not is_test_support(os.path.join(root, path), root) or (now and now.whole == whole):
+        return 0
+    folder = os.path.dirname(path) if os.path.basename(path) == "conftest.py" else ""
+    prefix = f"{folder}/" if folder else ""
+    return db.execute(
+        "UPDATE tests SET stale=1 WHERE stale=0 AND substr(file, 1, ?) = ?",
+        (len(prefix), prefix),
     ).rowcount
 
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from heal_ls.impact.fingerprints import FileFunctions, FunctionPrint, file_functions, signature
 from heal_ls.impact.invalidate import known_file, refresh_function, remember_file
 from heal_ls.impact.schema import transaction
 from heal_ls.models import RunResult, TestOutcome
+from heal_ls.pysource.paths import test_support_files
 
 TIMEOUT = "timeout"  # a test's outcome when it hit its per-test timeout: never a guard
 CHUNK = 200  # tests per write transaction: other writers wait at most one chunk
@@ -39,6 +40,9 @@ class Recorder:
     def record(self, run: RunResult, traced: bool) -> int:
         timeouts = {f.test for f in run.failures if f.timed_out and f.test}
         tests = [t for t in run.tests if "::" in t.nodeid]
+        if tests:
+            with transaction(self.db):
+                self._remember_support()
         done = 0
         for at in range(0, len(tests), CHUNK):
             with transaction(self.db):
@@ -104,6 +108,19 @@ class Recorder:
             [(f, row, mine) for f, mine in rows.items() if held.get(f) != mine],
         )
         return 1
+
+    def _remember_support(self) -> None:
+        """The test-support files the map does not hold yet (conftest.py, test folders'
+        helpers): the run saw them as they are, and sync stales the tests an edit of one may
+        steer. One saved since the run started is held as no file was, so the next sync
+        finds it changed."""
+        known = {path for (path,) in self.db.execute("SELECT path FROM files")}
+        for rel, path in test_support_files(self.root):
+            now = None if rel in known else file_functions(path)
+            if now is not None:
+                fresh = now.signature[0] <= self.started_ns
+                held = now if fresh else replace(now, signature=(0, 0), whole="")
+                remember_file(self.db, rel, held)
 
     def _remember(self, rel: str, now: FileFunctions) -> None:
         """remember_file, once a run for each file (its row is kept as it is once there)."""

@@ -80,13 +80,34 @@ def test_files(root: str, under: str | None = None) -> Iterator[tuple[str, str]]
     """(relative `/`-separated path, absolute path) of every test file (conftest.py aside) under
     `under` (default: the whole `root`), outside virtualenvs, vendored and hidden folders."""
     start = os.path.join(root, under) if under else root
+    for path in _python_files(start):
+        if os.path.basename(path) != "conftest.py" and is_test_file(path, root):
+            yield os.path.relpath(path, root).replace(os.sep, "/"), path
+
+
+def is_test_support(path: str | os.PathLike, root: str | os.PathLike) -> bool:
+    """A file tests lean on that holds no test of its own: a conftest.py, or a module of a
+    tests/ folder not named as a test file (helpers, fixtures, __init__)."""
+    name = PurePath(path).name
+    if name == "conftest.py":
+        return True
+    collected = name.startswith("test_") or name.endswith("_test.py")
+    return not collected and is_test_file(path, root)
+
+
+def test_support_files(root: str) -> Iterator[tuple[str, str]]:
+    """(relative `/`-separated path, absolute path) of every test-support file under `root`."""
+    for path in _python_files(root):
+        if is_test_support(path, root):
+            yield os.path.relpath(path, root).replace(os.sep, "/"), path
+
+
+def _python_files(start: str) -> Iterator[str]:
+    """`start` itself when it is a file, else the .py files under it, outside virtualenvs,
+    vendored and hidden folders, in a stable order."""
     if os.path.isfile(start):
-        if is_test_file(start, root) and os.path.basename(start) != "conftest.py":
-            yield os.path.relpath(start, root).replace(os.sep, "/"), start
+        yield start
         return
     for folder, dirs, names in os.walk(start):
         dirs[:] = sorted(d for d in dirs if d not in FOREIGN_DIRS and not d.startswith("."))
-        for name in sorted(names):
-            path = os.path.join(folder, name)
-            if name.endswith(".py") and name != "conftest.py" and is_test_file(path, root):
-                yield os.path.relpath(path, root).replace(os.sep, "/"), path
+        yield from (os.path.join(folder, name) for name in sorted(names) if name.endswith(".py"))

@@ -136,6 +136,50 @@ def test_module_code_outside_functions_invalidates_the_whole_module(project):
         ]
 
 
+def support(project, rel: str, text: str) -> None:
+    """A test-support file saved before the run started, as the project fixture's files are."""
+    path = project / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    past = time.time() - 10
+    os.utime(path, (past, past))
+
+
+def test_editing_a_conftest_makes_the_tests_under_its_folder_stale(project):
+    """The map records no function of a conftest.py (never a suspect), yet a fixture or a
+    module constant there decides what the tests see."""
+    support(project, "tests/conftest.py", "OFFSET = 0\n")
+    support(project, "tests/deep/conftest.py", "OFFSET = 0\n")
+    support(project, "tests/deep/test_deep.py", "def test_deep():\n    pass\n")
+    run = run_of(project)
+    run.tests.append(Outcome("tests/deep/test_deep.py::test_deep", "passed", 0.1))
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run)
+        edit(project / "tests" / "deep" / "conftest.py", "OFFSET = 0", "OFFSET = 5")
+        assert impact.sync().tests == 1  # only the folder's own test
+        assert impact.stale(["tests/test_mod.py"]) == []
+        edit(project / "tests" / "conftest.py", "OFFSET = 0", "OFFSET = 5")
+        assert impact.sync().tests == 3
+        edit(project / "tests" / "conftest.py", "OFFSET = 5", "OFFSET = 5  # why")
+        assert impact.sync().tests == 0  # a comment: the same tree
+
+
+def test_editing_a_test_helper_module_makes_every_test_stale(project):
+    support(project, "tests/helpers.py", "def expected(x):\n    return x + 1\n")
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project))
+        edit(project / "tests" / "helpers.py", "x + 1", "x + 7")
+        impact.sync()
+        assert len(impact.stale(["tests/test_mod.py"])) == 3
+
+
+def test_a_support_file_saved_during_the_run_stales_its_tests_at_the_next_sync(project):
+    (project / "tests" / "conftest.py").write_text("OFFSET = 5\n")  # saved after the start
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project), started=time.time() - 5)
+        assert impact.sync().tests == 3
+
+
 def test_editing_the_test_file_makes_its_tests_stale_and_its_set_unknown(project):
     with ImpactMap.open(str(project)) as impact:
         impact.record(run_of(project), complete=["tests/test_mod.py"])
