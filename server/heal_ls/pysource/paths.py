@@ -88,18 +88,27 @@ def test_files(root: str, under: str | None = None) -> Iterator[tuple[str, str]]
 def is_test_support(path: str | os.PathLike, root: str | os.PathLike) -> bool:
     """A file tests lean on that holds no test of its own: a conftest.py, or a module of a
     tests/ folder not named as a test file (helpers, fixtures, __init__)."""
-    name = PurePath(path).name
-    if name == "conftest.py":
-        return True
-    collected = name.startswith("test_") or name.endswith("_test.py")
-    return not collected and is_test_file(path, root)
+    return _is_support(_relative_parts(path, root))
 
 
 def test_support_files(root: str) -> Iterator[tuple[str, str]]:
-    """(relative `/`-separated path, absolute path) of every test-support file under `root`."""
-    for path in _python_files(root):
-        if is_test_support(path, root):
-            yield os.path.relpath(path, root).replace(os.sep, "/"), path
+    """(relative `/`-separated path, absolute path) of every test-support file under `root`
+    (told by the walk's own folders: no path resolved per file)."""
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in FOREIGN_DIRS and not d.startswith("."))
+        rel = os.path.relpath(folder, root)
+        parts = () if rel == "." else tuple(rel.split(os.sep))
+        for name in sorted(names):
+            if _is_support((*parts, name)):
+                yield "/".join((*parts, name)), os.path.join(folder, name)
+
+
+def _is_support(parts: tuple[str, ...]) -> bool:
+    name = parts[-1] if parts else ""
+    if name == "conftest.py":
+        return True
+    collected = name.startswith("test_") or name.endswith("_test.py")
+    return name.endswith(".py") and not collected and not TEST_DIRS.isdisjoint(parts[:-1])
 
 
 def _python_files(start: str) -> Iterator[str]:
