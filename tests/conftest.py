@@ -1,5 +1,6 @@
 """Shared fixtures: paths to the repository and its examples, and throwaway copies of examples."""
 
+import atexit
 import os
 import shutil
 import sys
@@ -21,7 +22,9 @@ collect_ignore = ["e2e/multinode", "setups"]
 # Tests never use a real key, a real endpoint or the user's repair cache.
 for _name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
     os.environ.pop(_name, None)
+# One cache folder a test process (the servers' own go inside it), gone when the process ends.
 os.environ["HEAL_LS_CACHE_DIR"] = tempfile.mkdtemp(prefix="heal-ls-test-cache-")
+atexit.register(shutil.rmtree, os.environ["HEAL_LS_CACHE_DIR"], ignore_errors=True)
 _NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
 
 

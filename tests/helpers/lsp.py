@@ -31,9 +31,12 @@ def server_env() -> dict[str, str]:
 # tests/lsp/test_flaky.py's subject, and test_heal.py's first heal keeps the default.
 NO_TRIAGE = {"flakyRuns": 0}
 
-# Each server gets a fresh repair cache, so one test's verified fix is not another's cache hit.
+# Each server gets a fresh repair cache, so one test's verified fix is not another's cache hit
+# (inside the test process's cache folder, which goes when it ends: tests/conftest.py).
 SERVE = (
-    "import os, tempfile; os.environ['HEAL_LS_CACHE_DIR'] = tempfile.mkdtemp(prefix='heal-cache-');"
+    "import os, tempfile; base = os.environ.get('HEAL_LS_CACHE_DIR') or tempfile.gettempdir();"
+    "os.makedirs(base, exist_ok=True);"
+    "os.environ['HEAL_LS_CACHE_DIR'] = tempfile.mkdtemp(prefix='server-', dir=base);"
     "from heal_ls.cli import main; raise SystemExit(main(['serve']))"
 )
 
