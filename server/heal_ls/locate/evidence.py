@@ -134,6 +134,39 @@ def arguments_read(index: ModuleIndex | None, node: FunctionNode, line: int) -> 
     return {n.id for p in parts for n in ast.walk(p) if isinstance(n, ast.Name) and n.id in params}
 
 
+CONTAINER_READS = {"get", "pop", "setdefault"}  # `env.get(key)` takes out what is in it
+
+
+def elements_of_arguments(
+    index: ModuleIndex | None, node: FunctionNode, names: set[str]
+) -> set[str]:
+    """The parameters of its def (`self`/`cls` aside) that one of `names` was taken out of by
+    an assignment in its body (`value = env["key"]`, `value = env.get("key")`): a value read
+    out of a container the caller handed in was made where the container was filled."""
+    found = def_of(index, node)
+    if found is None:
+        return set()
+    params = _parameters(found)
+    sources: set[str] = set()
+    for statement in ast.walk(found):
+        if isinstance(statement, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id in names for t in statement.targets
+        ):
+            source = _container_read(statement.value)
+            if source in params:
+                sources.add(source)
+    return sources
+
+
+def _container_read(value: ast.expr) -> str | None:
+    """`env[...]` or `env.get(...)` -> "env"."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        held = value.func.value if value.func.attr in CONTAINER_READS else None
+    else:
+        held = value.value if isinstance(value, ast.Subscript) else None
+    return held.id if isinstance(held, ast.Name) else None
+
+
 def def_of(index: ModuleIndex | None, node: FunctionNode) -> Def | None:
     """The parsed def of `node`, None when its module did not parse."""
     return index.def_node(node.def_line) if index is not None else None

@@ -13,6 +13,7 @@ from heal_ls.locate.evidence import (
     arguments_read,
     contrasted,
     def_of,
+    elements_of_arguments,
     location_of_test,
     module_level_reason,
     protocol_error_method,
@@ -138,11 +139,17 @@ class Ranker:
         value, in a local named on the call line, and so on up: the frames between only passed
         it down unchanged. When it travelled through two frames or more, the blame moves up to
         the frame where it is no parameter (it was made or changed there), then to that frame's
-        callers, which gave it what it made the value from; the frames below only passed it."""
+        callers, which gave it what it made the value from; the frames below only passed it.
+        A frame that took the value out of a container it was handed (`value = env["key"]`,
+        `env.get("key")`) did not make it either: it was made where the container was filled,
+        so the trail goes on with the container, and such a reader comes after its makers
+        (when the container's trail is lost, or it came from the test, the reader is blamed)."""
         top = len(code) - 1
         node = self.function_of(code[top])
         index = self.index(code[top].path)
         names = arguments_read(index, node, code[top].line) if node is not None else set()
+        readers: list[int] = []  # frames that read the value out of a container they were handed
+        lost = False
         while top > 0 and names:
             values = {code[top].locals.get(n) for n in names} - PLAIN_VALUES
             caller = code[top - 1]
@@ -154,16 +161,25 @@ class Ranker:
             line = {n.id for p in parts for n in ast.walk(p) if isinstance(n, ast.Name)}
             names = {n for n in line if caller.locals.get(n) in values}
             if not names:  # the call line computed it, or the locals do not tell: lost track
-                return
+                lost = True
+                break
             top -= 1
-            names &= arguments_read(index, node, caller.line)
-        if names or len(code) - 1 - top < 2:  # still a parameter at the top, or too near
+            held, names = names, names & arguments_read(index, node, caller.line)
+            if not names and (names := elements_of_arguments(index, node, held)):
+                readers.append(top)
+        if (names or lost) and readers:  # where the container came from is not known
+            top, names, lost, readers = readers[0], set(), False, []
+        if names or lost or len(code) - 1 - top < 2:  # a parameter at the top, or too near
             return
         raised = f"{relative_path(code[-1].path, self.root)}:{code[-1].line}"
         reason = f"made the value passed down unchanged to where it was raised ({raised})"
-        for hop, frame in enumerate(reversed(code[: top + 1])):
+        hops = [*range(top, -1, -1), *readers[::-1]]
+        for hop, at in enumerate(hops):
+            frame = code[at]
             node = self.function_of(frame)
             if node is not None and frame.function != "<module>":
+                if at in readers:
+                    reason = "read the value raised on out of a container its caller made"
                 self.add(frame.path, node, reason, 1.004 - 0.001 * hop, frame.line)
                 reason = "called the function that made the value raised on"
 

@@ -45,16 +45,23 @@ NAMES = ("to_version", "below", "check", "evaluate")
 ERROR = ("ValueError", "bad version: 3.1+")
 
 
-def ranked(tmp_path, changed=False):
+def ranked(tmp_path, changed=False, made=False, from_test=False):
+    """`from_test`: the test calls `check` with its own dict, not `evaluate`."""
     rules = RULES
     if changed:  # check's call computes the value below gets: the locals no longer match
         rules = RULES.replace('"3.1+"', '"3.1"').replace(
             "return below(value,", 'return below(value + "+",'
         )
-    here, test_path = write_project(tmp_path, "rules", rules, TEST)
+    if made:  # check makes the value from what it reads out of env, not passing it on as is
+        rules = RULES.replace('"3.1+"', '"3.1"').replace(
+            'value = env["version"]', 'value = env["version"] + "+"'
+        )
+    test = TEST.replace("import evaluate", "import check")
+    test = test.replace("evaluate({})", 'check({"version": "3.1+"})') if from_test else TEST
+    here, test_path = write_project(tmp_path, "rules", rules, test)
     keys = keys_of(here, rules, NAMES) + [f"{here}:{line_of(rules, 'def __init__(')}"]
     version = "'3.1+'"
-    env = "{'version': '3.1'}" if changed else "{'version': '3.1+'}"
+    env = "{'version': '3.1'}" if changed or made else "{'version': '3.1+'}"
     passed = "'3.1'" if changed else version
     crash_frames = [
         Frame(here, line_of(rules, "return check(env)"), "evaluate", {"extra": "{}", "env": env}),
@@ -62,17 +69,34 @@ def ranked(tmp_path, changed=False):
         Frame(here, line_of(rules, "return to_version(value)"), "below", {"value": version}),
         Frame(here, line_of(rules, "return Version(text)"), "to_version", {"text": version}),
         Frame(here, line_of(rules, "raise ValueError"), "__init__", {"text": version}),
-    ]
+    ][from_test:]
     nodeid = "tests/test_rules.py::test_a_local_version_evaluates"
     failure, run = failed_run(tmp_path, test_path, nodeid, 5, ERROR, crash_frames, keys)
     return locate(failure, str(tmp_path), run).suspects
 
 
 def test_the_frame_that_made_the_value_passed_down_unchanged_comes_first(tmp_path):
-    suspects = ranked(tmp_path)
+    suspects = ranked(tmp_path, made=True)
     assert [s.qualname for s in suspects[:2]] == ["check", "evaluate"]
     assert suspects[0].reason.startswith("made the value passed down unchanged")
 
 
+def test_a_value_read_out_of_a_container_was_made_where_the_container_was_filled(tmp_path):
+    """`check` only took `env["version"]` out of the dict `evaluate` filled and handed it:
+    `evaluate` made the value (packaging's `Marker.evaluate` and `_evaluate_markers`)."""
+    suspects = ranked(tmp_path)
+    assert [s.qualname for s in suspects[:2]] == ["evaluate", "check"]
+    assert suspects[0].reason.startswith("made the value passed down unchanged")
+    assert suspects[1].reason.startswith("read the value raised on out of a container")
+
+
 def test_a_value_computed_on_a_call_line_is_not_followed_past_it(tmp_path):
     assert ranked(tmp_path, changed=True)[0].qualname == "to_version"
+
+
+def test_a_container_the_test_handed_in_leaves_the_blame_on_its_reader(tmp_path):
+    """The dict came from the test (`check({...})`): where it was filled is no function of
+    ours, so the frame that read the value out of it is blamed, as before."""
+    suspects = ranked(tmp_path, from_test=True)
+    assert suspects[0].qualname == "check"
+    assert suspects[0].reason.startswith("made the value passed down unchanged")
