@@ -1,21 +1,25 @@
 """Callees a cache kept from running: `self._memo.get(key) or self._build(key)` runs `_build`
 only the first time. In a run of a whole file an earlier passing test may have made the value
 the failing test then read back, so the function that made it never ran in the failing test.
-Such a callee is still a suspect, after every function that did run."""
+Such a callee is still a suspect, after every function that did run; but one its caller keeps
+in a memo (`self._made[key] = self._build(key)`) or a functools cache wraps (`@lru_cache`)
+made the value the caller handed the failing test: `memoized` says so."""
 
 from __future__ import annotations
 
 import ast
 
-from heal_ls.locate.calls import call_names, matches
+from heal_ls.locate.calls import call_names, matches, name_of
 from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.models import Failure, RunResult
+
+CACHES = {"lru_cache", "cache"}  # functools' decorators: a call may return a kept result
 
 
 def skipped_callees(
     failure: Failure, run: RunResult | None, covered: list[tuple[str, FunctionNode]], index_of
-) -> list[tuple[str, FunctionNode, str]]:
-    """(path, def, caller name) for each def of the same module that a function the failing test
+) -> list[tuple[str, FunctionNode, FunctionNode]]:
+    """(path, def, caller) for each def of the same module that a function the failing test
     ran calls by name, that did not run in the failing test but did in a passing one."""
     if run is None:
         return []
@@ -38,8 +42,42 @@ def skipped_callees(
         names = called_in(index, caller) if ran_elsewhere else []
         for node in ran_elsewhere if names else []:
             if any(matches(name, node) for name in names):
-                found.append((path, node, caller.qualname))
+                found.append((path, node, caller))
     return found
+
+
+def memoized(index: ModuleIndex, caller: FunctionNode, callee: FunctionNode) -> bool:
+    """Is `callee` a functools cache's, or does `caller` keep what it calls `callee` for and
+    read it back (`self._made[key] = self._build(key)` ... `return self._made[key]`)?"""
+    found = index.def_node(callee.def_line)
+    for decorator in found.decorator_list if found is not None else []:
+        if name_of(decorator.func if isinstance(decorator, ast.Call) else decorator) in CACHES:
+            return True
+    body = index.def_node(caller.def_line)
+    nodes = list(ast.walk(body)) if body is not None else []
+    kept = {
+        ast.dump(target.value if isinstance(target, ast.Subscript) else target)
+        for node in nodes
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+        if matches(name_of(node.value.func) or "", callee)
+        for target in node.targets
+        if isinstance(target, (ast.Subscript, ast.Attribute))
+    }
+    return any(_reads(node, kept) for node in nodes)
+
+
+def _reads(node: ast.AST, kept: set[str]) -> bool:
+    """Is `node` a read of one of the `kept` places (`memo[key]`, `self._value`)?"""
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+        return ast.dump(node.value) in kept
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+        return ast.dump(_stored(node)) in kept
+    return False
+
+
+def _stored(node: ast.Attribute) -> ast.Attribute:
+    """`self._value` as a store target dumps with Store: the same place, compared as one."""
+    return ast.Attribute(value=node.value, attr=node.attr, ctx=ast.Store())
 
 
 def called_in(index: ModuleIndex, node: FunctionNode) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import os
 
-from heal_ls.locate.cached import skipped_callees
+from heal_ls.locate.cached import memoized, skipped_callees
 from heal_ls.locate.calls import imported_functions, matches, names_on_line, statement_parts
 from heal_ls.locate.evidence import (
     always_raises,
@@ -292,7 +292,15 @@ class Ranker:
             score = 0.5 * score + 0.0001 * node.qualname.count("<locals>")
             self.add(path, node, reason, score, spectrum=True)
         for path, node, caller in skipped_callees(failure, run, covered, self.index):
-            reason = f"called by {caller}; ran in a passing test only (a cached result?)"
+            index = self.index(path)
+            held = self.suspects.get(self.key(path, caller))
+            if index is not None and held is not None and memoized(index, caller, node):
+                # it made the value its caller only returned from the memo: just before it
+                reason = f"made the value {caller.qualname} kept and returned (a cached result)"
+                spectrum = self.key(path, caller) in self.by_spectrum
+                self.add(path, node, reason, held.score + 0.001, spectrum=spectrum)
+                continue
+            reason = f"called by {caller.qualname}; ran in a passing test only (a cached result?)"
             self.add(path, node, reason, 0.002)
         for path, node in self.covered_functions(failure, failure.import_covered):
             reason = "ran when its module was imported (it made module-level data)"

@@ -175,18 +175,42 @@ def unrelated():
 """
 
 
-def test_a_callee_a_cache_kept_from_running_is_still_a_suspect(ws):
-    """An earlier passing test ran `_build`; the failing one read its cached value back, so
-    `_build` is listed (after what ran), `unrelated` (never called) is not."""
-    (ws / "memo.py").write_text(MEMO)
-    memo = ws / "memo.py"
-    at = {name: f"{memo}:{line_of(MEMO, name)}" for name in ("__init__", "_build", "__call__")}
+def memo_ranking(ws, memo: str) -> list[str]:
+    """The suspects of a failing test that ran `Patterns.__call__`, whose `_build` an earlier
+    passing test ran (the failing one read its kept value back)."""
+    (ws / "memo.py").write_text(memo)
+    path = ws / "memo.py"
+    # a def's key is its first decorator's line
+    at = {name: f"{path}:{line_of(memo, name)}" for name in ("__init__", "_build", "__call__")}
+    if "@functools" in memo:
+        at["_build"] = f"{path}:{line_of(memo, '@functools')}"
     failure = failure_in(ws, "two", 8, [at["__init__"], at["__call__"]])
     earlier = Outcome("tests/test_two.py::test_one", "passed", covered=[*at.values()])
     run = RunResult(root=str(ws), failures=[failure], tests=[earlier])
     names = [s.qualname for s in locate(failure, str(ws), run).suspects]
-    assert names[-1] == "Patterns._build" and "unrelated" not in names
     assert "Patterns._build" not in [s.qualname for s in locate(failure, str(ws)).suspects]
+    return names
+
+
+def test_a_callee_a_cache_kept_from_running_is_still_a_suspect(ws):
+    """`__call__` stores what `_build` returns and never reads it back: no memo, so `_build`
+    (ran in a passing test only) is listed after what ran; `unrelated` (never called) is not."""
+    names = memo_ranking(ws, MEMO.replace("return self._made[strict]", "return strict"))
+    assert names[-1] == "Patterns._build" and "unrelated" not in names
+
+
+def test_a_memoized_callee_made_the_value_its_caller_returned(ws):
+    """`__call__` keeps `_build`'s result and returns it from its memo: `_build` made the value
+    the failing test got (an earlier test ran it), so it comes right before its caller (tied
+    here with the constructor)."""
+    assert memo_ranking(ws, MEMO)[0] == "Patterns._build"
+
+
+def test_a_functools_cached_callee_made_the_value_its_caller_returned(ws):
+    """`@functools.lru_cache` kept `_build`'s result from an earlier test: the same."""
+    memo = MEMO.replace("    def _build", "    @functools.lru_cache\n    def _build")
+    memo = "import functools\n\n\n" + memo.replace("return self._made[strict]", "return 0")
+    assert memo_ranking(ws, memo)[0] == "Patterns._build"
 
 
 NUMBERS = """\
