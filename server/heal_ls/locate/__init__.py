@@ -7,6 +7,7 @@ flow.py    values a line reads traced back to the calls that made them; the test
 testline.py  the failing test line read for suspects
 evidence.py  small readings of a failure (signature errors, raise helpers, refused arguments)
 cached.py  callees a cache kept from running in the failing test
+callgraph.py  how many calls from the failing line's calls each function the test ran is
 spectrum.py  Ochiai ranking over passing/failing runs
 ranker.py  every piece of evidence scored into suspects
 rank.py    `locate`: failure -> ranked suspects with reasons

@@ -7,6 +7,7 @@ import ast
 import os
 
 from heal_ls.locate.cached import memoized, skipped_callees
+from heal_ls.locate.callgraph import call_distances
 from heal_ls.locate.calls import imported_functions, matches, names_on_line, statement_parts
 from heal_ls.locate.evidence import (
     always_raises,
@@ -431,13 +432,7 @@ class Ranker:
             else:
                 self.add(path, node, f"called on the failing line {where}", 0.8 + 0.1 * bonus)
         if contrast:
-            only = failing_only(failure, run)
-            dstar = dstar_scores(failure, run)
-            deeper = [(p, n) for p, n in covered if f"{p}:{n.start_line}" in only]
-            for path, node in sorted(deeper, key=lambda c: -dstar[f"{c[0]}:{c[1].start_line}"]):
-                score = dstar[f"{path}:{node.start_line}"]
-                reason = f"ran only in failing tests (DStar {score:.1f}), below calls passing tests share"
-                self.add(path, node, reason, 0.9 + 0.001 * score / DSTAR_CAP, spectrum=True)
+            self.deeper(failure, run, covered, [*on_line, *feeding])
         for rank, (path, node) in enumerate(feeding):  # data-flow order: nearest value first
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             reason = f"computes a value checked on the failing line {where}"
@@ -451,6 +446,25 @@ class Ranker:
         if not covered and not on_line and not feeding:  # (acted needs covered)
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"
+
+    def deeper(self, failure: Failure, run: RunResult | None, covered, tied):
+        """Functions only failing tests ran, when passing tests ran the calls the failing line
+        checks: the bug is deeper than the called function (`parse_filter` -> `_match_clause`),
+        by DStar. Of equally suspect ones, the nearer to the failing line's calls in the call
+        graph comes first: it is where the failing run left the path passing runs share; the
+        ones it (or its callees) called ran only because it did."""
+        only = failing_only(failure, run)
+        dstar = dstar_scores(failure, run)
+        found = [(p, n) for p, n in covered if f"{p}:{n.start_line}" in only]
+        near = call_distances(tied, covered, self.index) if len(found) > 1 else {}
+        found.sort(key=lambda c: (-dstar[f"{c[0]}:{c[1].start_line}"], near.get(self.key(*c), 99)))
+        for rank, (path, node) in enumerate(found):
+            score = dstar[f"{path}:{node.start_line}"]
+            reason = (
+                f"ran only in failing tests (DStar {score:.1f}), below calls passing tests share"
+            )
+            score = 0.9 + 0.001 * score / DSTAR_CAP - 0.000001 * rank
+            self.add(path, node, reason, score, spectrum=True)
 
     def specific_blocks(self, failure, run, covered, tied, where: str):
         """The failing line checks a value the functions it calls (or that computed it) made;

@@ -203,3 +203,53 @@ def test_the_callee_that_made_the_value_a_line_crashed_on_outranks_the_callers(t
 
 
 TAGS_DEFS = ("normalize", "platforms", "tags")
+
+
+TABLE = """\
+def cut(text, width):
+    return text[:width]
+
+
+def render(rows, width=None):
+    if width:
+        rows = narrow(rows, width)
+    return "\\n".join(rows)
+
+
+def narrow(rows, width):
+    return [cut(row, width) for row in rows]
+"""
+TABLE_TEST = """\
+from table import render
+
+
+def test_plain():
+    assert render(["abc"]) == "abc"
+
+
+def test_width():
+    assert render(["abc d"], width=3) == "abc\\nd"
+"""
+
+
+def test_of_functions_only_the_failing_test_ran_the_one_the_failing_line_calls_first_leads(
+    tmp_path,
+):
+    """`cut` and `narrow` ran only in the failing test (DStar alike): `render`, called on the
+    failing line, calls `narrow`, which calls `cut`: `narrow` is where the failing run left
+    the passing one's path, and comes first, though `cut` is listed first in the module."""
+    from heal_ls.models import RunResult
+    from heal_ls.models import TestOutcome as Outcome
+
+    from tests.helpers.locate import failing_test, keys_of, write_project
+
+    here, test_path = write_project(tmp_path, "table", TABLE, TABLE_TEST)
+    cut, render, narrow = keys_of(here, TABLE, ("cut", "render", "narrow"))
+    nodeid = "tests/test_table.py::test_width"
+    error = ("AssertionError", "assert 'abc' == 'abc\\nd'")
+    failure = failing_test(test_path, nodeid, 9, error, [], [cut, render, narrow])
+    plain = Outcome("tests/test_table.py::test_plain", "passed", covered=[render])
+    run = RunResult(str(tmp_path), 1, 1, failures=[failure], tests=[plain])
+    suspects = locate(failure, str(tmp_path), run).suspects
+    assert [s.qualname for s in suspects] == ["narrow", "cut", "render"]
+    assert suspects[0].reason.startswith("ran only in failing tests")
