@@ -35,7 +35,8 @@ def names_on_line(tree: ast.Module, line: int, local: frozenset[str] = frozenset
 
 def call_names(parts: list[ast.AST]) -> list[str]:
     """The names called in these nodes, in source order (outer calls before their arguments),
-    with the dunders that syntax calls (`cache[k]` -> __getitem__, `del c[k]`, `k in c`)."""
+    with the dunders that syntax and builtins call (`cache[k]` -> __getitem__, `del c[k]`,
+    `k in c`, `len(c)`, `str(v)`)."""
     found = []
     for part in parts:
         for node in ast.walk(part):
@@ -46,6 +47,7 @@ def call_names(parts: list[ast.AST]) -> list[str]:
 
 
 _SUBSCRIPT_DUNDERS = {ast.Load: "__getitem__", ast.Store: "__setitem__", ast.Del: "__delitem__"}
+_BUILTIN_DUNDERS = {"len": "__len__", "str": "__str__", "repr": "__repr__"}  # len(c) -> __len__
 
 
 def _implicit_dunders(node: ast.AST) -> list[str]:
@@ -53,8 +55,8 @@ def _implicit_dunders(node: ast.AST) -> list[str]:
         return [_SUBSCRIPT_DUNDERS.get(type(node.ctx), "__getitem__")]
     if isinstance(node, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn)) for o in node.ops):
         return ["__contains__"]
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
-        return ["__len__"]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return [_BUILTIN_DUNDERS[node.func.id]] if node.func.id in _BUILTIN_DUNDERS else []
     return []
 
 

@@ -473,10 +473,14 @@ class Ranker:
         specific first (click's `Argument.process` `value = None` branch under `invoke`, which
         ran the same blocks in every test of the file). So does one of those calls whose block
         is more specific than every other one's, unless it is a constructor: it only built the
-        object, and what was done to it is likelier wrong (as for the values, below). When other
-        tests failed too, only functions every failing test ran take part, as candidates and as
-        the bar: a block some failing tests never ran is specific to this test's input, not to
-        the fault behind them all (`Specifier.filter`'s loop under `prereleases`)."""
+        object, and what was done to it is likelier wrong (as for the values, below); nor an
+        accessor (`str(v)`, `r[0]`) whose block is only its entry when another of those calls
+        made what it reads (`v = parse(s)` then `str(v)`): that fewer tests render or index a
+        value says nothing of a fault; a branch of its own that the others never took does.
+        When other tests failed too, only functions every failing test ran take part, as
+        candidates and as the bar: a block some failing tests never ran is specific to this
+        test's input, not to the fault behind them all (`Specifier.filter`'s loop under
+        `prereleases`)."""
         blocks = self.block_scores(failure, run)
         if not blocks or not tied:
             return
@@ -486,13 +490,17 @@ class Ranker:
             for p, n in tied
             if every is None or f"{p}:{n.start_line}" in every
         }
+        # the tied accessors, when a tied call that is no constructor made what they read
+        makers = [n for _, n in tied if n.name != "__init__" and n.name not in ACCESSORS]
+        readers_of = {f"{p}:{n.start_line}": n.name in ACCESSORS and bool(makers) for p, n in tied}
         for path, node in covered:
             key = f"{path}:{node.start_line}"
             if every is not None and key not in every:
                 continue
             score, line = blocks.get(key, (0.0, 0))
             others = [s for k, s in best.items() if k != key]
-            if key in best and (not others or node.name == "__init__"):
+            entry_only = readers_of.get(key, False) and line == node.def_line
+            if key in best and (not others or node.name == "__init__" or entry_only):
                 continue
             ceiling = max(others, default=0.0)
             if score <= ceiling:

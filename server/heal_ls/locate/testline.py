@@ -12,8 +12,10 @@ from heal_ls.pysource.paths import is_test_file
 
 Pool = list[tuple[str, FunctionNode]]
 
-# Dunders that only read an object's state: less likely to hold the bug than what changed it.
+# Dunders that only read (or render) an object's state: less likely to hold the bug than what
+# changed it.
 ACCESSORS = {"__len__", "__contains__", "__getitem__", "__iter__", "__eq__", "__bool__"}
+ACCESSORS |= {"__str__", "__repr__"}
 
 
 def line_suspects(tree: ast.Module, test_path: str, test_line: int, covered: Pool, root: str):
