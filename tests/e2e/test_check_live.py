@@ -12,7 +12,7 @@ import sys
 import time
 
 import pytest
-from helpers.cli import heal_check, write
+from helpers.cli import NO_TRIAGE, heal_check, write
 
 pytestmark = pytest.mark.e2e
 
@@ -147,7 +147,7 @@ def test_bench_and_fix_show_their_step_on_a_terminal(tmp_path, example_copy):
     while_running = "".join(text for _, text, running in chunks if running)
     assert "healing binary_search" in while_running  # the case in hand, before its row
     root = example_copy("inventory")
-    chunks = run_in_pty(["fix", str(root), "--provider", "local"], tmp_path)
+    chunks = run_in_pty(["fix", str(root), "--provider", "local", *NO_TRIAGE], tmp_path)
     while_running = "".join(text for _, text, running in chunks if running)
     assert "FAILED tests/test_inventory.py::test_remove_all - KeyError" in while_running
     assert "heal shop/inventory.py::Inventory.remove" in while_running  # the heal step

@@ -38,6 +38,7 @@ def test_fix_apply_heals_the_example_with_the_fake_model(name, example_copy):
             "--json",
             "--no-cache",
             env=openai_env(server),
+            triage=name == "inventory",  # one run as a user's: the failing test re-run first
         )
         assert proc.returncode == 0, proc.stdout + proc.stderr
         result = json.loads(proc.stdout)["results"][0]
@@ -277,7 +278,9 @@ def test_a_failing_test_that_passes_on_a_rerun_is_flaky_and_not_healed(tmp_path)
         },
     )
     env = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    proc = heal_ls("fix", str(tmp_path / "proj"), "--provider", "local", "--json", env=env)
+    proc = heal_ls(
+        "fix", str(tmp_path / "proj"), "--provider", "local", "--json", env=env, triage=True
+    )
     row = json.loads(proc.stdout)["results"][0]
     assert row["status"] == "skipped" and row["reason"].startswith("flaky: passed 1 of ")
     assert len(counter.read_text()) == 4  # the run that found it, then re-runs to the first pass

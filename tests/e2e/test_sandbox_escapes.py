@@ -26,6 +26,7 @@ import pytest
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.safety import RAILS_OFF_ENV
 from heal_ls.testing.sandbox import LEVEL_ENV, NOT_ISOLATED
+from helpers.cli import NO_TRIAGE
 from helpers.fakemodel import FakeModelServer
 from helpers.heal import heal_first_target
 from helpers.sandbox_levels import LEVELS
@@ -156,7 +157,7 @@ def heal_env(places, provider: str, server: FakeModelServer, env=None) -> dict[s
 
 def heal(places, provider: str, server: FakeModelServer, *extra, env=None):
     args = ["fix", places["ws"], "--provider", provider, "--no-cache", "--json", "--max-attempts"]
-    args += ["1", "--test-env", "HEAL_CANARY_PASS", *extra]
+    args += ["1", "--test-env", "HEAL_CANARY_PASS", *NO_TRIAGE, *extra]
     proc = subprocess.run(
         [sys.executable, "-m", "heal_ls", *args],
         capture_output=True,

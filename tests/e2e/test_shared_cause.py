@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers.cli import NO_TRIAGE
 from helpers.fakemodel import FakeModelServer
 from helpers.projects import FIXED_SUBTOTAL, INNOCENT_TOTAL, write_shared_cause
 
@@ -19,7 +20,11 @@ def fix_command(root, server, *more):
     env = {**os.environ, "OPENAI_API_KEY": "k-not-real", "OPENAI_BASE_URL": server.openai_url}
     command = [sys.executable, "-m", "heal_ls", "fix", str(root), "--provider", "openai"]
     return subprocess.run(
-        [*command, "--no-cache", *more], capture_output=True, text=True, env=env, timeout=180
+        [*command, "--no-cache", *NO_TRIAGE, *more],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=180,
     )
 
 

@@ -27,6 +27,7 @@ from heal_ls.heal.config import HealConfig
 from heal_ls.heal.safety import RAILS_OFF_ENV
 from heal_ls.testing.confirm import CONFIRMED
 from heal_ls.testing.sandbox import LEVEL_ENV
+from helpers.cli import NO_TRIAGE
 from helpers.fakemodel import FakeModelServer
 from helpers.heal import heal_first_target
 from helpers.sandbox_levels import LEVELS
@@ -112,7 +113,7 @@ def heal(ws, answer: str, *, rails: bool, level: str | None = None, json_rows: b
         args = ["fix", str(ws), "--provider", "openai", "--no-cache", "--apply"]
         args += ["--json"] if json_rows else []
         proc = subprocess.run(
-            [sys.executable, "-m", "heal_ls", *args, "--max-attempts", "1"],
+            [sys.executable, "-m", "heal_ls", *args, "--max-attempts", "1", *NO_TRIAGE],
             capture_output=True, text=True, timeout=180, env=env, cwd=ws,
         )  # fmt: skip
         assert server.requests, proc.stderr[-3000:]

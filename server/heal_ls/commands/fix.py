@@ -48,6 +48,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-attempts", type=int, default=DEFAULTS.max_attempts, metavar="N")
     parser.add_argument("--candidates", type=int, default=DEFAULTS.candidates, metavar="K")
     parser.add_argument("--test-timeout", type=float, default=DEFAULTS.test_timeout, metavar="S")
+    parser.add_argument(
+        "--flaky-runs",
+        type=int,
+        default=DEFAULTS.flaky_runs,
+        metavar="N",
+        help="before a heal, re-run the failing test until it passes once, at most N times: a"
+        f" pass means flaky, not healed (default {DEFAULTS.flaky_runs}, 0: no re-runs)",
+    )
     _budget_arguments(parser)
     _output_arguments(parser)
 
@@ -153,6 +161,8 @@ def config_from(args: argparse.Namespace) -> HealConfig:
         )
     if args.timeout <= 0 or args.test_timeout <= 0:
         raise SystemExit("heal-ls fix: timeouts must be positive")
+    if args.flaky_runs < 0:
+        raise SystemExit("heal-ls fix: --flaky-runs must be 0 or more")
     return HealConfig.from_flags(args)
 
 
@@ -255,7 +265,7 @@ async def _triage(root, failure, run_result, config) -> Flaky | None:
     """A failing test that passes on a re-run is flaky, not a bug to heal (testing/flaky.py)."""
     seconds = next((t.duration for t in run_result.tests if t.nodeid == failure.test), 0.0)
     options = config.run_options(warm=warm_runner_for(config, root))
-    return await triage(root, failure, seconds, options)
+    return await triage(root, failure, seconds, options, most=config.flaky_runs)
 
 
 async def _heal_target(

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from heal_ls.heal.guard_budget import DEFAULT_SECONDS
 from heal_ls.llm import choose_provider
+from heal_ls.testing.flaky import FULL_RERUNS
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.sandbox_policy import SandboxPolicy
 
@@ -44,6 +45,7 @@ class HealConfig:
     verify_seconds: float = (
         DEFAULT_SECONDS  # guard time per verification, nearest first (0: no limit)
     )
+    flaky_runs: int = FULL_RERUNS  # re-runs of a failing test before a heal, at most (0: none)
 
     def __post_init__(self) -> None:
         self.pytest_args = tuple(self.pytest_args)
@@ -99,6 +101,7 @@ SOURCES: dict[str, tuple[str | None, str | None]] = {
     "test_env": ("testEnv", "--test-env"),
     "allow_unisolated": ("allowUnisolated", "--allow-unisolated"),
     "verify_seconds": ("verifySeconds", "--verify-seconds"),
+    "flaky_runs": ("flakyRuns", "--flaky-runs"),
 }
 
 

@@ -46,12 +46,15 @@ def reruns_for(seconds: float, budget: float = TRIAGE_SECONDS) -> int:
     return max(MIN_RERUNS, min(FULL_RERUNS, int(budget / max(seconds, 0.05))))
 
 
-async def triage(root: str, failure: Failure, seconds: float, options: RunOptions) -> Flaky | None:
-    """Re-run a failing test until it passes once or `reruns_for` re-runs all failed; None
-    when it is not worth it (see worth_rechecking)."""
-    if not worth_rechecking(failure) or not failure.test:
+async def triage(
+    root: str, failure: Failure, seconds: float, options: RunOptions, most: int = FULL_RERUNS
+) -> Flaky | None:
+    """Re-run a failing test until it passes once or `reruns_for` re-runs (never more than
+    `most`) all failed; None when it is not worth it (see worth_rechecking) or `most` is 0."""
+    if most <= 0 or not worth_rechecking(failure) or not failure.test:
         return None
-    return await recheck(root, failure.test, reruns_for(seconds), options, stop_at_pass=True)
+    times = min(most, reruns_for(seconds))
+    return await recheck(root, failure.test, times, options, stop_at_pass=True)
 
 
 def worth_rechecking(failure: Failure) -> bool:

@@ -33,8 +33,7 @@ def test_every_source_names_a_real_option_setting_and_flag():
         assert flag is None or flag in fix_flags, option
     # every engine option the editor offers is in the mapping (the rest are the editor's own)
     editor_only = {
-        "autoVerifyOnSave", "runOnStartup", "followPytestRuns", "flakyRuns",
-        "previewAboveCallers",
+        "autoVerifyOnSave", "runOnStartup", "followPytestRuns", "previewAboveCallers",
     }  # fmt: skip
     assert settings - editor_only == {s for s, _ in SOURCES.values() if s}
 
@@ -47,9 +46,10 @@ def test_the_defaults_of_the_flags_and_the_settings_are_the_engine_s():
 def test_flags_reach_the_config_no_flags_negated():
     args = parse(
         "fix", "--no-imports", "--no-cache", "--local-budget", "5", "--timeout", "9",
-        "--pytest-args", "-x -q", "--test-env", "A=1", "--max-tokens", "-3",
+        "--pytest-args", "-x -q", "--test-env", "A=1", "--max-tokens", "-3", "--flaky-runs", "0",
     )  # fmt: skip
     config = HealConfig.from_flags(args)
+    assert config.flaky_runs == 0
     assert (config.allow_imports, config.use_cache) == (False, False)
     assert (config.local_budget_count, config.request_timeout) == (5, 9.0)
     assert (config.pytest_args, config.test_env, config.max_tokens) == (("-x", "-q"), ("A=1",), 0)

@@ -37,7 +37,7 @@ class Settings:
     autoVerifyOnSave: bool = True  # noqa: N815
     runOnStartup: bool = False  # noqa: N815
     followPytestRuns: bool = True  # noqa: N815
-    flakyRuns: int = 14  # noqa: N815 - at most; stops at the first pass (testing/flaky.py)
+    flakyRuns: int = ENGINE.flaky_runs  # noqa: N815 - at most; stops at the first pass (testing/flaky.py)
     maxTokensPerHeal: int = 0  # noqa: N815 - 0: no cap
     prices: dict[str, dict[str, float]] = field(
         default_factory=dict
