@@ -8,12 +8,16 @@ documents (refusing stale versions, as VS Code does) and answers window/showMess
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from helpers.lsp import CONFIG, NO_TRIAGE, start_session
 from pytest_lsp import LanguageClient
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+IGNORED = shutil.ignore_patterns("__pycache__", ".pytest_cache")
 
 
 @pytest.fixture
@@ -47,5 +51,23 @@ async def client(request, lsp_client: LanguageClient, workspace: Path, settings:
 async def vscode_client(request, lsp_client: LanguageClient, workspace: Path, settings: dict):
     """One profile only, for slow flows whose LSP traffic does not depend on the profile."""
     await start_session(request, lsp_client, workspace, settings)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture(scope="module")
+def shared_workspace(tmp_path_factory) -> Path:
+    """One copy of examples/inventory for a module's shared server."""
+    dest = tmp_path_factory.mktemp("shared") / "inventory"
+    shutil.copytree(REPO_ROOT / "examples" / "inventory", dest, ignore=IGNORED)
+    return dest
+
+
+@pytest_lsp.fixture(config=CONFIG, params=["visual_studio_code"], scope="module")
+async def shared_client(request, lsp_client: LanguageClient, shared_workspace: Path):
+    """One server for a module's tests that leave it as they found it (requests it refuses,
+    notifications it ignores): the VS Code profile, local provider, on one inventory copy.
+    Tests using it run in the module's event loop: `@pytest.mark.asyncio(loop_scope="module")`."""
+    await start_session(request, lsp_client, shared_workspace, {"provider": "local", **NO_TRIAGE})
     yield
     await lsp_client.shutdown_session()

@@ -66,12 +66,15 @@ async def test_a_flaky_test_is_not_healed(client, workspace):
 
 
 @pytest.mark.parametrize("settings", [{"provider": "local"}])  # the default flakyRuns
-async def test_a_test_passing_one_run_in_five_is_caught_by_default(client, workspace, settings):
+async def test_a_test_passing_one_run_in_five_is_caught_by_default(
+    vscode_client, workspace, settings
+):
     """The editor's default plan is fix's: re-runs until the first pass, up to 14 for a fast
-    test; the old 2 re-runs would have let this one through to a heal."""
+    test; the old 2 re-runs would have let this one through to a heal. (One profile: the
+    count is the server's, the test above shows both profiles the flaky diagnostic.)"""
     assert "flakyRuns" not in settings
     flaky_project(workspace, every=5)
-    editor = client.editor
+    editor = vscode_client.editor
     editor.open("clock.py")
     assert (await editor.command("heal.runTests"))["failed"] == 1  # run 1: fails
     await eventually(lambda: editor.diagnostics("clock.py"), what="the failure")

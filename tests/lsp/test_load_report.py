@@ -26,8 +26,10 @@ def ci_report(workspace, tmp_path) -> str:
     return str(report)
 
 
-async def test_a_ci_report_shows_up_and_heals(client, workspace, tmp_path):
-    editor = client.editor
+# One client profile: loading a report is the server's; the heal and its edit are test_flow's,
+# which runs both profiles.
+async def test_a_ci_report_shows_up_and_heals(vscode_client, workspace, tmp_path):
+    editor = vscode_client.editor
     uri = editor.open(MODULE)
     report = ci_report(workspace, tmp_path)
     summary = await editor.command("heal.loadReport", {"report": report})
@@ -44,11 +46,11 @@ async def test_a_ci_report_shows_up_and_heals(client, workspace, tmp_path):
     assert "<= 1" not in editor.text(uri)
 
 
-async def test_what_is_not_a_report_is_refused_with_the_reason(client, workspace, tmp_path):
-    editor = client.editor
+async def test_what_is_not_a_report_is_refused_with_the_reason(vscode_client, workspace, tmp_path):
+    editor = vscode_client.editor
     editor.open(MODULE)
     (tmp_path / "page.xml").write_text("<html/>")
     with pytest.raises(Exception, match="not a JUnit XML report"):
         await editor.command("heal.loadReport", {"report": str(tmp_path / "page.xml")})
-    assert any("not a JUnit XML report" in m.message for m in client.messages)
+    assert any("not a JUnit XML report" in m.message for m in vscode_client.messages)
     assert editor.diagnostics(MODULE) == []

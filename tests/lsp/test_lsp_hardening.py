@@ -22,21 +22,27 @@ def popups(client) -> list[str]:
     return [m.message for m in client.messages if m.type == t.MessageType.Error]
 
 
+# The refused requests below change nothing in the server: one server serves them all.
+SHARED = pytest.mark.asyncio(loop_scope="module")
+
+
+@SHARED
 @pytest.mark.parametrize(
     "test_id",
     ["--junitxml={out}", "-p{out}", "../outside/test_x.py::test_y", "{out}::test_y", ""],
 )
-async def test_only_node_ids_inside_the_workspace_are_accepted(vscode_client, test_id, tmp_path):
+async def test_only_node_ids_inside_the_workspace_are_accepted(shared_client, test_id, tmp_path):
     out = tmp_path / "written-by-pytest.xml"
     test_id = test_id.format(out=out)
-    editor = vscode_client.editor
+    editor = shared_client.editor
     for command in ("heal.runTests", "heal.debugTest"):
         with pytest.raises(Exception, match="test id|outside the workspace|pass"):
             await editor.command(command, {"test": test_id})
     assert not out.exists()
-    await still_serving(vscode_client)
+    await still_serving(shared_client)
 
 
+@SHARED
 @pytest.mark.parametrize(
     ("command", "argument", "message"),
     [
@@ -48,11 +54,11 @@ async def test_only_node_ids_inside_the_workspace_are_accepted(vscode_client, te
     ],
 )
 async def test_badly_typed_arguments_get_an_invalid_params_error(
-    vscode_client, command, argument, message
+    shared_client, command, argument, message
 ):
     with pytest.raises(JsonRpcInvalidParams, match=message):
-        await vscode_client.editor.command(command, argument)
-    await still_serving(vscode_client)
+        await shared_client.editor.command(command, argument)
+    await still_serving(shared_client)
 
 
 async def test_a_change_older_than_the_document_is_ignored(vscode_client):

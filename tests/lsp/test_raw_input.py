@@ -4,6 +4,7 @@ serving the next request."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import queue
@@ -70,6 +71,15 @@ class RawServer:
                     return message
             self.seen.append(self.messages.get(timeout=timeout))
 
+    def settle(self, msg_id: int) -> None:
+        """Forget what came so far: every answer to an earlier frame precedes the answer to
+        this request (the server answers in order), so a test sees only its own."""
+        self.send(request(msg_id, "heal/failures", {}))
+        self.answer(msg_id)
+        while not self.messages.empty():
+            self.messages.get()
+        self.seen = []
+
     def popups(self) -> list[str]:
         return [
             m["params"]["message"] for m in self.seen if m.get("method") == "window/showMessage"
@@ -80,11 +90,22 @@ class RawServer:
         self.proc.wait()
 
 
-@pytest.fixture
-def raw_server(tmp_path):
-    server = RawServer(tmp_path)
+SETTLE_IDS = itertools.count(1000)
+
+
+@pytest.fixture(scope="module")
+def one_server(tmp_path_factory):
+    server = RawServer(tmp_path_factory.mktemp("raw"))
     yield server
     server.close()
+
+
+@pytest.fixture
+def raw_server(one_server):
+    """The module's one server (each frame below is one it must survive and keep serving
+    after), with what earlier tests' frames got answered forgotten."""
+    one_server.settle(next(SETTLE_IDS))
+    return one_server
 
 
 BAD_FRAMES = {

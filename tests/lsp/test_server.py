@@ -17,12 +17,14 @@ COMMANDS = {
 }
 
 
-@pytest.fixture
-def settings():
-    return {"provider": "local", "maxAttempts": "many"}
+# Tests that only ask (capabilities, refused commands, the state before any run, the warm
+# runner's start) share one server; settings are the same for both client profiles.
+SHARED = pytest.mark.asyncio(loop_scope="module")
 
 
-async def test_invalid_setting_is_reported_and_replaced_by_the_default(client):
+@pytest.mark.parametrize("settings", [{"provider": "local", "maxAttempts": "many"}])
+async def test_invalid_setting_is_reported_and_replaced_by_the_default(vscode_client, settings):
+    client = vscode_client
     await eventually(
         lambda: [m for m in client.messages if "heal.maxAttempts" in m.message], what="message"
     )
@@ -31,7 +33,8 @@ async def test_invalid_setting_is_reported_and_replaced_by_the_default(client):
     assert any("heal.maxAttempts" in m.message for m in client.log_messages)
 
 
-async def test_settings_are_re_read_on_did_change_configuration(client):
+async def test_settings_are_re_read_on_did_change_configuration(vscode_client):
+    client = vscode_client
     client.set_configuration({"heal": {"testTimeout": -1}})
     client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings=None))
     await eventually(
@@ -40,7 +43,9 @@ async def test_settings_are_re_read_on_did_change_configuration(client):
     )
 
 
-async def test_commands_are_advertised_and_bad_arguments_are_errors(client):
+@SHARED
+async def test_commands_are_advertised_and_bad_arguments_are_errors(shared_client):
+    client = shared_client
     editor = client.editor
     assert set(editor.capabilities.execute_command_provider.commands) == COMMANDS
     with pytest.raises(Exception, match="outside the workspace"):
@@ -53,7 +58,9 @@ async def test_commands_are_advertised_and_bad_arguments_are_errors(client):
     assert (await client.protocol.send_request_async("heal/failures", {})).failures == []
 
 
-async def test_failures_request_and_status_before_any_run(client):
+@SHARED
+async def test_failures_request_and_status_before_any_run(shared_client):
+    client = shared_client
     failures = await client.protocol.send_request_async("heal/failures", {})
     assert failures.failures == []
     status = await eventually(lambda: client.editor.statuses, what="a heal/status notification")
@@ -83,7 +90,9 @@ async def test_run_tests_for_a_file(vscode_client):
     assert editor.diagnostics("shop/inventory.py")
 
 
-async def test_the_warm_runner_is_started_when_the_workspace_opens(client):
+@SHARED
+async def test_the_warm_runner_is_started_when_the_workspace_opens(shared_client):
+    client = shared_client
     await eventually(
         lambda: [m for m in client.log_messages if m.message.startswith("warm runner ")],
         what="the warm runner start",
