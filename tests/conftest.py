@@ -25,6 +25,8 @@ for _name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPEN
 # One cache folder a test process (the servers' own go inside it), gone when the process ends.
 os.environ["HEAL_LS_CACHE_DIR"] = tempfile.mkdtemp(prefix="heal-ls-test-cache-")
 atexit.register(shutil.rmtree, os.environ["HEAL_LS_CACHE_DIR"], ignore_errors=True)
+# and the servers' logs, not the user's state folder
+os.environ["HEAL_LS_LOG_DIR"] = os.path.join(os.environ["HEAL_LS_CACHE_DIR"], "logs")
 _NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
 
 

@@ -151,7 +151,9 @@ def test_the_log_is_private_and_holds_no_url_credentials(tmp_path):
     state = tmp_path / "state"
     secret_url = "https://alice:hunter2secret@models.example/v1"
     server = RawServer(
-        tmp_path, env={"XDG_STATE_HOME": str(state)}, options={"heal": {"baseUrl": secret_url}}
+        tmp_path,
+        env={"XDG_STATE_HOME": str(state), "HEAL_LS_LOG_DIR": ""},  # the default folder
+        options={"heal": {"baseUrl": secret_url}},
     )
     try:
         server.send(request(2, "heal/failures", {}))

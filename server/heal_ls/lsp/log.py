@@ -82,14 +82,23 @@ def default_log_path() -> str:
     folder = log_dir()
     os.makedirs(folder, mode=0o700, exist_ok=True)
     os.chmod(folder, 0o700)
-    old = sorted(
-        (e for e in os.scandir(folder) if e.name.startswith("heal-ls-") and e.is_file()),
-        key=lambda e: e.stat().st_mtime,
-    )
-    for entry in old[: max(0, len(old) - KEPT_LOGS + 1)]:
+    old = sorted(_logs(folder))
+    for _, path in old[: max(0, len(old) - KEPT_LOGS + 1)]:
         with contextlib.suppress(OSError):
-            os.unlink(entry.path)
+            os.unlink(path)
     return os.path.join(folder, f"heal-ls-{os.getpid()}.log")
+
+
+def _logs(folder: str) -> list[tuple[float, str]]:
+    """(mtime, path) of the server logs there. Servers starting at once prune the same folder:
+    a log another one removed since the listing is skipped, not a failed start."""
+    found = []
+    for entry in os.scandir(folder):
+        if entry.name.startswith("heal-ls-"):
+            with contextlib.suppress(OSError):
+                if entry.is_file():
+                    found.append((entry.stat().st_mtime, entry.path))
+    return found
 
 
 def setup_logging(server: LanguageServer, log_file: str | None) -> str:
