@@ -121,6 +121,16 @@ def test_a_conftest_edit_makes_the_recheck_run_the_whole_file_again(project):
     assert (again["ran"], again["vouched"]) == (4, 0)
 
 
+def test_a_conftest_added_after_the_map_was_filled_is_no_blind_spot(project):
+    """A new conftest.py's autouse fixture can fail every test under it; the map held none."""
+    check(project)
+    (project / "tests" / "conftest.py").write_text(
+        "import pytest\n\n\n@pytest.fixture(autouse=True)\ndef closed():\n    raise RuntimeError\n"
+    )
+    again = check(project)
+    assert (again["ran"], again["vouched"]) == (4, 0)
+
+
 def test_the_map_gives_back_a_tests_blocks_as_a_run_of_it_reports_them(project):
     """Record a whole-file run with blocks, move every function down and edit one: the tests
     the map still vouches for come back (functions and blocks, at their new lines) exactly as a

@@ -128,7 +128,13 @@ def _support(
     those under its folder, a helper module every test (any test may import it)."""
     if not is_test_support(os.path.join(root, path), root) or (now and now.whole == whole):
         return 0
-    folder = os.path.dirname(path) if os.path.basename(path) == "conftest.py" else ""
+    return stale_steered(db, path)
+
+
+def stale_steered(db: sqlite3.Connection, support: str) -> int:
+    """Make stale the tests a test-support file may steer: a conftest.py those under its
+    folder, a helper module every test (any test may import it)."""
+    folder = os.path.dirname(support) if os.path.basename(support) == "conftest.py" else ""
     prefix = f"{folder}/" if folder else ""
     return db.execute(
         "UPDATE tests SET stale=1 WHERE stale=0 AND substr(file, 1, ?) = ?",

@@ -18,7 +18,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from heal_ls.impact.fingerprints import FileFunctions, FunctionPrint, file_functions, signature
-from heal_ls.impact.invalidate import known_file, refresh_function, remember_file
+from heal_ls.impact.invalidate import (
+    known_file,
+    refresh_function,
+    remember_file,
+    stale_steered,
+)
 from heal_ls.impact.schema import transaction
 from heal_ls.models import RunResult, TestOutcome
 from heal_ls.pysource.paths import test_support_files
@@ -112,8 +117,9 @@ class Recorder:
     def _remember_support(self) -> None:
         """The test-support files the map does not hold yet (conftest.py, test folders'
         helpers): the run saw them as they are, and sync stales the tests an edit of one may
-        steer. One saved since the run started is held as no file was, so the next sync
-        finds it changed."""
+        steer. One new since the map's tests ran makes them stale (this run's own are written
+        fresh after). One saved since the run started is held as no file was, so the next
+        sync finds it changed."""
         known = {path for (path,) in self.db.execute("SELECT path FROM files")}
         for rel, path in test_support_files(self.root):
             now = None if rel in known else file_functions(path)
@@ -121,6 +127,7 @@ class Recorder:
                 fresh = now.signature[0] <= self.started_ns
                 held = now if fresh else replace(now, signature=(0, 0), whole="")
                 remember_file(self.db, rel, held)
+                stale_steered(self.db, rel)
 
     def _remember(self, rel: str, now: FileFunctions) -> None:
         """remember_file, once a run for each file (its row is kept as it is once there)."""

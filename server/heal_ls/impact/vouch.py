@@ -6,8 +6,9 @@ The map vouches for a test of F when F's test set is known as F is now (`files.c
 the test is fresh (none of the functions it ran changed since: `stale=0`), traced, and its
 blocks are kept and still fit its functions' lines (`blocks=1`): then its last outcome, the
 functions and the blocks it ran are what running it again would report. Anything else about it
-(unknown, stale, untraced, the test file changed) and it runs. Asked before check's first run is
-spawned (commands/check.py), so it loads the map's schema and invalidation only, not its store.
+(unknown, stale, untraced, the test file changed, a conftest.py added on its path) and it runs.
+Asked before check's first run is spawned (commands/check.py), so it loads the map's schema and
+invalidation only, not its store.
 
     vouched = vouched_tests(root, python, ["tests/test_x.py"], focus.wants)  # [] : none
 """
@@ -48,14 +49,18 @@ def vouched_tests(
         return []
     try:
         sync(db, root)  # what an edit touched is stale from now on
-        return _vouched(db, list(files), wants)
+        return _vouched(db, root, list(files), wants)
     except (sqlite3.Error, OSError):
         return []
     finally:
         db.close()
 
 
-def _vouched(db: Connection, files: list[str], wants: Callable[[str], bool]) -> list[str]:
+def _vouched(
+    db: Connection, root: str, files: list[str], wants: Callable[[str], bool]
+) -> list[str]:
+    if any(_new_conftest(db, root, rel) for rel in files):
+        return []
     placeholders = ",".join("?" * len(files))
     (known,) = db.execute(
         f"SELECT count(*) FROM files WHERE complete=1 AND path IN ({placeholders})", files
@@ -67,3 +72,18 @@ def _vouched(db: Connection, files: list[str], wants: Callable[[str], bool]) -> 
         files,
     )
     return [nodeid for nodeid, vouched in rows if vouched and not wants(nodeid)]
+
+
+def _new_conftest(db: Connection, root: str, rel: str) -> bool:
+    """A conftest.py on the test file's way up to the root that the map does not hold: added
+    since the map's tests ran, its fixtures and hooks may change them (the run records it)."""
+    folder = os.path.dirname(rel)
+    while True:
+        conftest = f"{folder}/conftest.py" if folder else "conftest.py"
+        if os.path.isfile(os.path.join(root, conftest)):
+            held = db.execute("SELECT 1 FROM files WHERE path=?", (conftest,)).fetchone()
+            if held is None:
+                return True
+        if not folder:
+            return False
+        folder = os.path.dirname(folder)

@@ -173,6 +173,19 @@ def test_editing_a_test_helper_module_makes_every_test_stale(project):
         assert len(impact.stale(["tests/test_mod.py"])) == 3
 
 
+def test_a_conftest_new_since_the_tests_ran_makes_those_under_it_stale(project):
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project))
+        support(project, "tests/conftest.py", "OFFSET = 5\n")
+        rerun = run_of(project)
+        rerun.tests = rerun.tests[:1]  # the run that saw it: its own test is fresh
+        impact.record(rerun)
+        assert impact.stale(["tests/test_mod.py"]) == [
+            "tests/test_mod.py::test_neg",
+            "tests/test_mod.py::test_size",
+        ]
+
+
 def test_a_support_file_saved_during_the_run_stales_its_tests_at_the_next_sync(project):
     (project / "tests" / "conftest.py").write_text("OFFSET = 5\n")  # saved after the start
     with ImpactMap.open(str(project)) as impact:
