@@ -121,6 +121,15 @@ def test_a_conftest_edit_makes_the_recheck_run_the_whole_file_again(project):
     assert (again["ran"], again["vouched"]) == (4, 0)
 
 
+def test_a_changed_pytest_configuration_is_no_blind_spot(project):
+    """filterwarnings = error, a plugin in addopts: pytest's configuration steers every test."""
+    check(project)
+    config = project / "pytest.ini"
+    config.write_text(config.read_text() + "filterwarnings = error\n")
+    again = check(project)
+    assert (again["ran"], again["vouched"]) == (4, 0)
+
+
 def test_a_conftest_added_after_the_map_was_filled_is_no_blind_spot(project):
     """A new conftest.py's autouse fixture can fail every test under it; the map held none."""
     check(project)

@@ -8,11 +8,13 @@ code is the same but moved inside (a comment added in it) keeps its rows; the te
 lose their blocks (kept relative to its first line). A test-support file (conftest.py, a
 test folder's helper module) whose tree changed makes stale the tests it may steer: the traced
 runs record no function of them (they are never suspects), so their rows cannot say which.
-Nothing else moves.
+So does pytest's configuration (pytest.ini, pyproject.toml...): every test. Nothing else moves.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -29,10 +31,14 @@ class Synced:
     tests: int = 0  # tests made stale by it
 
 
+# where pytest reads its configuration (addopts, plugins, filterwarnings): it steers every test
+PYTEST_CONFIGS = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+
+
 def sync(db: sqlite3.Connection, root: str) -> Synced:
     rows = db.execute("SELECT path, mtime_ns, size, outer, whole FROM files").fetchall()
     moved = [row for row in rows if signature(os.path.join(root, row[0])) != (row[1], row[2])]
-    functions = tests = 0
+    functions, tests = 0, _config(db, root)
     for path, _, _, outer, whole in moved:
         with transaction(db):
             now = file_functions(os.path.join(root, path))
@@ -129,6 +135,34 @@ def _support(
     if not is_test_support(os.path.join(root, path), root) or (now and now.whole == whole):
         return 0
     return stale_steered(db, path)
+
+
+def config_print(root: str) -> str:
+    """A hash of the project's pytest configuration files as they are now."""
+    digest = hashlib.blake2b(digest_size=16)
+    for name in PYTEST_CONFIGS:
+        with contextlib.suppress(OSError), open(os.path.join(root, name), "rb") as handle:
+            digest.update(name.encode() + b"\0" + handle.read() + b"\0")
+    return digest.hexdigest()
+
+
+def forget_config(db: sqlite3.Connection) -> None:
+    """The configuration a run saw is not known (saved while it ran): the next sync stales."""
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('pytest_config', '')")
+
+
+def _config(db: sqlite3.Connection, root: str) -> int:
+    """Every test is stale once pytest's configuration changed (a map that never saw it takes
+    it as it is: the tests it holds ran with it, as far as it can tell)."""
+    now = config_print(root)
+    held = db.execute("SELECT value FROM meta WHERE key='pytest_config'").fetchone()
+    if held is not None and held[0] == now:
+        return 0
+    with transaction(db):
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('pytest_config', ?)", (now,))
+        if held is None:
+            return 0
+        return db.execute("UPDATE tests SET stale=1 WHERE stale=0").rowcount
 
 
 def stale_steered(db: sqlite3.Connection, support: str) -> int:

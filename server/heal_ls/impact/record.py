@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 
 from heal_ls.impact.fingerprints import FileFunctions, FunctionPrint, file_functions, signature
 from heal_ls.impact.invalidate import (
+    PYTEST_CONFIGS,
+    forget_config,
     known_file,
     refresh_function,
     remember_file,
@@ -118,8 +120,12 @@ class Recorder:
         """The test-support files the map does not hold yet (conftest.py, test folders'
         helpers): the run saw them as they are, and sync stales the tests an edit of one may
         steer. One new since the map's tests ran makes them stale (this run's own are written
-        fresh after). One saved since the run started is held as no file was, so the next
-        sync finds it changed."""
+        fresh after). One saved since the run started (or pytest's configuration) is held as
+        unknown, so the next sync finds it changed."""
+        for name in PYTEST_CONFIGS:
+            seen = signature(os.path.join(self.root, name))
+            if seen is not None and seen[0] > self.started_ns:
+                forget_config(self.db)
         known = {path for (path,) in self.db.execute("SELECT path FROM files")}
         for rel, path in test_support_files(self.root):
             now = None if rel in known else file_functions(path)

@@ -186,6 +186,16 @@ def test_a_conftest_new_since_the_tests_ran_makes_those_under_it_stale(project):
         ]
 
 
+def test_a_changed_pytest_configuration_makes_every_test_stale(project):
+    support(project, "pytest.ini", "[pytest]\n")
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run_of(project))
+        assert impact.sync().tests == 0
+        edit(project / "pytest.ini", "[pytest]\n", "[pytest]\nfilterwarnings = error\n")
+        assert impact.sync().tests == 3
+        assert impact.sync().tests == 0  # once
+
+
 def test_a_support_file_saved_during_the_run_stales_its_tests_at_the_next_sync(project):
     (project / "tests" / "conftest.py").write_text("OFFSET = 5\n")  # saved after the start
     with ImpactMap.open(str(project)) as impact:
