@@ -22,7 +22,8 @@ def popups(client) -> list[str]:
     return [m.message for m in client.messages if m.type == t.MessageType.Error]
 
 
-# The refused requests below change nothing in the server: one server serves them all.
+# The refused requests and ignored notifications below change nothing in the server: one
+# server serves them all.
 SHARED = pytest.mark.asyncio(loop_scope="module")
 
 
@@ -85,27 +86,28 @@ async def test_a_change_older_than_the_document_is_ignored(vscode_client):
     assert pinned == 5
 
 
-async def test_notifications_for_unopened_documents_are_ignored(vscode_client):
-    uri = vscode_client.editor.uri("shop/never_opened.py")
+@SHARED
+async def test_notifications_for_unopened_documents_are_ignored(shared_client):
+    uri = shared_client.editor.uri("shop/never_opened.py")
     odd = t.Range(t.Position(1000, 5), t.Position(2, 0))
-    vscode_client.text_document_did_change(
+    shared_client.text_document_did_change(
         t.DidChangeTextDocumentParams(
             text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=2),
             content_changes=[t.TextDocumentContentChangePartial(range=odd, text="x")],
         )
     )
     ident = t.TextDocumentIdentifier(uri=uri)
-    vscode_client.text_document_did_save(t.DidSaveTextDocumentParams(text_document=ident))
-    vscode_client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=ident))
-    opened = vscode_client.editor.open(MODULE)
-    vscode_client.text_document_did_change(  # an open document, a change that cannot apply
+    shared_client.text_document_did_save(t.DidSaveTextDocumentParams(text_document=ident))
+    shared_client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=ident))
+    opened = shared_client.editor.open(MODULE)
+    shared_client.text_document_did_change(  # an open document, a change that cannot apply
         t.DidChangeTextDocumentParams(
             text_document=t.VersionedTextDocumentIdentifier(uri=opened, version=2),
             content_changes=[t.TextDocumentContentChangePartial(range=odd, text="x")],
         )
     )
-    await still_serving(vscode_client)
-    assert popups(vscode_client) == []
+    await still_serving(shared_client)
+    assert popups(shared_client) == []
 
 
 INTERRUPTING = "def remove(self, name, count=1):\n    raise KeyboardInterrupt\n"

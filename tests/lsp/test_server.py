@@ -24,29 +24,28 @@ SHARED = pytest.mark.asyncio(loop_scope="module")
 
 @pytest.mark.parametrize("settings", [{"provider": "local", "maxAttempts": "many"}])
 async def test_invalid_setting_is_reported_and_replaced_by_the_default(vscode_client, settings):
-    client = vscode_client
     await eventually(
-        lambda: [m for m in client.messages if "heal.maxAttempts" in m.message], what="message"
+        lambda: [m for m in vscode_client.messages if "heal.maxAttempts" in m.message],
+        what="message",
     )
-    [message] = [m for m in client.messages if "heal.maxAttempts" in m.message]
+    [message] = [m for m in vscode_client.messages if "heal.maxAttempts" in m.message]
     assert message.type == t.MessageType.Warning and "using 3" in message.message
-    assert any("heal.maxAttempts" in m.message for m in client.log_messages)
+    assert any("heal.maxAttempts" in m.message for m in vscode_client.log_messages)
 
 
-async def test_settings_are_re_read_on_did_change_configuration(vscode_client):
-    client = vscode_client
-    client.set_configuration({"heal": {"testTimeout": -1}})
-    client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings=None))
+@SHARED
+async def test_settings_are_re_read_on_did_change_configuration(shared_client):
+    shared_client.set_configuration({"heal": {"testTimeout": -1}})
+    shared_client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings=None))
     await eventually(
-        lambda: [m for m in client.messages if "heal.testTimeout" in m.message],
+        lambda: [m for m in shared_client.messages if "heal.testTimeout" in m.message],
         what="the re-read settings to be checked",
     )
 
 
 @SHARED
 async def test_commands_are_advertised_and_bad_arguments_are_errors(shared_client):
-    client = shared_client
-    editor = client.editor
+    editor = shared_client.editor
     assert set(editor.capabilities.execute_command_provider.commands) == COMMANDS
     with pytest.raises(Exception, match="outside the workspace"):
         await editor.command("heal.runScript", {"uri": "file:///etc/passwd"})
@@ -55,15 +54,16 @@ async def test_commands_are_advertised_and_bad_arguments_are_errors(shared_clien
     with pytest.raises(Exception, match="no known failure"):
         await editor.command("heal.healFunction", {"failure": "nope"})
     # the server still serves after all that
-    assert (await client.protocol.send_request_async("heal/failures", {})).failures == []
+    assert (await shared_client.protocol.send_request_async("heal/failures", {})).failures == []
 
 
 @SHARED
 async def test_failures_request_and_status_before_any_run(shared_client):
-    client = shared_client
-    failures = await client.protocol.send_request_async("heal/failures", {})
+    failures = await shared_client.protocol.send_request_async("heal/failures", {})
     assert failures.failures == []
-    status = await eventually(lambda: client.editor.statuses, what="a heal/status notification")
+    status = await eventually(
+        lambda: shared_client.editor.statuses, what="a heal/status notification"
+    )
     expected = {"running": False, "failing": 0, "healing": None, "lastHeal": None}
     assert status[-1]._asdict() == expected
 
@@ -92,10 +92,9 @@ async def test_run_tests_for_a_file(vscode_client):
 
 @SHARED
 async def test_the_warm_runner_is_started_when_the_workspace_opens(shared_client):
-    client = shared_client
     await eventually(
-        lambda: [m for m in client.log_messages if m.message.startswith("warm runner ")],
+        lambda: [m for m in shared_client.log_messages if m.message.startswith("warm runner ")],
         what="the warm runner start",
         timeout=120,
     )
-    assert any(m.message == "warm runner ready" for m in client.log_messages)
+    assert any(m.message == "warm runner ready" for m in shared_client.log_messages)
