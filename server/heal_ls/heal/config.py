@@ -14,8 +14,7 @@ from typing import Any, Literal
 
 from heal_ls.heal.guard_budget import DEFAULT_SECONDS
 from heal_ls.llm import choose_provider
-from heal_ls.testing.flaky import FULL_RERUNS
-from heal_ls.testing.options import RunOptions
+from heal_ls.testing.options import FULL_RERUNS, RunOptions
 from heal_ls.testing.sandbox_policy import SandboxPolicy
 
 

@@ -10,17 +10,13 @@ slow. A pass is the test's own `passed` outcome (call phase).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from heal_ls.models import Failure, RunResult
-from heal_ls.testing.options import RunOptions
+from heal_ls.testing.options import FULL_RERUNS, PASS_RATE, RunOptions
 from heal_ls.testing.runner import run_pytest
 
-PASS_RATE = 0.2  # the flakiest test triage must catch: one that passes one run in five
-CONFIDENCE = 0.95
-FULL_RERUNS = math.ceil(math.log(1 - CONFIDENCE) / math.log(1 - PASS_RATE))  # 14
 MIN_RERUNS = 2
 TRIAGE_SECONDS = 10.0  # what the re-runs of one slow test may take before a heal
 

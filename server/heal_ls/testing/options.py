@@ -9,12 +9,19 @@ option at every step. `testing/runner.run_pytest(root, options, nodeids=...)` ta
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from heal_ls.testing.agent.heal_protocol import EXCLUDE_OPTION
 from heal_ls.testing.sandbox_policy import SandboxPolicy, as_policy
+
+# Flaky triage's size (testing/flaky.py), here because the CLI's defaults read it before
+# check's first run is spawned, and flaky.py imports the runner (tests/e2e/test_check_one_run).
+PASS_RATE = 0.2  # the flakiest test triage must catch: one that passes one run in five
+CONFIDENCE = 0.95
+FULL_RERUNS = math.ceil(math.log(1 - CONFIDENCE) / math.log(1 - PASS_RATE))  # 14
 
 
 @dataclass(frozen=True)
