@@ -56,10 +56,10 @@ def _functions(
 ) -> tuple[int, int]:
     """(functions changed, tests made stale) of one source file read again."""
     known = db.execute(
-        "SELECT id, qualname, fingerprint, layout FROM functions WHERE path=?", (path,)
+        "SELECT id, qualname, fingerprint, layout, line, last FROM functions WHERE path=?", (path,)
     )
     changed = staled = 0
-    for function, qualname, fingerprint, layout in known.fetchall():
+    for function, qualname, *held in known.fetchall():
         mine = now.functions.get(qualname) if now is not None else None
         if mine is None:
             changed += 1
@@ -67,7 +67,7 @@ def _functions(
             db.execute("DELETE FROM functions WHERE id=?", (function,))
             continue
         outer_moved = now is not None and now.outer != outer
-        dropped = refresh_function(db, function, (fingerprint, layout), mine, outer_moved)
+        dropped = refresh_function(db, function, tuple(held), mine, outer_moved)
         if dropped is not None:
             changed += 1
             staled += dropped
@@ -77,23 +77,25 @@ def _functions(
 def refresh_function(
     db: sqlite3.Connection,
     function: int,
-    held: tuple[str, str],
+    held: tuple[str, str, int, int],
     mine: FunctionPrint,
     outer_moved: bool = False,
 ) -> int | None:
-    """Bring one function's row from `held` (fingerprint, layout) to `mine`, as the file is now.
-    Changed code (or module code around it): its rows go, and the number of tests made stale is
-    returned; the same code moved inside: its rows' blocks are off; None when it did not change."""
-    fingerprint, layout = held
+    """Bring one function's row from `held` (fingerprint, layout, line, last) to `mine`, as the
+    file is now. Changed code (or module code around it): its rows go, and the number of tests
+    made stale is returned; the same code moved inside: its rows' blocks are off; None when its
+    code did not change. A row already as the file is is not written (a re-run writes none)."""
+    fingerprint, layout, _, _ = held
     dropped = None
     if mine.fingerprint != fingerprint or outer_moved:
         dropped = drop_rows(db, function)
     elif mine.layout != layout:
         drop_blocks(db, function)
-    db.execute(  # its lines too: code above it may have moved it
-        "UPDATE functions SET fingerprint=?, line=?, layout=?, last=? WHERE id=?",
-        (mine.fingerprint, mine.line, mine.layout, mine.last, function),
-    )
+    if held != (mine.fingerprint, mine.layout, mine.line, mine.last):  # code above moves lines
+        db.execute(
+            "UPDATE functions SET fingerprint=?, line=?, layout=?, last=? WHERE id=?",
+            (mine.fingerprint, mine.line, mine.layout, mine.last, function),
+        )
     return dropped
 
 

@@ -208,7 +208,7 @@ class Recorder:
         mine = now.functions[qualname]
         self._remember(rel, now)
         row = self.db.execute(
-            "SELECT id, fingerprint, layout FROM functions WHERE path=? AND qualname=?",
+            "SELECT id, fingerprint, layout, line, last FROM functions WHERE path=? AND qualname=?",
             (rel, qualname),
         ).fetchone()
         if row is None:
@@ -220,7 +220,7 @@ class Recorder:
                 ).lastrowid
                 or 0
             )
-        refresh_function(self.db, row[0], (row[1], row[2]), mine)  # changed since the last sync
+        refresh_function(self.db, row[0], tuple(row[1:]), mine)  # changed since the last sync
         return row[0]
 
 

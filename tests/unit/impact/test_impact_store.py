@@ -315,7 +315,9 @@ def test_a_rerun_writes_only_the_rows_that_changed(project):
         impact.db.set_trace_callback(written.append)
         impact.record(run_of(project), complete=["tests/test_mod.py"])
         assert [
-            s for s in written if s.lstrip().startswith(("DELETE", "INSERT OR IGNORE INTO runs"))
+            s
+            for s in written
+            if s.lstrip().startswith(("DELETE", "INSERT OR IGNORE INTO runs", "UPDATE functions"))
         ] == []
         rerun = run_of(project)
         rerun.tests[2].covered = [key(project, "pkg/mod.py", 6)]  # test_neg: add, not neg
