@@ -4,10 +4,9 @@ calls on the failing line, coverage, data flow) scored into suspects."""
 from __future__ import annotations
 
 import ast
-import os
 
 from heal_ls.locate.cached import memoized, skipped_callees
-from heal_ls.locate.callgraph import call_distances
+from heal_ls.locate.callgraph import Key, call_distances, key_of
 from heal_ls.locate.calls import imported_functions, matches, names_on_line, statement_parts
 from heal_ls.locate.evidence import (
     always_raises,
@@ -104,8 +103,8 @@ class Ranker:
         placed (a raise site, its callers) nor the failing line's own calls."""
         return self.by_spectrum - self.called_on_line
 
-    def key(self, path: str, node: FunctionNode) -> tuple[str, int]:
-        return os.path.normcase(os.path.abspath(path)), node.start_line
+    def key(self, path: str, node: FunctionNode) -> Key:
+        return key_of(path, node)
 
     def function_of(self, frame: Frame) -> FunctionNode | None:
         index = self.index(frame.path)
