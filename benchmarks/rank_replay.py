@@ -6,7 +6,8 @@ then re-rank it as often as the ranking changes.
 history) on each bug's buggy tree, and keeps the run, the evidence and the failures as JSON
 under `--store` with the tree they ran in. Without `--capture` it calls `locate` on what was
 kept, with this checkout's ranking, and prints where the developer's fixed function ranks
-(top-1, top-3, listed) per bug and in all: seconds instead of a corpus run. The evidence holds
+(top-1, top-3, listed) per bug, per mining round (bug.json's round; `--round N` takes only those)
+and in all: seconds instead of a corpus run. The evidence holds
 absolute paths into the kept trees, so keep the store where it was captured. `bench --real
 --check-only` stays the measurement; this is the inner loop (it needs the corpus cache). The
 evidence holds each test's blocks (which branches of the functions it ran) since the run records
@@ -17,7 +18,7 @@ of four packages, 12 a package): each mutant's evidence is kept with the mutated
 replayed as an unsaved overlay over one pristine tree a package.
 
     python benchmarks/rank_replay.py --capture [--only BUG|PROJECT ...]
-    python benchmarks/rank_replay.py [--only ...] [--show N]
+    python benchmarks/rank_replay.py [--only ...] [--round N ...] [--show N]
     python benchmarks/rank_replay.py --suite localise [--capture]
     python benchmarks/rank_replay.py --green [--only ...]
 
@@ -241,6 +242,7 @@ def replay_localise(store: Path, show: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=())
+    parser.add_argument("--round", nargs="+", type=int, default=(), dest="rounds", metavar="N")
     parser.add_argument("--capture", action="store_true")
     parser.add_argument("--store", type=Path, default=STORE)
     parser.add_argument("--show", type=int, default=0, help="the first N suspects of a miss")
@@ -254,7 +256,7 @@ def main() -> int:
             replay_localise(args.store, args.show)
         return 0
     projects = load_projects()
-    bugs = load_bugs(only=args.only)
+    bugs = load_bugs(only=args.only, rounds=args.rounds)
     if args.capture:
         for bug in bugs:
             print(f"capturing {bug.id}", file=sys.stderr, flush=True)
@@ -262,16 +264,23 @@ def main() -> int:
         return 0
     if args.green:
         return green_table(bugs, args.store)
-    top1 = top3 = listed = 0
+    ranks = {}
     for bug in bugs:
-        position = replay(bug, args.store, args.show)
-        print(f"{bug.id}: {position if position is not None else '-'}")
-        if isinstance(position, int):
-            top1 += position == 1
-            top3 += position <= 3
-            listed += 1
-    print(f"top-1 {top1}/{len(bugs)}, top-3 {top3}/{len(bugs)}, listed {listed}/{len(bugs)}")
+        ranks[bug.id] = replay(bug, args.store, args.show)
+        print(f"{bug.id}: {ranks[bug.id] if ranks[bug.id] is not None else '-'}")
+    rounds = sorted({bug.round for bug in bugs})
+    for number in rounds if len(rounds) > 1 else ():
+        print(f"round {number}: " + totals([ranks[b.id] for b in bugs if b.round == number]))
+    print(totals(list(ranks.values())))
     return 0
+
+
+def totals(ranks: list) -> str:
+    """'top-1 a/n, top-3 b/n, listed c/n' of replayed ranks (an int: listed at that rank)."""
+    within = lambda n: sum(1 for r in ranks if isinstance(r, int) and r <= n)  # noqa: E731
+    n = len(ranks)
+    listed = sum(1 for r in ranks if isinstance(r, int))
+    return f"top-1 {within(1)}/{n}, top-3 {within(3)}/{n}, listed {listed}/{n}"
 
 
 def green_table(bugs, store: Path) -> int:

@@ -1,7 +1,8 @@
 """Find corpus bugs in a project's git history (a maintainer's tool; `fetch.py` rebuilds and
 checks what it found from PyPI alone).
 
-    python benchmarks/corpus/mine.py GIT_DIR PROJECT [--most N] [--max-lines N]
+    python benchmarks/corpus/mine.py GIT_DIR PROJECT --github OWNER/NAME --round N [--most N]
+        [--max-lines N] [--since VERSION]
 
 For each release tag, the commits up to the next release that change both test files and at
 most two other Python files (few lines, inside one or two defs) are tried on the release's sdist:
@@ -99,11 +100,18 @@ def sha256_of(name: str, version: str, cache: Path) -> str:
 
 
 def try_commit(
-    project: corpus.Project, version: str, sha256: str, sha: str, patches, url: str, scratch: Path
+    project: corpus.Project,
+    version: str,
+    sha256: str,
+    sha: str,
+    patches,
+    url: str,
+    scratch: Path,
+    round_: int,
 ) -> corpus.Bug | None:
     source_patch, test_patch = patches
     draft = corpus.Bug(
-        f"{project.name}-{sha[:8]}", project.name, version, sha256, sha, url, (), (),
+        f"{project.name}-{sha[:8]}", project.name, version, sha256, sha, url, (), (), round_,
         source_patch, test_patch,
     )  # fmt: skip
     try:
@@ -129,7 +137,7 @@ def try_commit(
         return None
     return corpus.Bug(
         draft.id, project.name, version, sha256, sha, url, tuple(failing), tuple(functions),
-        source_patch, test_patch,
+        round_, source_patch, test_patch,
     )  # fmt: skip
 
 
@@ -152,6 +160,9 @@ def main() -> int:
     parser.add_argument("--most", type=int, default=8)
     parser.add_argument("--max-lines", type=int, default=16)
     parser.add_argument("--since", default="", help="oldest release to try")
+    parser.add_argument(
+        "--round", type=int, required=True, help="the mining round the kept bugs belong to"
+    )
     parser.add_argument("--tag-prefix", default="", help="before the version in tags")
     parser.add_argument("--refresh", action="store_true", help="re-record saved bugs' functions")
     args = parser.parse_args()
@@ -180,7 +191,9 @@ def main() -> int:
                 url = f"https://github.com/{args.github}/commit/{sha}"
                 where = Path(scratch) / sha
                 where.mkdir()
-                bug = try_commit(project, str(version), sha256, sha, patches, url, where)
+                bug = try_commit(
+                    project, str(version), sha256, sha, patches, url, where, args.round
+                )
                 if bug is None:
                     continue
                 check = Path(scratch) / f"{sha}-verify"

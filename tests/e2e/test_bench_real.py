@@ -23,6 +23,12 @@ def test_verify_names_the_bug_that_does_not_reproduce(tmp_path, capsys):
     assert "reproduces" in lines["tiny-good"]
     assert "test_nineteen is PASSED before the fix, not FAILED" in lines["tiny-bad"]
     assert out.splitlines()[-1] == "1/2 bugs reproduce"
+    assert main(["bench", "--real", "--verify", "--corpus", str(corpus), "--cache", str(cache),
+                 "--round", "1"]) == 0  # fmt: skip
+    assert capsys.readouterr().out.splitlines() == [
+        f"{'tiny-good':36} reproduces",
+        "1/1 bugs reproduce",
+    ]
 
 
 def test_bench_real_checks_ranks_heals_and_writes_the_table(tmp_path, capsys):
@@ -40,6 +46,8 @@ def test_bench_real_checks_ranks_heals_and_writes_the_table(tmp_path, capsys):
     assert float(good[7]) > 0 and good[10].endswith("x")
     assert good[11:] == ["verified", "0"]
     assert "does not reproduce" in rows["tiny-bad"]
+    rounds = [line.split("**")[1] for line in out if line.startswith("| **round")]
+    assert rounds == ["round 1: 1 of 1 bugs, 1 projects", "round 2: 0 of 1 bugs, 1 projects"]
     (total,) = [line for line in out if line.startswith("| **all")]
     assert total.startswith("| **all 1 of 2 bugs, 1 projects** | 1/1 | | 1/1 | 1/1 | 1/1 |")
     assert "| 1/1 verified | 0 |" in total

@@ -43,7 +43,8 @@ diff --git a/tests/test_calc.py b/tests/test_calc.py
 
 def build_corpus(folder: Path) -> tuple[Path, Path]:
     """(corpus folder, cache folder): bug `tiny-good` reproduces (18 is adult, the code says
-    no); `tiny-bad` does not (its new test already passes on the buggy code)."""
+    no), mined in round 1; `tiny-bad` does not (its new test already passes on the buggy code),
+    round 2."""
     corpus, cache = folder / "corpus", folder / "cache"
     archive = cache / "sdists" / "tiny-1.0" / "tiny-1.0.tar.gz"
     archive.parent.mkdir(parents=True)
@@ -58,13 +59,16 @@ def build_corpus(folder: Path) -> tuple[Path, Path]:
     corpus.mkdir()
     projects = {"tiny": {"pythonpath": "src", "deps": []}}  # no deps: heal-ls's own python
     (corpus / "projects.json").write_text(json.dumps(projects), encoding="utf-8")
-    for bug, name, age in (("tiny-good", "eighteen", 18), ("tiny-bad", "nineteen", 19)):
+    for bug, name, age, round_ in (
+        ("tiny-good", "eighteen", 18, 1),
+        ("tiny-bad", "nineteen", 19, 2),
+    ):
         where = corpus / "bugs" / bug
         where.mkdir(parents=True)
         data = {
             "project": "tiny", "version": "1.0", "sha256": digest, "commit": "0" * 40,
             "url": "https://example.invalid/commit/0", "functions": ["src/tiny/calc.py::is_adult"],
-            "failing_tests": [f"tests/test_calc.py::test_{name}"],
+            "failing_tests": [f"tests/test_calc.py::test_{name}"], "round": round_,
         }  # fmt: skip
         (where / "bug.json").write_text(json.dumps(data), encoding="utf-8")
         (where / "source.patch").write_text(SOURCE_PATCH, encoding="utf-8")

@@ -69,6 +69,7 @@ class Bug:
     url: str
     failing_tests: tuple[str, ...]  # node ids relative to the sdist root
     functions: tuple[str, ...]  # "path::qualname" of each def the source patch changes
+    round: int  # the mining round that found it (1, 2, ...): each later round was measured blind
     source_patch: str = field(repr=False, metadata=IN_FOLDER)
     test_patch: str = field(repr=False, metadata=IN_FOLDER)
 
@@ -84,14 +85,24 @@ def load_projects(folder: Path = CORPUS) -> dict[str, Project]:
     }
 
 
-def load_bugs(folder: Path = CORPUS, only: Collection[str] = ()) -> list[Bug]:
-    """Every `<folder>/bugs/<id>/bug.json` with its two patches, sorted by id."""
+def load_bugs(
+    folder: Path = CORPUS, only: Collection[str] = (), rounds: Collection[int] = ()
+) -> list[Bug]:
+    """Every `<folder>/bugs/<id>/bug.json` with its two patches, sorted by id; `only` these bugs
+    or projects, of `rounds` (empty: all)."""
     bugs = [_load_bug(d) for d in sorted((folder / "bugs").glob("*")) if (d / "bug.json").is_file()]
     known = {b.id for b in bugs} | {b.project for b in bugs}
     unknown = set(only) - known
     if unknown:
         raise CorpusError(f"no such bug(s) or project(s): {', '.join(sorted(unknown))}")
-    return [b for b in bugs if not only or b.id in only or b.project in only]
+    missing = set(rounds) - {b.round for b in bugs}
+    if missing:
+        raise CorpusError(f"no bug of round(s) {', '.join(map(str, sorted(missing)))}")
+    return [
+        b
+        for b in bugs
+        if (not only or b.id in only or b.project in only) and (not rounds or b.round in rounds)
+    ]
 
 
 def _load_bug(folder: Path) -> Bug:

@@ -49,7 +49,7 @@ T = TypeVar("T")
 
 
 def empty_row(bug: Bug) -> RealRow:
-    return RealRow(bug=bug.id, project=bug.project)
+    return RealRow(bug=bug.id, project=bug.project, round=bug.round)
 
 
 def bench_bug(
@@ -213,7 +213,8 @@ def summary(rows: list[RealRow]) -> RealSummary:
 
 
 def table(rows: list[RealRow]) -> list[str]:
-    """One Markdown table: a line per bug, then the totals."""
+    """One Markdown table: a line per bug, then the totals of each mining round (when the rows
+    span more than one), then the totals of all."""
     lines = [
         "| bug | check ran | rank | top-1 | top-3 | listed | pytest s | pytest file s | check s "
         "| check/pytest | check/pytest file | fix | breaks |",
@@ -234,16 +235,24 @@ def table(rows: list[RealRow]) -> list[str]:
             f"{r.check_seconds:.1f} | {ratio:.2f}x | {per_file:.2f}x | "
             f"{r.fix} | {len(r.breaks)} |"
         )
+    rounds = sorted({r.round for r in rows})
+    if len(rounds) > 1:
+        lines += [totals_line([r for r in rows if r.round == n], f"round {n}: ") for n in rounds]
+    lines.append(totals_line(rows, "all "))
+    return lines
+
+
+def totals_line(rows: list[RealRow], label: str) -> str:
+    """The table's line of `rows`' totals, its first cell opening with `label`."""
     s = summary(rows)
     n = s.reproduced
-    lines.append(
-        f"| **all {n} of {s.bugs} bugs, {s.projects} projects** | {s.check_ran}/{n} "
+    return (
+        f"| **{label}{n} of {s.bugs} bugs, {s.projects} projects** | {s.check_ran}/{n} "
         f"| | {s.top1}/{n} | {s.top3}/{n} | {s.listed}/{n} | {s.pytest_seconds} "
         f"| {s.file_seconds} | {s.check_seconds} | {s.ratio}x | {s.file_ratio}x "
         f"| {s.verified}/{n} verified "
         f"| {s.breaking} |"
     )
-    return lines
 
 
 def suite_sizes(bugs: list[Bug], projects: dict, scratch: Path, cache=CACHE) -> list[str]:

@@ -81,6 +81,7 @@ class RealRow:
 
     bug: str
     project: str
+    round: int = 0  # the corpus round the bug was mined in (bug.json)
     reproduces: bool = False
     check_ran: bool = False
     rank: int | None = None

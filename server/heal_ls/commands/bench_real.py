@@ -4,7 +4,9 @@
 tests fail on the buggy tree and pass once the fixing commit's source part is applied. Without it
 each bug is benched (bench/real.py) and the table printed; `--results FILE` also writes it there
 as Markdown, with the command and the commit it ran on. `--check-only` stops each bug after
-`check` (the rank and speed columns in minutes, no fix and no regression set).
+`check` (the rank and speed columns in minutes, no fix and no regression set). `--round N ...`
+takes only the bugs mined in those rounds (each later round was measured blind once); the table
+has a totals line per round besides the one of all bugs.
 """
 
 from __future__ import annotations
@@ -45,6 +47,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="real: only `check` each bug (rank columns, a few minutes): no fix, no regression set",
     )
+    parser.add_argument(
+        "--round",
+        type=int,
+        nargs="+",
+        default=[],
+        dest="rounds",
+        metavar="N",
+        help="real: only the bugs mined in these rounds (bug.json's round; with --only: both)",
+    )
     parser.add_argument("--corpus", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--cache", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--results", metavar="FILE", help="real: also write the table here")
@@ -55,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     cache = Path(args.cache) if args.cache else corpus.CACHE
     try:
         projects = corpus.load_projects(folder)
-        bugs = corpus.load_bugs(folder, only=args.only)
+        bugs = corpus.load_bugs(folder, only=args.only, rounds=args.rounds)
     except corpus.CorpusError as exc:
         print(f"heal-ls bench: {exc}", file=sys.stderr)
         return 2

@@ -64,6 +64,12 @@ def test_bugs_round_trip_and_bad_names_are_refused(tmp_path):
     bugs = corpus.load_bugs(folder)
     assert [b.id for b in bugs] == ["tiny-bad", "tiny-good"]
     assert corpus.load_bugs(folder, only=["tiny"]) == bugs  # a project name selects its bugs
+    assert [b.round for b in bugs] == [2, 1]  # bug.json's round, read into the bug
+    assert corpus.load_bugs(folder, rounds=[2]) == bugs[:1]
+    assert corpus.load_bugs(folder, only=["tiny-good"], rounds=[1, 2]) == bugs[1:]
+    assert corpus.load_bugs(folder, only=["tiny-good"], rounds=[2]) == []
+    with pytest.raises(corpus.CorpusError, match="no bug of round.s. 3"):
+        corpus.load_bugs(folder, rounds=[3])
     good = bugs[1]
     assert good.functions == ("src/tiny/calc.py::is_adult",)
     assert good.source_patch == SOURCE_PATCH
@@ -140,8 +146,9 @@ def test_rank_is_the_fixed_function_or_the_def_enclosing_it():
     assert real.rank(suspects, ["m.py::outer_two"]) is None
 
 
-def _row(bug, **values):
-    row = real.empty_row(corpus.Bug(bug, "p", "1", "0", "c", "u", ("t",), ("m.py::f",), "", ""))
+def _row(bug, round_=1, **values):
+    bug_ = corpus.Bug(bug, "p", "1", "0", "c", "u", ("t",), ("m.py::f",), round_, "", "")
+    row = real.empty_row(bug_)
     return replace(row, reproduces=True, check_ran=True, **values)
 
 
@@ -152,7 +159,7 @@ def test_the_table_has_a_line_per_bug_and_honest_totals():
         _row("b", rank=3, listed=True, pytest_seconds=1.0, file_seconds=1.0, check_seconds=1.1,
              fix="verified", verified=True, breaks=["t::x"]),
         _row("c", pytest_seconds=2.0, file_seconds=2.8, check_seconds=2.4, fix="failed"),
-        replace(real.empty_row(corpus.Bug("d", "q", "1", "0", "c", "u", (), (), "", "")),
+        replace(real.empty_row(corpus.Bug("d", "q", "1", "0", "c", "u", (), (), 1, "", "")),
                 note="does not reproduce"),
     ]  # fmt: skip
     lines = real.table(rows)
@@ -166,6 +173,36 @@ def test_the_table_has_a_line_per_bug_and_honest_totals():
     assert total[0] == "**all 3 of 4 bugs, 2 projects**"
     assert total[1:] == ["3/3", "", "1/3", "2/3", "2/3", "4.0", "5.0", "5.0", "1.25x", "1.0x",
                          "2/3 verified", "1"]  # fmt: skip
+
+
+def test_the_table_has_totals_per_mining_round_before_those_of_all():
+    rows = [
+        _row("a", rank=1, listed=True, pytest_seconds=1.0, file_seconds=2.0, check_seconds=2.0),
+        _row("b", 3, rank=4, listed=True, pytest_seconds=1.0, file_seconds=1.0, check_seconds=1.5),
+        _row("c", 3, rank=2, listed=True, pytest_seconds=1.0, file_seconds=1.0, check_seconds=0.5),
+    ]
+    cells = lambda line: [c.strip() for c in line.strip("|").split("|")]  # noqa: E731
+    *_, one, three, every = real.table(rows)
+    assert cells(one)[:6] == [
+        "**round 1: 1 of 1 bugs, 1 projects**",
+        "1/1",
+        "",
+        "1/1",
+        "1/1",
+        "1/1",
+    ]
+    assert cells(one)[9:11] == ["2.0x", "1.0x"]
+    assert cells(three)[:6] == [
+        "**round 3: 2 of 2 bugs, 1 projects**",
+        "2/2",
+        "",
+        "0/2",
+        "1/2",
+        "2/2",
+    ]
+    assert cells(three)[9:11] == ["1.0x", "1.0x"]
+    assert cells(every)[:6] == ["**all 3 of 3 bugs, 1 projects**", "3/3", "", "1/3", "2/3", "3/3"]
+    assert not any("round" in line for line in real.table(rows[1:]))  # one round: no repeat
 
 
 def test_the_shipped_corpus_is_well_formed():
@@ -184,6 +221,7 @@ def test_the_shipped_corpus_is_well_formed():
         assert re.fullmatch(r"[0-9a-f]{40}", bug.commit) and bug.commit in bug.url, bug.id
         assert bug.id == f"{bug.project}-{bug.commit[:8]}"
         assert bug.failing_tests and bug.functions, bug.id
+        assert bug.round >= 1, bug.id
         assert not any(f.endswith("::<module>") for f in bug.functions), bug.id
         sources = [p for p, _ in split_files(bug.source_patch)]
         tests = [p for p, _ in split_files(bug.test_patch)]
@@ -196,6 +234,6 @@ def test_regression_files_are_the_commits_tests_and_those_naming_a_fixed_functio
     (tmp_path / "tests/test_calc.py").write_text("")  # the commit's test file
     (tmp_path / "tests/test_uses.py").write_text("from tiny.calc import is_adult\n")
     (tmp_path / "tests/test_other.py").write_text("def test_is_adultish(): pass\n")
-    bug = corpus.Bug("b", "tiny", "1", "0", "c", "u", ("t",), ("src/tiny/calc.py::is_adult",),
+    bug = corpus.Bug("b", "tiny", "1", "0", "c", "u", ("t",), ("src/tiny/calc.py::is_adult",), 1,
                      SOURCE_PATCH, added_test_patch("x", 1))  # fmt: skip
     assert real.regression_files(bug, tmp_path) == ["tests/test_calc.py", "tests/test_uses.py"]

@@ -14,7 +14,7 @@ from heal_ls.documents.fix import FixDocument
 from heal_ls.models import OperatorCount
 from helpers.rows import fix_row
 
-BUG = corpus.Bug("b", "p", "1", "0", "c", "u", ("t.py::test_a",), ("m.py::f",), "", "")
+BUG = corpus.Bug("b", "p", "1", "0", "c", "u", ("t.py::test_a",), ("m.py::f",), 1, "", "")
 
 
 def done(stdout: str, returncode: int = 1, stderr: str = "") -> subprocess.CompletedProcess:
