@@ -46,24 +46,30 @@ def skipped_callees(
     return found
 
 
-def memoized(index: ModuleIndex, caller: FunctionNode, callee: FunctionNode) -> bool:
-    """Is `callee` a functools cache's, or does `caller` keep what it calls `callee` for and
-    read it back (`self._made[key] = self._build(key)` ... `return self._made[key]`)?"""
+def memoized(index: ModuleIndex, caller: FunctionNode, callee: FunctionNode) -> list[int]:
+    """The lines where `caller` obtains a value `callee` made and a cache kept: its calls of
+    `callee` when a functools cache wraps it (the call returns the kept result), or its reads
+    of the place it keeps `callee`'s result in (`self._made[key] = self._build(key)` ...
+    `return self._made[key]`); [] when neither, no memo."""
+    body = index.def_node(caller.def_line)
+    nodes = list(ast.walk(body)) if body is not None else []
     found = index.def_node(callee.def_line)
     for decorator in found.decorator_list if found is not None else []:
         if name_of(decorator.func if isinstance(decorator, ast.Call) else decorator) in CACHES:
-            return True
-    body = index.def_node(caller.def_line)
-    nodes = list(ast.walk(body)) if body is not None else []
+            return [n.lineno for n in nodes if isinstance(n, ast.Call) and _calls(n, callee)]
     kept = {
         ast.dump(target.value if isinstance(target, ast.Subscript) else target)
         for node in nodes
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-        if matches(name_of(node.value.func) or "", callee)
+        if _calls(node.value, callee)
         for target in node.targets
         if isinstance(target, (ast.Subscript, ast.Attribute))
     }
-    return any(_reads(node, kept) for node in nodes)
+    return [node.lineno for node in nodes if isinstance(node, ast.expr) and _reads(node, kept)]
+
+
+def _calls(call: ast.Call, callee: FunctionNode) -> bool:
+    return matches(name_of(call.func) or "", callee)
 
 
 def _reads(node: ast.AST, kept: set[str]) -> bool:

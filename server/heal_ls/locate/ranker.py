@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from heal_ls.locate.blocks import block_of
 from heal_ls.locate.cached import memoized, skipped_callees
 from heal_ls.locate.callgraph import Key, call_distances, key_of
 from heal_ls.locate.calls import imported_functions, matches, names_on_line, statement_parts
@@ -26,6 +27,7 @@ from heal_ls.locate.expected import expected_exceptions, raises_any
 from heal_ls.locate.flow import argument_reads, names_feeding_line
 from heal_ls.locate.index import FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.spectrum import (
+    BLOCK_MARK,
     DSTAR_CAP,
     block_ochiai,
     dstar_scores,
@@ -291,10 +293,15 @@ class Ranker:
                 )
             score = 0.5 * score + 0.0001 * node.qualname.count("<locals>")
             self.add(path, node, reason, score, spectrum=True)
-        for path, node, caller in skipped_callees(failure, run, covered, self.index):
+        skipped = skipped_callees(failure, run, covered, self.index)
+        each_block = block_ochiai(failure, run) if skipped else {}
+        for path, node, caller in skipped:
             index = self.index(path)
             held = self.suspects.get(self.key(path, caller))
-            if index is not None and held is not None and memoized(index, caller, node):
+            kept = memoized(index, caller, node) if index is not None else []
+            likeliest = blocks.get(f"{path}:{caller.start_line}", (0.0, 0))[0]
+            obtained = self.obtained_in(failure, each_block, likeliest, (path, caller), kept)
+            if held is not None and obtained:
                 # it made the value its caller only returned from the memo: just before it
                 reason = f"made the value {caller.qualname} kept and returned (a cached result)"
                 spectrum = self.key(path, caller) in self.by_spectrum
@@ -305,6 +312,32 @@ class Ranker:
         for path, node in self.covered_functions(failure, failure.import_covered):
             reason = "ran when its module was imported (it made module-level data)"
             self.add(path, node, reason, 0.001)
+
+    def obtained_in(
+        self, failure: Failure, each_block, likeliest: float, caller: Place, lines: list[int]
+    ) -> bool:
+        """Did the failing test obtain a kept value at one of `lines` of `caller` (a memo's
+        read, a cached callee's call), in a block it ran that is as suspect as the caller's
+        likeliest block (`each_block`: block Ochiai; `likeliest`: the caller's best)? A value
+        obtained under a branch the test did not take was not handed to it; one obtained in a
+        block passing tests share with it, while the caller's suspicion rests on another
+        block, is not what the failing test did differently (`_path_regex()` under `if path:`, the failing input's fragment
+        checked below). Without recorded blocks, any such line may have."""
+        path, node = caller
+        index = self.index(path)
+        body = index.def_node(node.def_line) if index is not None else None
+        if not lines or failure.blocks is None or body is None:
+            return bool(lines)
+        ran = set(failure.blocks.get(path, []))
+        entry = f"{path}:{node.start_line}"
+        for line in lines:
+            block = block_of(body, line)
+            if block is not None and block not in ran:
+                continue
+            key = entry if block is None else f"{path}:{block}{BLOCK_MARK}"
+            if each_block.get(key, 0.0) >= likeliest - 1e-9:
+                return True
+        return False
 
     def signature_callee(self, failure: Failure, frames: list[Frame], run: RunResult | None):
         """`TypeError: Recorder.__init__() got an unexpected keyword argument 'x'`: the def the

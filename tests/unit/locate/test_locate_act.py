@@ -213,6 +213,75 @@ def test_a_functools_cached_callee_made_the_value_its_caller_returned(ws):
     assert memo_ranking(ws, memo)[0] == "Patterns._build"
 
 
+CACHED = """\
+import functools
+
+
+class Patterns:
+    @functools.lru_cache
+    def _build(self, strict):
+        return "^x$" if strict else "x"
+
+    def __call__(self, strict, tail):
+        if strict:
+            pattern = self._build(strict)
+        else:
+            pattern = "x"
+        if tail:
+            return pattern + tail
+        return pattern
+"""
+
+
+def cached_ranking(ws, failing: list[str], passing: list[str]) -> list[str]:
+    """The suspects of a failing test that ran `Patterns.__call__` and the blocks starting at
+    the `failing` statements, a passing test having run `_build` and the `passing` ones."""
+    (ws / "cached.py").write_text(CACHED)
+    path = str(ws / "cached.py")
+    lines = CACHED.splitlines()
+
+    def at(statement: str) -> int:
+        return next(n for n, line in enumerate(lines, 1) if line.strip() == statement)
+
+    build, call = f"{path}:{at('@functools.lru_cache')}", f"{path}:{line_of(CACHED, '__call__')}"
+    failure = failure_in(ws, "two", 8, [call])
+    failure.blocks = {path: sorted(at(s) for s in failing)}
+    earlier = Outcome(
+        "tests/test_two.py::test_one",
+        "passed",
+        covered=[build, call],
+        blocks={path: sorted(at(s) for s in passing)},
+    )
+    run = RunResult(root=str(ws), failures=[failure], tests=[earlier])
+    return [s.qualname for s in locate(failure, str(ws), run).suspects]
+
+
+TAKEN, NOT_TAKEN = "pattern = self._build(strict)", 'pattern = "x"'
+TAIL, PLAIN = "return pattern + tail", "return pattern"
+
+
+def test_a_cached_callee_called_in_the_failing_tests_likeliest_block_made_its_value(ws):
+    """The failing test alone took the branch that calls the cached `_build`: the value it
+    got there was made by `_build` (in an earlier test), which comes first."""
+    names = cached_ranking(ws, [TAKEN, "if tail:", PLAIN], [NOT_TAKEN, "if tail:", PLAIN])
+    assert names[0] == "Patterns._build"
+
+
+def test_a_cached_callee_called_in_a_branch_the_failing_test_did_not_take_made_nothing(ws):
+    """The failing test did not take the branch that calls `_build`: no kept value of it was
+    handed to the test, so `_build` is only listed last."""
+    names = cached_ranking(ws, [NOT_TAKEN, "if tail:", TAIL], [TAKEN, "if tail:", PLAIN])
+    assert names[0] == "Patterns.__call__" and names[-1] == "Patterns._build"
+
+
+def test_a_cached_callee_called_where_passing_tests_ran_too_is_not_the_failing_difference(ws):
+    """The failing test called `_build` where the passing one did too, and its caller's
+    suspicion rests on the `tail` branch only it took: `_build`'s value is not what it did
+    differently, so `_build` is not lifted over `__call__`."""
+    names = cached_ranking(ws, [TAKEN, "if tail:", TAIL], [TAKEN, "if tail:", PLAIN])
+    assert names[0] == "Patterns.__call__" and names[-1] == "Patterns._build"
+
+
 NUMBERS = """\
 LIMIT = "x"
 
