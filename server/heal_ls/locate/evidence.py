@@ -118,6 +118,23 @@ def rejected_argument(index: ModuleIndex | None, node: FunctionNode, line: int) 
     return None
 
 
+NONE_REFUSED = "'NoneType' object"  # `... has no attribute`, `... is not subscriptable`, ...
+
+
+def none_argument(
+    index: ModuleIndex | None, node: FunctionNode, frame: Frame, message: str
+) -> str | None:
+    """The parameter read at the frame's line that held None when the line raised on a None
+    (`node.parent` with `node=None`), else None: the def was handed None, which it cannot take,
+    so the value came wrong from its caller (like a refusal naming the argument)."""
+    if not message.startswith(NONE_REFUSED):
+        return None
+    held = sorted(
+        n for n in arguments_read(index, node, frame.line) if frame.locals.get(n) == "None"
+    )
+    return held[0] if held else None
+
+
 def reads_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> bool:
     """Does the statement at `line` read a parameter of its def (`self`/`cls` aside)? Then the
     value it failed on may have come wrong from the caller."""
@@ -170,6 +187,26 @@ def _container_read(value: ast.expr) -> str | None:
 def def_of(index: ModuleIndex | None, node: FunctionNode) -> Def | None:
     """The parsed def of `node`, None when its module did not parse."""
     return index.def_node(node.def_line) if index is not None else None
+
+
+def passed_on(
+    index: ModuleIndex | None, node: FunctionNode, values: list[ast.expr]
+) -> set[str] | None:
+    """The parameters of its def (`self`/`cls` aside) that `values` only read (`value`,
+    `value.source`, `items[0]`): what a call passed on of what it was given; None when one of
+    them is computed here (a call, a literal, another local, `self`'s state)."""
+    found = def_of(index, node)
+    if found is None or not values:
+        return None
+    params = _parameters(found)
+    roots = set()
+    for value in values:
+        while isinstance(value, (ast.Attribute, ast.Subscript)):
+            value = value.value
+        if not isinstance(value, ast.Name) or value.id not in params:
+            return None
+        roots.add(value.id)
+    return roots
 
 
 def _parameters(found: Def) -> set[str]:

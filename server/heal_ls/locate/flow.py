@@ -233,6 +233,12 @@ def argument_reads(tree: ast.Module, line: int, callee: Any, params: set[str]) -
     """The names the call of `callee` (a def) at `line` reads to pass its `params`: for
     `ymd.append(value)` and `append(self, val)`, {"value"} for {"val"}. Every name the call's
     arguments read when they cannot be matched (a `*args`)."""
+    return _reads([*passed_values(tree, line, callee, params)])
+
+
+def passed_values(tree: ast.Module, line: int, callee: Any, params: set[str]) -> list[ast.expr]:
+    """The expressions the call of `callee` (a def) at `line` passes as its `params`; every
+    argument when they cannot be matched (a `*args`), [] when no call of it is there."""
     calls = [
         n
         for part in statement_parts(tree.body, line)
@@ -240,7 +246,7 @@ def argument_reads(tree: ast.Module, line: int, callee: Any, params: set[str]) -
         if isinstance(n, ast.Call) and name_of(n.func) == callee.name
     ]
     if not calls:
-        return set()
+        return []
     call = calls[0]
     names = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
     if names and names[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
@@ -248,7 +254,7 @@ def argument_reads(tree: ast.Module, line: int, callee: Any, params: set[str]) -
     if any(isinstance(a, ast.Starred) for a in call.args) or any(
         k.arg is None for k in call.keywords
     ):
-        return _reads([*call.args, *(k.value for k in call.keywords)])
+        return [*call.args, *(k.value for k in call.keywords)]
     passed = dict(zip(names, call.args))
     passed.update({k.arg: k.value for k in call.keywords if k.arg})
-    return _reads([value for name, value in passed.items() if name in params])
+    return [value for name, value in passed.items() if name in params]

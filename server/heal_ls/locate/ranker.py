@@ -17,6 +17,8 @@ from heal_ls.locate.evidence import (
     elements_of_arguments,
     location_of_test,
     module_level_reason,
+    none_argument,
+    passed_on,
     protocol_error_method,
     raised_reason,
     reads_argument,
@@ -24,7 +26,7 @@ from heal_ls.locate.evidence import (
     signature_error_callee,
 )
 from heal_ls.locate.expected import expected_exceptions, raises_any
-from heal_ls.locate.flow import argument_reads, names_feeding_line
+from heal_ls.locate.flow import argument_reads, names_feeding_line, passed_values
 from heal_ls.locate.index import FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.spectrum import (
     BLOCK_MARK,
@@ -118,7 +120,7 @@ class Ranker:
         if node is None or innermost.function == "<module>":
             return module_level_reason(innermost, self.root, self.index(innermost.path))
         reason = raised_reason(failure, innermost)
-        self.raise_site(code, reason, 1.0, "on the failing call path", refusals=True)
+        self.raise_site(code, reason, 1.0, "on the failing call path", refused=failure.message)
         self.value_origin(code)
         covered = self.covered_functions(failure)
         scores = ochiai_scores(failure, run)
@@ -412,28 +414,60 @@ class Ranker:
             reason = "raised the exception the failing check is about"
             self.raise_site(frames, reason, 0.97, "on the path that raised the checked exception")
 
-    def raise_site(self, frames, reason: str, score: float, callers: str, refusals=False):
+    def raise_site(self, frames, reason: str, score: float, callers: str, refused=None):
         """The innermost frame raised, its callers led there; but a def that always raises (a
-        raise helper) only did what its caller chose, and one that raised to refuse its argument
-        (`refusals`: a crash, not a checked exception) was handed the wrong value: the caller
-        comes first."""
+        raise helper) only did what its caller chose, and one that refused its argument (a
+        crash, not a checked exception: `refused` is its message) was handed the wrong value:
+        it raised naming the argument, or tripped over an argument that is None (`'NoneType'
+        object has no attribute ...`). The caller comes first; and when the calls between only
+        passed the value on, the frame that made it comes before them (`refused_maker`)."""
         innermost = frames[-1]
         node = self.function_of(innermost)
         index = self.index(innermost.path)
         helper = node is not None and always_raises(index, node)
-        refused = None
-        if node is not None and refusals and not helper:
-            refused = rejected_argument(index, node, innermost.line)
-        if node is not None and len(frames) > 1 and (helper or refused):
+        argument = None
+        if node is not None and refused is not None and not helper:
+            argument = rejected_argument(index, node, innermost.line) or none_argument(
+                index, node, innermost, refused
+            )
+        if node is not None and len(frames) > 1 and (helper or argument):
             caller = f"called {node.name}, which always raises: the raise was chosen here"
-            if refused:
-                caller = f"passed {node.name} the {refused!r} it refused, raising"
+            if argument:
+                caller = f"passed {node.name} the {argument!r} it refused, raising"
             self.call_path(frames[-2:-1], score, caller)
             self.add(innermost.path, node, reason, score - 0.01, innermost.line)
             self.call_path(frames[:-2], 0.9, callers)
+            maker = self.refused_maker(frames, argument) if argument else None
+            made = self.function_of(frames[maker]) if maker is not None else None
+            if maker is not None and made is not None:
+                why = f"made the {argument!r} {node.name} refused; the calls below passed it on"
+                self.add(frames[maker].path, made, why, score + 0.002, frames[maker].line)
             return
         self.call_path(frames[-1:], score, reason)
         self.call_path(frames[:-1], 0.9, callers)
+
+    def refused_maker(self, frames: list[Frame], refused: str) -> int | None:
+        """The frame that made the argument the innermost one refused, when the calls between
+        only passed it on, as a parameter of theirs or read out of one (`addBinding(self, node,
+        value)` calls `getParent(value.source)`; its caller passed `Builtin("_")`, whose source
+        is None): the first caller up whose call computed it (a call, a literal, its own
+        state). None when that is the direct caller (it comes first already) or when the trail
+        is lost (no call of the callee on the line, module code)."""
+        params: set[str] | None = {refused}
+        at = len(frames) - 1
+        while at > 0 and params:
+            called = self.function_of(frames[at])
+            callee = def_of(self.index(frames[at].path), called) if called is not None else None
+            caller, node = frames[at - 1], self.function_of(frames[at - 1])
+            index = self.index(caller.path)
+            if callee is None or node is None or index is None or index.tree is None:
+                return None
+            values = passed_values(index.tree, caller.line, callee, params)
+            if not values or caller.function == "<module>":
+                return None
+            params = passed_on(index, node, values)
+            at -= 1
+        return at if params is None and len(frames) - 1 - at >= 2 else None
 
     def from_test(self, failure: Failure, frames: list[Frame], run: RunResult | None) -> str:
         test_path, test_line = location_of_test(failure, frames)

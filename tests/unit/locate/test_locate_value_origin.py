@@ -100,3 +100,68 @@ def test_a_container_the_test_handed_in_leaves_the_blame_on_its_reader(tmp_path)
     suspects = ranked(tmp_path, from_test=True)
     assert suspects[0].qualname == "check"
     assert suspects[0].reason.startswith("made the value passed down unchanged")
+
+
+BINDINGS = """\
+class Binding:
+    def __init__(self, name, source=None):
+        self.name = name
+        self.source = source
+
+
+def parent_of(node):
+    return node.parent
+
+
+def bind(binding):
+    return parent_of(binding.source)
+
+
+def builtins():
+    return bind(Binding("_"))
+"""
+BINDINGS_TEST = """\
+from bindings import builtins
+
+
+def test_builtins_bind():
+    assert builtins()
+"""
+
+
+def ranked_on_none(tmp_path, bindings=BINDINGS, message="'NoneType' object has no attribute"):
+    """`builtins` made a Binding with no source; `bind` passed its source on; `parent_of`
+    tripped over the None (pyflakes' `addBinding(None, Builtin('_'))`)."""
+    here, test_path = write_project(tmp_path, "bindings", bindings, BINDINGS_TEST)
+    keys = keys_of(here, bindings, ("parent_of", "bind", "builtins", "__init__"))
+    binding = "<bindings.Binding object at 0x7f>"
+    crash_frames = [
+        Frame(here, line_of(bindings, "return bind("), "builtins", {}),
+        Frame(here, line_of(bindings, "return parent_of("), "bind", {"binding": binding}),
+        Frame(here, line_of(bindings, "return node.parent"), "parent_of", {"node": "None"}),
+    ]
+    nodeid = "tests/test_bindings.py::test_builtins_bind"
+    error = ("AttributeError", f"{message} 'parent'")
+    failure, run = failed_run(tmp_path, test_path, nodeid, 5, error, crash_frames, keys)
+    return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
+
+
+def test_a_none_passed_on_unchanged_was_made_by_the_frame_that_computed_it(tmp_path):
+    """`parent_of` was handed None (its parameter, None in its locals): a refusal of what it
+    was given, so its caller comes before it; and `bind` only passed on its own parameter's
+    attribute, so `builtins`, whose call built the Binding, made the None: first."""
+    assert ranked_on_none(tmp_path)[:3] == ["builtins", "bind", "parent_of"]
+
+
+def test_a_none_computed_by_the_direct_caller_blames_that_caller(tmp_path):
+    """`bind` passes a None it wrote itself: it made it, and comes first; `builtins` only led
+    there."""
+    text = BINDINGS.replace("parent_of(binding.source)", "parent_of(None)")
+    assert ranked_on_none(tmp_path, text)[:2] == ["bind", "parent_of"]
+
+
+def test_a_value_that_is_not_none_leaves_the_raise_site_first(tmp_path):
+    """An int has no `parent` either, but nothing says the argument was refused: the line
+    that read its attribute is first, as before."""
+    message = "'int' object has no attribute"
+    assert ranked_on_none(tmp_path, message=message)[0] == "parent_of"
