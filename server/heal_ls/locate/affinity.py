@@ -47,17 +47,28 @@ def failing_test_words(failure: Failure) -> set[str]:
     return words(failure.test.split("[", 1)[0].rsplit("::", 1)[-1])
 
 
+def test_class_words(failure: Failure) -> set[str]:
+    """The words of the failing test's class (`TestTransformHook` in `tests/test_hooks.py::
+    TestTransformHook::test_attrs_attrclass`) that its own name lacks; none outside a class."""
+    parts = failure.test.split("[", 1)[0].split("::") if failure.test else []
+    return words(parts[-2]) - failing_test_words(failure) if len(parts) > 2 else set()
+
+
 def name_bonus(suspects: dict[Key, Suspect], failure: Failure, eligible: set[Key]) -> None:
     """Lift the `eligible` suspects whose qualname shares a word with the failing test's name
-    (in place). Not eligible: the failing line's own calls (the line already ties them to the
-    test; the name would count that tie twice: `test_alias` checking `get_alias()`) and what
-    the traceback placed (a raise helper named like `test_error_...`)."""
-    wanted = failing_test_words(failure)
-    if not wanted:
-        return
-    for key in eligible:
-        suspect = suspects[key]
-        shared = sorted(words(suspect.qualname) & wanted)
-        if shared:
-            suspect.score += NAME_BONUS
-            suspect.reason = f"{suspect.reason}; the failing test is named for it ({shared[0]})"
+    (in place), and again those sharing one with its class's name: a test class gathers the
+    tests of one unit (`TestAdmonition`, `TestImageDirectiveSrc`), which its tests' own names,
+    saying what case each checks (`test_with_preceding_text`), often leave out. Not eligible:
+    the failing line's own calls (the line already ties them to the test; the name would count
+    that tie twice: `test_alias` checking `get_alias()`) and what the traceback placed (a raise
+    helper named like `test_error_...`)."""
+    for wanted, named in (
+        (failing_test_words(failure), "the failing test is named for it"),
+        (test_class_words(failure), "the failing test's class is named for it"),
+    ):
+        for key in eligible if wanted else ():
+            suspect = suspects[key]
+            shared = sorted(words(suspect.qualname) & wanted)
+            if shared:
+                suspect.score += NAME_BONUS
+                suspect.reason = f"{suspect.reason}; {named} ({shared[0]})"

@@ -32,10 +32,10 @@ def project(tmp_path):
     return here, [f"{here}:1", f"{here}:5"]  # open_file first: the tie's path order
 
 
-def failing(tmp_path, line, frames=(), exc="AssertionError"):
+def failing(tmp_path, line, frames=(), exc="AssertionError", nodeid=None):
     here, keys = project(tmp_path)
     test_path = str(tmp_path / "tests" / "test_zones.py")
-    nodeid = "tests/test_zones.py::test_cache_for_an_empty_name"
+    nodeid = nodeid or "tests/test_zones.py::test_cache_for_an_empty_name"
     failure = Failure(
         id=nodeid,
         test=nodeid,
@@ -71,3 +71,15 @@ def test_the_traceback_order_is_not_changed_by_the_name(tmp_path):
     located = locate(failure, str(tmp_path), run)
     assert [s.qualname for s in located.suspects] == ["open_file", "cache_for"]
     assert "named for it" not in located.suspects[1].reason
+
+
+def test_a_spectrum_tie_goes_to_the_function_the_tests_class_is_named_for(tmp_path):
+    """`TestCacheFor::test_an_empty_name`: the test's own name names neither function; its
+    class gathers the tests of `cache_for`."""
+    nodeid = "tests/test_zones.py::TestCacheFor::test_an_empty_name"
+    _, failure, run = failing(tmp_path, 5, nodeid=nodeid)
+    located = locate(failure, str(tmp_path), run)
+    assert [s.qualname for s in located.suspects] == ["cache_for", "open_file"]
+    assert "the failing test's class is named for it (cache)" in located.suspects[0].reason
+    failure.test = failure.id = "tests/test_zones.py::test_an_empty_name"  # no class: the tie
+    assert [s.qualname for s in locate(failure, str(tmp_path), run).suspects][0] == "open_file"
