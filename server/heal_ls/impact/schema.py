@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 VERSION = "1"
@@ -52,7 +53,7 @@ def connect(path: Path, root: str, python: str) -> sqlite3.Connection:
     """Open (creating when new, rebuilding when of another version) the map at `path`."""
     path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(str(path), timeout=BUSY_SECONDS, isolation_level=None)
-    db.execute("PRAGMA journal_mode=WAL")
+    _wal(db)
     db.execute("PRAGMA synchronous=NORMAL")
     db.execute("PRAGMA foreign_keys=OFF")
     meta = {"version": VERSION, "schema": SCHEMA, "root": os.path.abspath(root), "python": python}
@@ -68,6 +69,22 @@ def connect(path: Path, root: str, python: str) -> sqlite3.Connection:
                 db.execute(statement)
         db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
     return db
+
+
+def _wal(db: sqlite3.Connection) -> None:
+    """WAL mode, waiting for another writer as long as the busy timeout would: sqlite answers a
+    journal mode change with "database is locked" at once, without calling its busy handler,
+    while another connection holds a write lock on a new map (two first opens of one map: a
+    run's record and the locating that reads the map meanwhile; one of them lost its write)."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _meta(db: sqlite3.Connection) -> dict[str, str]:

@@ -6,6 +6,8 @@ files are real, edited on disk, and the map reads them back."""
 from __future__ import annotations
 
 import os
+import sqlite3
+import threading
 import time
 
 import pytest
@@ -340,3 +342,23 @@ def test_last_ran_names_what_the_tests_ran_at_the_lines_they_are_at_now(project)
         impact.sync()
         ran = impact.last_ran(["tests/test_mod.py::test_size"])
     assert ran == [key(project, "pkg/mod.py", 13), key(project, "pkg/mod.py", 15)]
+
+
+def test_a_first_open_waits_for_another_connection_making_the_map(project):
+    """Two first opens of one map at once (a run's record in its thread, the locating that reads
+    the map meanwhile): sqlite refuses the second one's change to WAL mode at once while the
+    first holds its write lock, without the busy timeout (the record was lost in CI: "database
+    is locked"). The open waits for that writer, as it waits for any other."""
+    path = ImpactMap.open(str(project)).path
+    path.unlink()
+    other = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # a new file, not yet WAL, being made by another
+    other.execute("CREATE TABLE making(x)")
+    done = threading.Timer(0.3, other.execute, ("COMMIT",))
+    done.start()
+    try:
+        with ImpactMap.open(str(project)) as impact:
+            assert impact.db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    finally:
+        done.join()
+        other.close()
