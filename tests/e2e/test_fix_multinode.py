@@ -3,7 +3,7 @@
 Each project in tests/e2e/multinode/ has the model's answer (answer.md) and the module the heal
 must write, byte for byte (expected.py). Each project is healed in the test's process (the
 openai SDK against the fake model); one `heal-ls fix --apply` (the anthropic SDK) writes its
-module; hostile variants of the answers change nothing.
+module; hostile variants of the answers change nothing (a forbidden import through the CLI).
 """
 
 from __future__ import annotations
@@ -141,39 +141,59 @@ def test_a_fix_touching_an_unguarded_function_is_weak(kind, tmp_path, monkeypatc
     assert f"no passing test runs {unguarded} to guard" in result.proof
 
 
-HOSTILE = {
-    # the forbidden module is used by the new code: the rail refuses the whole answer
-    "forbidden_import": (
-        "helper",
-        "```python\nimport subprocess\n\n\ndef initials(full_name):\n"
-        "    subprocess.run(['true'])\n"
-        "    return ''.join(w[0].upper() + '.' for w in full_name.split())\n```\n",
-        (),
-    ),
+# Hostile answers change nothing. The attack (a forbidden module) through the real CLI with
+# --apply; the answers that only fall short under the options (not offered, another module's
+# function, imports turned off) in process, the options as HealConfig takes them from the flags.
+FORBIDDEN_IMPORT = (
+    "```python\nimport subprocess\n\n\ndef initials(full_name):\n"
+    "    subprocess.run(['true'])\n"
+    "    return ''.join(w[0].upper() + '.' for w in full_name.split())\n```\n"
+)
+
+
+def test_a_forbidden_import_through_the_cli_changes_nothing(tmp_path):
+    root = project(tmp_path, "helper")
+    before = {p: p.read_bytes() for p in root.rglob("*.py")}
+    proc = fix(root, FORBIDDEN_IMPORT, "openai", "--max-attempts", "1")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "0/1 verified" in proc.stdout
+    assert {p: p.read_bytes() for p in root.rglob("*.py")} == before
+    assert "subprocess" in proc.stderr
+
+
+SHORT = {
     # unit_price is not offered with --max-nodes 1: only `total` may change, which is not enough
-    "not_offered": ("two_functions", None, ("--max-nodes", "1")),
+    "not_offered": ("two_functions", None, {"max_nodes": 1}),
     # a function of another module: not this module's, nothing uses it, nothing changes
     "other_module": (
         "two_functions",
         "```python\ndef rounded(value):\n    return round(value, 3)\n```\n",
-        (),
+        {},
     ),
     # imports turned off: the fix cannot work without `math`
-    "no_imports": ("imports", None, ("--no-imports",)),
+    "no_imports": ("imports", None, {"allow_imports": False}),
 }
 
 
-@pytest.mark.parametrize("kind", sorted(HOSTILE))
-def test_hostile_multinode_answers_change_nothing(kind, tmp_path):
-    name, answer, extra = HOSTILE[kind]
+@pytest.mark.parametrize("kind", sorted(SHORT))
+def test_answers_short_of_the_options_change_nothing(kind, tmp_path, monkeypatch):
+    name, answer, options = SHORT[kind]
     root = project(tmp_path, name)
     answer = answer or (root / "answer.md").read_text()
     before = {p: p.read_bytes() for p in root.rglob("*.py")}
-    proc = fix(root, answer, "openai", "--max-attempts", "1", *extra)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "0/1 verified" in proc.stdout
+    notes: list[str] = []
+    with FakeModelServer(default=answer) as server:
+        for variable, value in openai_env(server).items():
+            monkeypatch.setenv(variable, value)
+        config = HealConfig(provider="openai", max_attempts=1, use_cache=False, **options)
+        result = heal_first_target(
+            root, config, on_event=lambda e: notes.append(e.message) if e.kind == "note" else None
+        )
+    assert result.status != "verified" and result.new_source is None, result
     assert {p: p.read_bytes() for p in root.rglob("*.py")} == before
-    if kind == "forbidden_import":
-        assert "subprocess" in proc.stderr
-    if kind in ("not_offered", "no_imports"):  # tried, failed the tests, and the user was told
-        assert "ignored" in proc.stderr and ": unverified" in proc.stdout
+    if kind == "other_module":  # refused before any run
+        assert [a.outcome for a in result.attempts] == ["rejected"]
+        assert "ignored `rounded`" in result.attempts[0].failure
+    else:  # tried, failed the tests, and the user was told what was ignored
+        assert result.status == "unverified" and [a.outcome for a in result.attempts] == ["failed"]
+        assert any(note.startswith("ignored") for note in notes), notes

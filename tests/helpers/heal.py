@@ -5,19 +5,27 @@ verified by real pytest runs in the sandbox; tests/e2e/test_fix.py keeps the rea
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 from heal_ls.diagnose import diagnose
 from heal_ls.heal.config import HealConfig
+from heal_ls.heal.events import HealEvent
 from heal_ls.heal.loop import heal_failure
 from heal_ls.heal.targets import group_targets, shared_first
 from heal_ls.models import HealResult
 from heal_ls.testing.warm.client import shutdown_all
 
 
-def heal_first_target(root: Path, config: HealConfig, script: str | None = None) -> HealResult:
-    """diagnose (run and locate), then heal_failure on the first target; the warm runners the
-    heal started are shut down in the same event loop."""
+def heal_first_target(
+    root: Path,
+    config: HealConfig,
+    script: str | None = None,
+    on_event: Callable[[HealEvent], None] | None = None,
+) -> HealResult:
+    """diagnose (run and locate), then heal_failure on the first target (`on_event` sees its
+    events, as the CLI's output does); the warm runners the heal started are shut down in the
+    same event loop."""
 
     async def heal() -> HealResult:
         try:
@@ -31,6 +39,7 @@ def heal_first_target(root: Path, config: HealConfig, script: str | None = None)
                 run=run,
                 suspect=target.suspect,
                 also_failing=target.failures[1:],
+                on_event=on_event,
             )
         finally:
             await shutdown_all()
