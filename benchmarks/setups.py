@@ -13,6 +13,7 @@ tests/e2e/test_setups.py asserts the same, row by row.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import importlib.metadata
 import json
@@ -29,6 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 SETUPS = REPO / "tests" / "setups"
 VENVS = REPO / ".cache" / "setups"  # interpreters for setups that need other packages
 PROJECT_PYTHON = REPO / "scripts" / "project_python" / "setup.sh"  # finds pyenv's builds
+NO_BUILD = 3  # its exit status when pyenv has no build of that version
 SPEC_FILE = "heal-setup.json"
 RUN_TIMEOUT = 240
 # The harness's own pytest variables must not reach the runs; plugin autoloading stays on.
@@ -88,11 +90,16 @@ def installed(package: str) -> bool:
 
 
 def interpreter(wanted: dict) -> str:
-    """This interpreter when it has every package the setup asks for, else a cached venv."""
+    """This interpreter when it has every package the setup asks for; a version alone:
+    scripts/project_python/setup.sh's venv of it (pytest 8, the one tests/e2e/test_project_python
+    makes too); else a cached venv."""
     packages = list(wanted.get("pip", []))
     version = wanted.get("python")
     if version is None and all(installed(p) for p in packages):
         return sys.executable
+    if version is not None and not packages:
+        with contextlib.suppress(Unavailable):  # no pyenv build: pythonX.Y on PATH, below
+            return project_python(version)
     base = base_python(version) if version else sys.executable
     if version is None:  # the same pytest as heal-ls's own tests use
         packages.insert(0, f"pytest=={importlib.metadata.version('pytest')}")
@@ -103,11 +110,45 @@ def interpreter(wanted: dict) -> str:
     python = venv / "bin" / "python"
     if not (venv / "ready").exists():
         shutil.rmtree(venv, ignore_errors=True)
-        subprocess.run([base, "-m", "venv", str(venv)], check=True, timeout=RUN_TIMEOUT)
-        pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-        subprocess.run([*pip, *packages], check=True, timeout=RUN_TIMEOUT, capture_output=True)
+        make_venv(base, venv, packages)
         (venv / "ready").touch()
     return str(python)
+
+
+def make_venv(base: str, venv: Path, packages: list[str]) -> None:
+    """A venv of `base` with `packages`: without pip of its own, `base`'s pip installing into it
+    (pip >= 22.3: --python), which skips ensurepip's copy of pip (~9 of a venv's ~13 s of CPU);
+    else with its own pip, as scripts/project_python/setup.sh does."""
+    python = str(venv / "bin" / "python")
+    quiet = ["install", "-q", "--disable-pip-version-check"]
+    try:
+        subprocess.run(
+            [base, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=RUN_TIMEOUT
+        )
+        subprocess.run(
+            [base, "-m", "pip", "--python", python, *quiet, *packages],
+            check=True, timeout=RUN_TIMEOUT, capture_output=True,
+        )  # fmt: skip
+    except subprocess.CalledProcessError:
+        shutil.rmtree(venv, ignore_errors=True)
+        subprocess.run([base, "-m", "venv", str(venv)], check=True, timeout=RUN_TIMEOUT)
+        subprocess.run(
+            [python, "-m", "pip", *quiet, *packages],
+            check=True, timeout=RUN_TIMEOUT, capture_output=True,
+        )  # fmt: skip
+
+
+def project_python(version: str) -> str:
+    """scripts/project_python/setup.sh's venv of `version` (made once, shared with the tests of
+    the code that runs in the user's interpreter), or Unavailable."""
+    made = subprocess.run(
+        ["bash", str(PROJECT_PYTHON), version], capture_output=True, text=True, timeout=900
+    )
+    if made.returncode == NO_BUILD:
+        raise Unavailable(f"no python{version} on this machine ({made.stderr.strip()})")
+    if made.returncode != 0:
+        raise RuntimeError(f"setup.sh {version} failed: {made.stderr.strip()[-1000:]}")
+    return made.stdout.strip().splitlines()[-1]
 
 
 def base_python(version: str) -> str:

@@ -31,6 +31,11 @@ if [ -n "$BUILD_ONLY" ]; then
 fi
 VENV="$CACHE/venv"
 STAMP="$CACHE/.stamp-$(basename "$BUILD")-$PYTEST"
+# One maker at a time (two test workers may ask for one version at once: tests/e2e's
+# test_project_python and test_setups' rows of that version): the others wait, then find it made.
+mkdir -p "$(dirname "$CACHE")"
+exec 9>"$CACHE.lock"
+flock 9
 if [ -f "$STAMP" ] && [ -x "$VENV/bin/python" ]; then
   echo "$VENV/bin/python"
   exit 0
