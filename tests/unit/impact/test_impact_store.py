@@ -12,6 +12,7 @@ import time
 
 import pytest
 from heal_ls.impact.store import Function, ImpactMap
+from heal_ls.impact.where import map_path
 from heal_ls.models import Failure, RunResult
 from heal_ls.models import TestOutcome as Outcome
 
@@ -349,8 +350,8 @@ def test_a_first_open_waits_for_another_connection_making_the_map(project):
     the map meanwhile): sqlite refuses the second one's change to WAL mode at once while the
     first holds its write lock, without the busy timeout (the record was lost in CI: "database
     is locked"). The open waits for that writer, as it waits for any other."""
-    path = ImpactMap.open(str(project)).path
-    path.unlink()
+    path = map_path(str(project), None)
+    path.parent.mkdir(parents=True, exist_ok=True)
     other = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")  # a new file, not yet WAL, being made by another
     other.execute("CREATE TABLE making(x)")
