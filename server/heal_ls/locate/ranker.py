@@ -44,6 +44,11 @@ from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.paths import is_test_file, relative_path
 from heal_ls.pysource.source import SourceError, read_source
 
+# Run by the spectrum alone, a constructor or a renderer is less suspect than code that decides
+# with the same Ochiai: it built or rendered what the run's decisions handed it (a symptom's
+# report: `UnusedImport.__init__`, `ImportationFrom.__str__` run in the tests that report one).
+BUILDERS = {"__init__", "__str__", "__repr__"}
+BUILDER_WEIGHT = 0.7
 PLAIN_VALUES = {None, "None", "True", "False", "''", "0", "1", "()", "[]", "{}"}  # too common
 
 Place = tuple[str, FunctionNode]  # a workspace function: its module's path, its def
@@ -279,8 +284,8 @@ class Ranker:
             self.add(path, node, reason, score - 0.001 * rank)
 
     def add_covered(self, failure: Failure, scores: dict[str, float], run: RunResult | None):
-        """Every function the failing test ran, by Ochiai (a nested def before its encloser),
-        then the callees a cache kept from running, then those that ran only while the modules
+        """Every function the failing test ran, by Ochiai (a nested def before its encloser; a
+        constructor or renderer weighed down: BUILDERS), then the callees a cache kept from running, then those that ran only while the modules
         were imported."""
         covered = self.covered_functions(failure)
         blocks = self.block_scores(failure, run)
@@ -293,6 +298,8 @@ class Ranker:
                 reason = (
                     f"ran during the failing test (Ochiai {score:.2f}, its block at line {line})"
                 )
+            if node.name in BUILDERS:  # it built or rendered what the run's decisions made
+                score *= BUILDER_WEIGHT
             score = 0.5 * score + 0.0001 * node.qualname.count("<locals>")
             self.add(path, node, reason, score, spectrum=True)
         skipped = skipped_callees(failure, run, covered, self.index)
