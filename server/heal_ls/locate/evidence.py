@@ -209,6 +209,38 @@ def passed_on(
     return roots
 
 
+def is_getter(index: ModuleIndex | None, node: FunctionNode) -> bool:
+    """Does every `return` of the def hand back state read off a parameter, as stored, directly
+    or through one local (`attrs = getattr(cls, "__attrs_attrs__", None)` ... `return attrs`,
+    `return item.value`)? Such a def made nothing: what it returns was made where it was stored
+    (`attr.fields(C)` returns what `@attr.s` put on C)."""
+    found = def_of(index, node)
+    if found is None:
+        return False
+    params = {a.arg for a in [*found.args.posonlyargs, *found.args.args]} - {"self"}
+    nodes = list(ast.walk(found))
+    made = {
+        n.targets[0].id: n.value
+        for n in nodes
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+    }
+    returns = [n.value for n in nodes if isinstance(n, ast.Return) and n.value is not None]
+    return bool(returns) and all(_read_off(made.get(_name(v), v), params) for v in returns)
+
+
+def _name(value: ast.expr) -> str:
+    return value.id if isinstance(value, ast.Name) else ""
+
+
+def _read_off(value: ast.expr, params: set[str]) -> bool:
+    """`param.attr` or `getattr(param, ...)`."""
+    if isinstance(value, ast.Attribute):
+        return _name(value.value) in params
+    if isinstance(value, ast.Call) and _name(value.func) == "getattr" and value.args:
+        return _name(value.args[0]) in params
+    return False
+
+
 def _parameters(found: Def) -> set[str]:
     arguments = found.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]

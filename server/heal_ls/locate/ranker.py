@@ -15,6 +15,7 @@ from heal_ls.locate.evidence import (
     contrasted,
     def_of,
     elements_of_arguments,
+    is_getter,
     location_of_test,
     module_level_reason,
     none_argument,
@@ -485,8 +486,11 @@ class Ranker:
         covered = self.covered_functions(failure)
         scores = ochiai_scores(failure, run)
         on_line, feeding = self.test_line_suspects(test_path, test_line, covered)
+        # a getter only read what the test's earlier acts stored: it computed nothing checked
+        feeding = [(p, n) for p, n in feeding if not is_getter(self.index(p), n)]
         where = f"{relative_path(test_path, self.root)}:{test_line}" if test_path else "the test"
         acted, why = self.acted_before(test_path, test_line, covered, not on_line and not feeding)
+        acted = [(p, n) for p, n in acted if not is_getter(self.index(p), n)]
         for path, node in acted:
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             self.add(path, node, why.format(where=where), 0.75 + 0.1 * bonus)
