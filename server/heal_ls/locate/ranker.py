@@ -286,8 +286,8 @@ class Ranker:
 
     def add_covered(self, failure: Failure, scores: dict[str, float], run: RunResult | None):
         """Every function the failing test ran, by Ochiai (a nested def before its encloser; a
-        constructor or renderer weighed down: BUILDERS), then the callees a cache kept from running, then those that ran only while the modules
-        were imported."""
+        constructor or renderer weighed down: BUILDERS), then the callees a cache kept from
+        running, then those that ran only while the modules were imported."""
         covered = self.covered_functions(failure)
         blocks = self.block_scores(failure, run)
         for path, node in covered:
@@ -308,10 +308,12 @@ class Ranker:
         for path, node, caller in skipped:
             index = self.index(path)
             held = self.suspects.get(self.key(path, caller))
-            kept = memoized(index, caller, node) if index is not None else []
+            kept = memoized(index, caller, node) if index is not None and held is not None else []
             likeliest = blocks.get(f"{path}:{caller.start_line}", (0.0, 0))[0]
-            obtained = self.obtained_in(failure, each_block, likeliest, (path, caller), kept)
-            if held is not None and obtained:
+            # a caller that is no suspect has no memo to lift its callee by: nothing to read
+            if held is not None and self.obtained_in(
+                failure, each_block, likeliest, (path, caller), kept
+            ):
                 # it made the value its caller only returned from the memo: just before it
                 reason = f"made the value {caller.qualname} kept and returned (a cached result)"
                 spectrum = self.key(path, caller) in self.by_spectrum
@@ -331,8 +333,9 @@ class Ranker:
         likeliest block (`each_block`: block Ochiai; `likeliest`: the caller's best)? A value
         obtained under a branch the test did not take was not handed to it; one obtained in a
         block passing tests share with it, while the caller's suspicion rests on another
-        block, is not what the failing test did differently (`_path_regex()` under `if path:`, the failing input's fragment
-        checked below). Without recorded blocks, any such line may have."""
+        block, is not what the failing test did differently (`_path_regex()` under `if path:`,
+        the failing input's fragment checked below). Without recorded blocks, any such line
+        may have."""
         path, node = caller
         index = self.index(path)
         body = index.def_node(node.def_line) if index is not None else None
