@@ -8,7 +8,10 @@ For each release tag, the commits up to the next release that change both test f
 most two other Python files (few lines, inside one or two defs) are tried on the release's sdist:
 the commit's test part is applied, the changed test files run, its source part applied, the files
 run again. The tests that fail before and pass after are the bug's failing tests; a commit with
-none, or whose patches do not apply to the sdist, is skipped. A kept bug is written to
+none, or whose patches do not apply to the sdist, is skipped; a file's diff that does not
+apply (the file changed between the release and the fix) is first 3-way merged into the
+sdist's file (`git merge-file`, base: the file at the commit's parent) and saved as the diff to
+that merge. A kept bug is written to
 benchmarks/corpus/bugs/<project>-<commit[:8]>/ only after `corpus.verify` reproduces it.
 """
 
@@ -24,7 +27,7 @@ import tempfile
 from pathlib import Path
 
 from heal_ls.bench import corpus
-from heal_ls.bench.patches import MODULE_LEVEL, split_files, touched_functions
+from heal_ls.bench.patches import MODULE_LEVEL, merged_patch, split_files, touched_functions
 from heal_ls.bench.sdist import FetchError, download, fetch_sdist
 from packaging.version import InvalidVersion, Version
 
@@ -99,7 +102,37 @@ def sha256_of(name: str, version: str, cache: Path) -> str:
     return hashlib.sha256(archive.read_bytes()).hexdigest()
 
 
+def fitted(repo: str, sha: str, patch: str, root: Path) -> str:
+    """`patch`, a part of commit `sha`, made to apply to the sdist tree `root`: a file whose
+    diff `git apply` refuses (the file changed between the release and the commit's parent)
+    gets the diff from root's file to a 3-way merge of the commit's change into it. A
+    CorpusError when a file neither applies nor merges cleanly."""
+    parts = []
+    for path, part in split_files(patch):
+        try:
+            corpus.apply_patch(root, part, path, check=True)
+        except corpus.CorpusError as refused:
+            try:
+                base, theirs = (show(repo, f"{rev}:{path}") for rev in (f"{sha}^", sha))
+                ours = (root / path).read_bytes()
+            except (subprocess.CalledProcessError, OSError):
+                raise refused from None  # a file the sdist lacks: nothing to merge into
+            part = merged_patch(path, ours, base, theirs)
+            if part is None:
+                raise corpus.CorpusError(f"{path} does not apply, 3-way merge either") from None
+            if not part:
+                raise corpus.CorpusError(f"{path}: the release has the change already") from None
+            print(f"  {sha[:8]}: {path} 3-way merged")
+        parts.append(part)
+    return "".join(parts)
+
+
+def show(repo: str, spec: str) -> bytes:
+    return subprocess.run(["git", "-C", repo, "show", spec], capture_output=True, check=True).stdout
+
+
 def try_commit(
+    repo: str,
     project: corpus.Project,
     version: str,
     sha256: str,
@@ -109,12 +142,13 @@ def try_commit(
     scratch: Path,
     round_: int,
 ) -> corpus.Bug | None:
-    source_patch, test_patch = patches
-    draft = corpus.Bug(
-        f"{project.name}-{sha[:8]}", project.name, version, sha256, sha, url, (), (), round_,
-        source_patch, test_patch,
-    )  # fmt: skip
     try:
+        pristine = fetch_sdist(project.name, version, sha256, corpus.CACHE)
+        source_patch, test_patch = (fitted(repo, sha, part, pristine) for part in patches)
+        draft = corpus.Bug(
+            f"{project.name}-{sha[:8]}", project.name, version, sha256, sha, url, (), (), round_,
+            source_patch, test_patch,
+        )  # fmt: skip
         buggy = corpus.tree(draft, scratch / f"{sha}-buggy")
         fixed = corpus.tree(draft, scratch / f"{sha}-fixed", fixed=True)
     except (corpus.CorpusError, FetchError) as exc:
@@ -125,7 +159,6 @@ def try_commit(
         print(f"  {sha[:8]}: touches {functions}")
         return None
     files = [p for p, _ in split_files(test_patch) if (buggy / p).is_file() and p.endswith(".py")]
-    pristine = fetch_sdist(project.name, version, sha256, corpus.CACHE)
     files += changed_test_names(pristine, buggy, test_patch)  # what the test part touches, only
     python = corpus.venv(project)
     before = corpus.run_tests(python, project, buggy, files)
@@ -192,7 +225,7 @@ def main() -> int:
                 where = Path(scratch) / sha
                 where.mkdir()
                 bug = try_commit(
-                    project, str(version), sha256, sha, patches, url, where, args.round
+                    args.repo, project, str(version), sha256, sha, patches, url, where, args.round
                 )
                 if bug is None:
                     continue

@@ -173,17 +173,25 @@ def tree(bug: Bug, dest: Path, *, fixed: bool = False, cache: Path = CACHE) -> P
     return dest
 
 
-def apply_patch(root: Path, patch: str, label: str) -> None:
-    done = subprocess.run(
-        ["git", "apply", "-C1", "--whitespace=nowarn", "-"],
-        input=patch,
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode:
-        raise CorpusError(f"{label} does not apply: {done.stderr.strip()[:300]}")
+def apply_patch(root: Path, patch: str, label: str, *, check: bool = False) -> None:
+    """`patch` applied to the tree `root` (`check`: only whether it applies), or a CorpusError.
+    Where it does not apply as it is, it is tried once more ignoring whitespace in its context:
+    an sdist built on Windows has CRLF lines where the commit's diff has LF."""
+    command = ["git", "apply", "-C1", "--whitespace=nowarn", *(["--check"] if check else [])]
+    errors = []
+    for leniency in ([], ["--ignore-whitespace"]):
+        done = subprocess.run(
+            [*command, *leniency, "-"],
+            input=patch,
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if not done.returncode:
+            return
+        errors.append(done.stderr.strip())
+    raise CorpusError(f"{label} does not apply: {errors[0][:300]}")
 
 
 def test_env(project: Project, root: Path) -> dict[str, str]:

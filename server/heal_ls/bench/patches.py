@@ -1,11 +1,14 @@
-"""Unified diffs, read: split by file, and the defs whose lines a diff changes (the functions a
-fixing commit touched, named as heal-ls names suspects)."""
+"""Unified diffs, read: split by file, the defs whose lines a diff changes (the functions a
+fixing commit touched, named as heal-ls names suspects), and one file's change carried onto
+another version of that file by a 3-way merge."""
 
 from __future__ import annotations
 
 import ast
 import difflib
 import re
+import subprocess
+import tempfile
 from pathlib import Path
 
 from heal_ls.pysource.parse import first_line, qualified_defs
@@ -56,3 +59,31 @@ def differing_lines(old: str, new: str) -> set[int]:
         elif tag == "insert":
             lines.add(max(i1, 1))  # an insertion belongs with the line above it
     return lines
+
+
+def merged_patch(path: str, ours: bytes, base: bytes, theirs: bytes) -> str | None:
+    """The diff of `path` from `ours` to `ours` plus the change `base` -> `theirs`, merged with
+    `git merge-file` (3-way: lines `ours` changed since `base` may sit in the change's context,
+    where a plain patch would not apply); "" when `ours` has the change already (a fix
+    backported before the release), None when the merge conflicts.
+    CRLF lines in `ours` are merged as LF: the diff then applies to it ignoring whitespace."""
+    ours = ours.replace(b"\r\n", b"\n")
+    with tempfile.TemporaryDirectory(prefix="heal-merge-") as scratch:
+        folder = Path(scratch)
+        for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
+            (folder / name).write_bytes(text)
+        merge = ["git", "merge-file", "-p", "--quiet", "ours", "base", "theirs"]
+        done = subprocess.run(merge, cwd=folder, capture_output=True, check=False)
+        if done.returncode:  # > 0: that many conflicts; < 0: an error
+            return None
+        if done.stdout == ours:
+            return ""
+        (folder / "merged").write_bytes(done.stdout)
+        diff = ["git", "diff", "--no-index", "--no-ext-diff", "--no-color", "-U3", "ours", "merged"]
+        text = subprocess.run(diff, cwd=folder, capture_output=True, check=False).stdout
+    try:
+        hunks = text.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    body = hunks[hunks.index("\n@@") + 1 :]  # git's header names the scratch files
+    return f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n{body}"

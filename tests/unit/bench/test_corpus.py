@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from heal_ls import payload
 from heal_ls.bench import corpus, real
-from heal_ls.bench.patches import differing_lines, split_files, touched_functions
+from heal_ls.bench.patches import differing_lines, merged_patch, split_files, touched_functions
 from helpers.corpus import SOURCE_PATCH, added_test_patch, build_corpus
 
 OLD = """\
@@ -42,6 +42,49 @@ def test_differing_lines_are_old_lines_replaced_deleted_or_inserted_below():
     assert differing_lines(OLD, new) == {10, 15}
     inserted = OLD.replace("    def take(self):\n", "    def take(self):\n        check()\n")
     assert differing_lines(OLD, inserted) == {8}
+
+
+def test_a_change_whose_context_moved_on_is_carried_over_by_a_3_way_merge(tmp_path):
+    # the fix (base -> theirs) changes `put` and `pick`, one hunk; the release (ours) changed a
+    # line between them, so the fix's own diff does not apply to the release's file
+    base = OLD.encode()
+    theirs = OLD.replace("items[0]", "items[-1]").replace("append", "insert").encode()
+    ours = OLD.replace("def take(self):", "def take(self):  # first").encode()
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/box.py").write_bytes(ours)
+    plain = merged_patch("pkg/box.py", base, base, theirs)
+    assert plain is not None and plain.count("\n@@") == 1
+    with pytest.raises(corpus.CorpusError, match="does not apply"):
+        corpus.apply_patch(tmp_path, plain, "test.patch", check=True)
+    patch = merged_patch("pkg/box.py", ours, base, theirs)
+    assert patch is not None and split_files(patch)[0][0] == "pkg/box.py"
+    corpus.apply_patch(tmp_path, patch, "test.patch")
+    fixed = ours.replace(b"items[0]", b"items[-1]").replace(b"append", b"insert")
+    assert (tmp_path / "pkg/box.py").read_bytes() == fixed
+
+
+def test_a_patch_applies_to_a_tree_with_crlf_lines(tmp_path):
+    # an sdist built on Windows: the commit's LF diff still applies
+    (tmp_path / "box.py").write_bytes(OLD.replace("\n", "\r\n").encode())
+    patch = merged_patch("box.py", OLD.encode(), OLD.encode(), OLD.replace("[0]", "[1]").encode())
+    assert patch is not None
+    corpus.apply_patch(tmp_path, patch, "test.patch")
+    assert b"return items[1]" in (tmp_path / "box.py").read_bytes()
+    with pytest.raises(corpus.CorpusError, match="test.patch does not apply"):
+        corpus.apply_patch(tmp_path, patch.replace("items[0]", "items[2]"), "test.patch")
+    crlf = OLD.replace("\n", "\r\n").encode()
+    (tmp_path / "box.py").write_bytes(crlf)
+    merged = merged_patch("box.py", crlf, OLD.encode(), OLD.replace("append", "insert").encode())
+    assert merged is not None  # the CRLF file merged as LF, not one conflict of every line
+    corpus.apply_patch(tmp_path, merged, "test.patch")
+    assert (tmp_path / "box.py").read_bytes() == crlf.replace(b"append(item)\r", b"insert(item)")
+
+
+def test_a_3_way_merge_that_conflicts_or_changes_nothing_gives_no_patch():
+    base, theirs = OLD.encode(), OLD.replace("items[0]", "items[-1]").encode()
+    other = OLD.replace("items[0]", "items[1]").encode()  # the same line, changed otherwise
+    assert merged_patch("box.py", other, base, theirs) is None
+    assert merged_patch("box.py", theirs, base, theirs) == ""  # the release has the change
 
 
 def test_touched_functions_are_the_innermost_defs_and_module_level(tmp_path):
