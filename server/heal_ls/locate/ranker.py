@@ -81,6 +81,9 @@ class Ranker:
         self.indexes: dict[str, ModuleIndex | None] = {}  # read once a ranking (~200 asks)
         self.called_on_line: set[tuple[str, int]] = set()  # keys of the failing line's calls
         self.by_spectrum: set[tuple[str, int]] = set()  # keys whose best reason is a spectrum
+        # block Ochiai and each function's likeliest block, by failure id: computed once (four
+        # readers; each pass counts every block of every recorded test)
+        self.blocks_of: dict[str, tuple[dict[str, float], dict[str, tuple[float, int]]]] = {}
 
     def index(self, path: str) -> ModuleIndex | None:
         if path not in self.indexes:
@@ -304,7 +307,7 @@ class Ranker:
             score = 0.5 * score + 0.0001 * node.qualname.count("<locals>")
             self.add(path, node, reason, score, spectrum=True)
         skipped = skipped_callees(failure, run, covered, self.index)
-        each_block = block_ochiai(failure, run) if skipped else {}
+        each_block = self.each_block(failure, run)
         for path, node, caller in skipped:
             index = self.index(path)
             held = self.suspects.get(self.key(path, caller))
@@ -591,11 +594,26 @@ class Ranker:
             )
             self.add(path, node, reason, 0.9 + 0.09 * score, line, spectrum=True)
 
+    def each_block(self, failure: Failure, run: RunResult | None) -> dict[str, float]:
+        """Block Ochiai of every block the failing test ran (`spectrum.block_ochiai`)."""
+        return self.blocks(failure, run)[0]
+
     def block_scores(self, failure: Failure, run: RunResult | None) -> dict[str, tuple[float, int]]:
         """Every function the failing test ran, by its most suspicious block: (its Ochiai, its
         first line, the `def` line for its entry block); {} when no block was recorded."""
+        return self.blocks(failure, run)[1]
+
+    def blocks(self, failure: Failure, run: RunResult | None) -> tuple[dict, dict]:
+        """(each_block, block_scores), computed once a failure."""
+        if failure.id not in self.blocks_of:
+            each = block_ochiai(failure, run)
+            self.blocks_of[failure.id] = (each, self.likeliest_blocks(each))
+        return self.blocks_of[failure.id]
+
+    def likeliest_blocks(self, each_block: dict[str, float]) -> dict[str, tuple[float, int]]:
+        """Each function's most suspicious block of `each_block` (see block_scores)."""
         best: dict[str, tuple[float, int]] = {}
-        for key, score in block_ochiai(failure, run).items():
+        for key, score in each_block.items():
             block = split_block(key)
             where = block or split_key(key)
             if where is None:

@@ -269,3 +269,18 @@ def test_of_equally_suspicious_blocks_the_first_in_the_function_names_it(tmp_pat
         first = locate(failure, str(tmp_path), run).suspects[0]
         assert (first.qualname, first.focus_line) == ("drop_comments", line_of(FMT, "break"))
         assert f"block at line {line_of(FMT, 'break')}" in first.reason
+
+
+def test_block_ochiai_is_computed_once_a_failure(tmp_path, monkeypatch):
+    """Every reader of block Ochiai (the specific blocks, the covered functions, the memo's
+    read-backs, the blocks only failing tests ran) shares one count over the recorded tests."""
+    failure, run = run_with(tmp_path)
+    calls = []
+
+    def counted(f, r):
+        calls.append(f.id)
+        return block_ochiai(f, r)
+
+    monkeypatch.setattr(ranker, "block_ochiai", counted)
+    assert locate(failure, str(tmp_path), run).suspects[0].qualname == "drop_comments"
+    assert calls == [failure.id]
