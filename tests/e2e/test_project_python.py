@@ -3,7 +3,7 @@
 That code is the pytest plugin (with its record of which functions ran), the warm server with
 its forked children, the sandbox's launcher inside them, `heal_serve` and the script runner
 (stdlib + pytest only). Each version gets one venv of pyenv's CPython X.Y with pytest 8 from
-PyPI (scripts/project_python/setup.sh, made once and cached under .cache/project-python/; a
+PyPI (scripts/project_python/setup.sh, made once and cached under ~/.cache/heal-ls-dev/; a
 version pyenv has no build of is skipped with that reason), shared by the tests of this module.
 Per version, one row: a real `heal-ls check --python` (the plugin's report and its record of the
 functions the failing test ran), then on one warm runner a run of the saved code, the fix served

@@ -24,7 +24,9 @@ import pytest
 TIMEOUT = pytest.mark.timeout(900, func_only=True)
 
 REPO = Path(__file__).resolve().parents[2]
-CACHE = Path(os.environ.get("HEAL_VSCODE_CACHE") or REPO / ".cache" / "vscode")
+# scripts/vscode/setup.sh's tools, once per machine
+USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+CACHE = Path(os.environ.get("HEAL_VSCODE_CACHE") or USER_CACHE / "heal-ls-dev" / "vscode")
 EXT_DIR = REPO / "client-vscode"
 HERE = Path(__file__).resolve().parent
 
