@@ -11,6 +11,8 @@ line, much more specific blocks).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import PurePath
 
 from heal_ls.models import Failure, Suspect
 
@@ -25,7 +27,7 @@ COMMON = frozenset(
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
-def words(name: str) -> set[str]:
+def words(name: str, shortest: int = 3) -> set[str]:
     """Lower-case words of a name, snake and Camel case split, plurals folded, short and
     common words dropped: `TestSpecifier.test_specifiers` -> {"specifier"}."""
     found = set()
@@ -34,7 +36,7 @@ def words(name: str) -> set[str]:
             word = word.lower()
             if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
                 word = word[:-1]
-            if len(word) >= 3 and not word.isdigit() and word not in COMMON:
+            if len(word) >= shortest and not word.isdigit() and word not in COMMON:
                 found.add(word)
     return found
 
@@ -72,3 +74,20 @@ def name_bonus(suspects: dict[Key, Suspect], failure: Failure, eligible: set[Key
             if shared:
                 suspect.score += NAME_BONUS
                 suspect.reason = f"{suspect.reason}; {named} ({shared[0]})"
+
+
+def module_words(path: str) -> set[str]:
+    """The words of a module's file name (its package's for an `__init__.py`), two letters
+    kept: a module named for a language or a format (`lang_FR.py`, `io.py`) is named by them."""
+    stem = PurePath(path).stem
+    return words(PurePath(path).parent.name if stem == "__init__" else stem, shortest=2)
+
+
+def in_tested_module(failure: Failure) -> Callable[[Suspect], bool]:
+    """Whether a suspect's module shares a word with the failing test's file name
+    (`tests/test_fr.py` tests `num2words/lang_FR.py`, `test_security_image.py` tests
+    `directives/image.py`): the order of suspects whose scores tie, and nothing more (a test
+    file gathers the tests of one module, but calls into every module beneath it)."""
+    path = failure.test.split("::", 1)[0] if failure.test else ""
+    wanted = module_words(path) if path else set()
+    return lambda suspect: bool(wanted & module_words(suspect.path))

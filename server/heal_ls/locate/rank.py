@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from heal_ls.locate.affinity import name_bonus
+from heal_ls.locate.affinity import in_tested_module, name_bonus
 from heal_ls.locate.evidence import unparsable_note
 from heal_ls.locate.history import changed_bonus
 from heal_ls.locate.missing import missing_dependency, missing_name
@@ -53,7 +53,8 @@ def locate(
     changed_bonus(ranker.suspects.values(), run)
     name_bonus(ranker.suspects, failure, ranker.named_for_test())
     ranker.enclosing_defs()
-    suspects = sorted(ranker.suspects.values(), key=lambda s: -s.score)
+    tested = in_tested_module(failure)  # of equal scores, the tested module's first
+    suspects = sorted(ranker.suspects.values(), key=lambda s: (-s.score, not tested(s)))
     if not suspects:
         reason = reason or "no function of the workspace is involved"
         note = missing_dependency(failure, root) or unparsable_note(ranker.unparsable, root, reason)

@@ -7,6 +7,8 @@ from heal_ls.locate.affinity import failing_test_words, words
 from heal_ls.models import Failure, Frame, RunResult
 from heal_ls.models import TestOutcome as Outcome
 
+from tests.helpers.locate import failing_test
+
 ZONES = """\
 def open_file(name):
     return name.strip() or None
@@ -83,3 +85,42 @@ def test_a_spectrum_tie_goes_to_the_function_the_tests_class_is_named_for(tmp_pa
     assert "the failing test's class is named for it (cache)" in located.suspects[0].reason
     failure.test = failure.id = "tests/test_zones.py::test_an_empty_name"  # no class: the tie
     assert [s.qualname for s in locate(failure, str(tmp_path), run).suspects][0] == "open_file"
+
+
+BASE = """\
+def spell(number):
+    return merge(number)
+
+
+def merge(number):
+    return str(number)
+"""
+LANG = """\
+def merge(number):
+    return "un" if number == 1 else str(number)
+"""
+
+
+def test_of_tied_suspects_the_one_in_the_module_the_test_file_is_named_for_comes_first(tmp_path):
+    """`tests/test_fr.py` checks `lang_fr.py`: the base module's functions tie with its
+    (the same Ochiai, the same bonus), and the tie no longer goes by the order they ran in;
+    two-letter words count. A higher score in another module still ranks above it."""
+    (tmp_path / "base.py").write_text(BASE)
+    (tmp_path / "lang_fr.py").write_text(LANG)
+    (tmp_path / "tests").mkdir()
+    test_path = str(tmp_path / "tests" / "test_fr.py")
+    (tmp_path / "tests" / "test_fr.py").write_text("import base\n\n\ndef test_one():\n    x = 1\n")
+    keys = [
+        f"{tmp_path / 'base.py'}:1",
+        f"{tmp_path / 'base.py'}:5",
+        f"{tmp_path / 'lang_fr.py'}:1",
+    ]
+    nodeid = "tests/test_fr.py::test_one"
+    failure = failing_test(test_path, nodeid, 5, ("AssertionError", "assert 1 == 'un'"), [], keys)
+    run = RunResult(str(tmp_path), 0, 1, failures=[failure])
+    located = locate(failure, str(tmp_path), run)
+    assert [s.qualname for s in located.suspects] == ["merge", "spell", "merge"]
+    assert located.suspects[0].path == str(tmp_path / "lang_fr.py")
+    run.tests = [Outcome("tests/test_fr.py::test_two", "passed", covered=keys[2:])]
+    located = locate(failure, str(tmp_path), run)
+    assert [s.path for s in located.suspects][-1] == str(tmp_path / "lang_fr.py")
