@@ -42,6 +42,21 @@ def names_feeding_line(tree: ast.Module, line: int, reads: set[str] | None = Non
     return list(dict.fromkeys(found))
 
 
+def handed_to(tree: ast.Module, line: int, callee: str) -> set[str] | None:
+    """The names the statement at `line` reads in the arguments of its calls of `callee`
+    (`handler.whitespace(depth * indent)` -> depth, indent; not handler, the object called);
+    None when no call on the line is named `callee`."""
+    calls = [
+        node
+        for part in statement_parts(tree.body, line)
+        for node in ast.walk(part)
+        if isinstance(node, ast.Call) and name_of(node.func) == callee
+    ]
+    if not calls:
+        return None
+    return _reads([a for c in calls for a in [*c.args, *(k.value for k in c.keywords)]])
+
+
 def calls_before_line(tree: ast.Module, line: int) -> list[list[str]]:
     """The names each earlier statement of the test calls, nearest statement first: when the
     failing line checks what no call of ours returned (`out, err = capfd.readouterr()`), the

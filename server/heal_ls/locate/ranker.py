@@ -27,7 +27,7 @@ from heal_ls.locate.evidence import (
     signature_error_callee,
 )
 from heal_ls.locate.expected import expected_exceptions, raises_any
-from heal_ls.locate.flow import argument_reads, names_feeding_line, passed_values
+from heal_ls.locate.flow import argument_reads, handed_to, names_feeding_line, passed_values
 from heal_ls.locate.index import FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.spectrum import (
     BLOCK_MARK,
@@ -70,6 +70,12 @@ def suspect_for(
         def_line=node.def_line,
         focus_line=focus_line or node.def_line,
     )
+
+
+def library_called(failure: Failure, innermost: Frame) -> Frame | None:
+    """The frame `innermost` called when the crash is below it, in a library's code."""
+    at = next(i for i, frame in enumerate(failure.frames) if frame is innermost)
+    return failure.frames[at + 1] if at + 1 < len(failure.frames) else None
 
 
 class Ranker:
@@ -130,7 +136,7 @@ class Ranker:
             return module_level_reason(innermost, self.root, self.index(innermost.path))
         reason = raised_reason(failure, innermost)
         self.raise_site(code, reason, 1.0, "on the failing call path", refused=failure.message)
-        self.value_origin(code)
+        self.value_origin(code, library_called(failure, innermost))
         covered = self.covered_functions(failure)
         scores = ochiai_scores(failure, run)
         index = self.index(innermost.path)
@@ -147,7 +153,15 @@ class Ranker:
         self.add_covered(failure, scores, run)
         return None
 
-    def value_origin(self, code: list[Frame]):
+    def handed_to_library(self, frame: Frame, called: Frame | None) -> set[str] | None:
+        """What `frame`'s line handed the library function `called` (the frame below it, not
+        the workspace's; None when there is none, or no call of it on the line)."""
+        index = self.index(frame.path)
+        if called is None or index is None or index.tree is None:
+            return None
+        return handed_to(index.tree, frame.line, called.function)
+
+    def value_origin(self, code: list[Frame], called: Frame | None):
         """The raising line read a parameter whose value its caller held, by the same recorded
         value, in a local named on the call line, and so on up: the frames between only passed
         it down unchanged. When it travelled through two frames or more, the blame moves up to
@@ -156,11 +170,18 @@ class Ranker:
         A frame that took the value out of a container it was handed (`value = env["key"]`,
         `env.get("key")`) did not make it either: it was made where the container was filled,
         so the trail goes on with the container, and such a reader comes after its makers
-        (when the container's trail is lost, or it came from the test, the reader is blamed)."""
+        (when the container's trail is lost, or it came from the test, the reader is blamed).
+        When the crash is in a library function the raising line `called`, the value is one
+        the line handed it as an argument, not the object whose method it called
+        (`handler.ignorableWhitespace(depth * indent)` refusing an int `indent`: the handler
+        was made above and passed down, the int came from the test)."""
         top = len(code) - 1
         node = self.function_of(code[top])
         index = self.index(code[top].path)
         names = arguments_read(index, node, code[top].line) if node is not None else set()
+        handed = self.handed_to_library(code[top], called)
+        if handed is not None:
+            names &= handed
         readers: list[int] = []  # frames that read the value out of a container they were handed
         lost = False
         while top > 0 and names:

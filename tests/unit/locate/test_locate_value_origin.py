@@ -165,3 +165,45 @@ def test_a_value_that_is_not_none_leaves_the_raise_site_first(tmp_path):
     that read its attribute is first, as before."""
     message = "'int' object has no attribute"
     assert ranked_on_none(tmp_path, message=message)[0] == "parent_of"
+
+
+EMIT = """\
+def unparse(tree, **options):
+    handler = Handler()
+    return emit(tree, handler, 0, **options)
+
+
+def emit(node, handler, depth, indent):
+    handler.whitespace(depth * indent)
+    for child in node:
+        emit(child, handler, depth + 1, indent)
+"""
+EMIT_TEST = """\
+from emitter import unparse
+
+
+def test_an_int_indent():
+    assert unparse([[1]], indent=2)
+"""
+
+
+def test_a_library_refusing_an_argument_follows_the_argument_not_the_object_called(tmp_path):
+    """A library's `handler.whitespace(depth * indent)` refused an int: `indent` came down from
+    the test, so `emit`, which handed it on, stays first; the handler `unparse` made and passed
+    down unchanged (the same object in every frame) is not what the library refused
+    (xmltodict's `_emit` and `unparse`)."""
+    here, test_path = write_project(tmp_path, "emitter", EMIT, EMIT_TEST)
+    keys = keys_of(here, EMIT, ("unparse", "emit"))
+    handler = "<Handler object at 0x7f>"
+    crash_frames = [
+        Frame(here, 3, "unparse", {"options": "{'indent': 2}", "handler": handler}),
+        Frame(here, 9, "emit", {"handler": handler, "depth": "0", "indent": "2"}),
+        Frame(here, 7, "emit", {"handler": handler, "depth": "1", "indent": "2"}),
+        Frame("/usr/lib/python3/xml/sax/saxutils.py", 219, "whitespace", {}),
+    ]
+    nodeid = "tests/test_emitter.py::test_an_int_indent"
+    error = ("TypeError", "decoding to str: need a bytes-like object, int found")
+    failure, run = failed_run(tmp_path, test_path, nodeid, 5, error, crash_frames, keys)
+    suspects = locate(failure, str(tmp_path), run).suspects
+    assert [s.qualname for s in suspects] == ["emit", "unparse"]
+    assert suspects[0].reason == "raised in whitespace (saxutils.py), called from here"
