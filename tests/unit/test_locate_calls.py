@@ -50,3 +50,15 @@ def test_a_method_the_test_decorates_runs_the_workspace_wrapper():
     functions = {f.qualname: f for f in index_source(FACTORY.lstrip()).functions}
     assert matches(names[0], functions["cached.<locals>.decorator.<locals>.wrapper"])
     assert not matches(names[0], functions["cached"])
+
+
+def test_a_loop_target_was_made_by_the_iterators_next():
+    """`for row in Table(...)`: `row` is what `__next__` returned from what `__iter__` made
+    (`async for`: `__anext__`, `__aiter__`); the iterable's own calls come first."""
+    tree = ast.parse("def test():\n    for row in Table(1):\n        assert row.ok\n")
+    assert names_feeding_line(tree, 3) == ["Table", "__next__", "__iter__"]
+    tree = ast.parse(
+        "async def test():\n    async for attempt in Retrying(3):\n        with attempt:\n"
+        "            pass\n"
+    )
+    assert names_feeding_line(tree, 3) == ["Retrying", "__anext__", "__aiter__"]

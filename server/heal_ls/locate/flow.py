@@ -28,18 +28,34 @@ def names_feeding_line(tree: ast.Module, line: int, reads: set[str] | None = Non
         end = (setup.end_lineno or setup.lineno) + 1
         assignments += sorted(_assignments(setup, end), key=lambda a: -a[0])
     found: list[str] = _methods_called_on(function, line, wanted)
+    loops = _loop_dunders(tree)
     seen = set(wanted)
     for _ in range(MAX_HOPS):
         following: set[str] = set()
         for _lineno, targets, value in assignments:
             if targets & wanted:
-                found.extend(call_names([value]))
+                found.extend(call_names([value]) + loops.get(id(value), []))
                 following |= _reads([value])
         wanted = following - seen
         seen |= wanted
         if not wanted:
             break
     return list(dict.fromkeys(found))
+
+
+def _loop_dunders(tree: ast.Module) -> dict[int, list[str]]:
+    """A loop's target is what the iterator's `__next__` returned (`async for attempt in
+    Retrying()`: `__anext__`), from the iterator `__iter__` made: by the id of each loop's
+    iterable."""
+    return {
+        id(node.iter): (
+            ["__anext__", "__aiter__"]
+            if isinstance(node, ast.AsyncFor)
+            else ["__next__", "__iter__"]
+        )
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.For, ast.AsyncFor))
+    }
 
 
 def handed_to(tree: ast.Module, line: int, callee: str) -> set[str] | None:
