@@ -48,6 +48,7 @@ HIT = "__heal_ls_hit__"
 CACHE_TAG = "heal-hits-1"  # bump when the instrumentation changes: old files are never read
 BLOCKS_TAG = "heal-blocks-1"  # the same with block hits (another file: either may be wanted)
 BLOCK_MARK = ":b"  # ends a block key
+ASSERT_REWRITER = "_pytest.assertion.rewrite"  # the module of pytest's assert-rewriting loader
 OFF = frozenset().__contains__  # takes the key, does nothing: the switch when not recording
 
 if not hasattr(builtins, HIT):
@@ -250,6 +251,12 @@ class RecordingFinder:
         loader = spec.loader
         if type(loader) is importlib.machinery.SourceFileLoader:
             spec.loader = RecordingLoader(loader.name, loader.path)
+        elif type(loader).__module__ == ASSERT_REWRITER and spec.origin.endswith(".py"):
+            # pytest rewrites the asserts of every module of a package that is a pytest plugin
+            # (a `pytest11` entry point): the workspace's own, when it is one (faker, pyfakefs).
+            # Recording what ran is the evidence; those modules' asserts lose pytest's
+            # explanation (their tests' asserts are not these: test files are left alone).
+            spec.loader = RecordingLoader(fullname, spec.origin)
         elif hasattr(loader, "compile_source"):
             loader.compile_source = compile_recording
         return spec

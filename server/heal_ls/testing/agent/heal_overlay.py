@@ -119,6 +119,17 @@ def install(sources):
     return finder
 
 
+def install_from_environment():
+    """The overlay of the file OVERLAY names, installed; None when the run overlays nothing.
+
+    The plugins call it from pytest_addoption, the first hook pytest calls on a `-p` plugin:
+    before pytest loads installed packages' plugins (`pytest11` entry points), which import the
+    workspace's modules when the workspace is one (its egg-info on the path: faker, pyfakefs).
+    """
+    path = os.environ.get(wire.OVERLAY)
+    return install(load_overlay_file(path)) if path else None
+
+
 def uninstall(finder):
     if finder in sys.meta_path:
         sys.meta_path.remove(finder)

@@ -26,7 +26,8 @@ DUMP_SIGNAL = getattr(signal, "SIGUSR1", None)  # the runner asks for all stacks
 ABORT_EXIT_CODE = 70  # the process ended itself because a timed-out test would not stop
 
 
-def pytest_addoption(parser):
+def pytest_addoption(parser, pluginmanager):
+    _install_importers(pluginmanager.get_plugin("pytestconfig"))
     parser.addoption(
         wire.EXCLUDE_OPTION,
         action="append",
@@ -40,15 +41,16 @@ def pytest_collection_modifyitems(config, items):
     heal_select.deselect(config, items, set(config.getoption(wire.EXCLUDE_OPTION)))
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_load_initial_conftests(early_config, parser, args):
-    # Before any conftest imports workspace code, so overlaid modules are served from the start.
-    path = os.environ.get(wire.OVERLAY)
-    if path:
-        early_config._heal_overlay = heal_overlay.install(heal_overlay.load_overlay_file(path))
+def _install_importers(early_config):
+    """The overlay's and the recorder's import hooks, before any workspace module is imported:
+    from pytest_addoption (see heal_overlay.install_from_environment), not
+    pytest_load_initial_conftests, which comes after installed packages' plugins imported theirs,
+    so a workspace that is a pytest plugin ran unrecorded, its functions no test's evidence."""
+    early_config._heal_overlay = heal_overlay.install_from_environment()
     # Ahead of the overlay on sys.meta_path, so overlaid workspace modules report their calls too.
     if os.environ.get(wire.REPORT) and os.environ.get(wire.TRACE) == "1":
-        early_config._heal_recorder = heal_watch.CallRecorder(_path_rules(early_config))
+        # pytest's rootdir may be unknown yet; which files are the workspace's needs only ROOT
+        early_config._heal_recorder = heal_watch.CallRecorder(parts.PathRules(_root()))
 
 
 def pytest_configure(config):
@@ -71,9 +73,12 @@ def pytest_configure(config):
     config.pluginmanager.register(reporter, "heal-ls-reporter")
 
 
+def _root():
+    return os.path.realpath(os.environ.get(wire.ROOT) or os.getcwd())
+
+
 def _path_rules(config):
-    root = os.path.realpath(os.environ.get(wire.ROOT) or os.getcwd())
-    return parts.PathRules(root, str(config.rootpath))
+    return parts.PathRules(_root(), str(config.rootpath))
 
 
 def pytest_unconfigure(config):

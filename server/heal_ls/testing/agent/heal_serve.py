@@ -1,7 +1,7 @@
 """heal-ls's plugin for the plugin-free confirmation run: it serves the candidate, nothing more.
 
 Loaded with `-p heal_serve` in place of heal_pytest_plugin (testing/confirm.py). It installs the
-overlay (the candidate's text for its file) before any conftest imports workspace code, and keeps
+overlay (the candidate's text for its file) before any workspace module is imported, and keeps
 the tests in pytest's own process; it records nothing and writes no report, so there is no
 reporter object for code under test to reach. What the run says is read by heal-ls's own process
 from pytest's exit status and pytest's own JUnit XML, which this plugin points at the report's
@@ -18,11 +18,10 @@ import heal_xdist
 import pytest
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_load_initial_conftests(early_config, parser, args):
-    path = os.environ.get(wire.OVERLAY)
-    if path:
-        early_config._heal_overlay = heal_overlay.install(heal_overlay.load_overlay_file(path))
+def pytest_addoption(parser, pluginmanager):
+    # before installed packages' plugins import workspace modules (install_from_environment)
+    config = pluginmanager.get_plugin("pytestconfig")
+    config._heal_overlay = heal_overlay.install_from_environment()
 
 
 @pytest.hookimpl(tryfirst=True)
