@@ -2,8 +2,9 @@
 on a small project run for real.
 
 `pytest.raises(E, match=...)` that does not match, `assertRaisesRegex` alike, and an assert on
-an exception the test kept (`with pytest.raises(E) as info:`, then `assert str(info.value) ==`)
-all fail in the test with an AssertionError; the function whose message is wrong raised the
+an exception the test kept (`with pytest.raises(E) as info:`, then `assert str(info.value) ==`;
+`kept = error` in an `except E as error:`, then `self.assertEqual(str(kept), ...)` over
+several lines) all fail in the test with an AssertionError; the function whose message is wrong raised the
 exception they were about. Contrast ranking alone put the parser's entry point first (the test
 calls it) or functions that ran only in this test (the error path).
 """
@@ -76,6 +77,16 @@ FILES = {
             def test_regex(self):
                 with self.assertRaisesRegex(ValueError, "in 'oops'"):
                     parse("oops")
+
+            def test_kept_by_unittest(self):
+                try:
+                    parse("a=1\\noops")
+                except ValueError as error:
+                    kept = error
+                self.assertEqual(
+                    str(kept),
+                    "bad config: expected '=' in 'oops' at 2",
+                )
     """,
 }
 
@@ -83,6 +94,7 @@ FAILING = (
     "tests/test_parse.py::test_match",
     "tests/test_parse.py::test_kept",
     "tests/test_parse.py::Regex::test_regex",
+    "tests/test_parse.py::Regex::test_kept_by_unittest",
 )
 
 

@@ -11,6 +11,7 @@ that raised the TypeError. The same when the test keeps the exception and checks
 Stdlib only.
 """
 
+import ast
 import linecache
 import re
 
@@ -31,8 +32,10 @@ def caught_entries(exc, tb, paths):
     below = entries[entries.index(tests[-1]) + 1 :]
     if exc.__context__ is not None and any(_is_checker(t.tb_frame) for t in below):
         caught = exc.__context__  # raised while pytest.raises / assertRaisesRegex compared it
-    elif all(paths.is_runner(t.tb_frame.f_code.co_filename) for t in below):
-        caught = _kept_exception(tests[-1], exc)  # the test's own assert failed
+    elif all(
+        paths.is_runner(t.tb_frame.f_code.co_filename) or _in(t.tb_frame, "unittest") for t in below
+    ):
+        caught = _kept_exception(tests[-1], exc)  # the test's own assert failed (self.assert*)
     else:
         caught = None
     found = _raised_in(caught, paths)
@@ -59,14 +62,38 @@ def _raised_in(exc, paths):
 
 
 def _is_checker(frame):
-    package = frame.f_globals.get("__name__", "").split(".")[0]
-    return package in CHECKERS and frame.f_code.co_name in CHECKER_FUNCTIONS
+    return _in(frame, *CHECKERS) and frame.f_code.co_name in CHECKER_FUNCTIONS
+
+
+def _in(frame, *packages):
+    return frame.f_globals.get("__name__", "").split(".")[0] in packages
+
+
+def _statement(filename, lineno):
+    """The text of the statement holding `lineno` (`self.assertEqual(` names what it checks
+    on the lines below), else that line alone."""
+    lines = linecache.getlines(filename)
+    try:
+        tree = ast.parse("".join(lines))
+    except (SyntaxError, ValueError):
+        return linecache.getline(filename, lineno)
+    spans = [
+        (node.lineno, node.end_lineno or node.lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.stmt)
+        and not hasattr(node, "body")  # a compound statement: the simple one inside it
+        and node.lineno <= lineno <= (node.end_lineno or node.lineno)
+    ]
+    if not spans:
+        return linecache.getline(filename, lineno)
+    first, last = min(spans, key=lambda span: span[1] - span[0])
+    return "".join(lines[first - 1 : last])
 
 
 def _kept_exception(tb, exc):
     """An exception the test holds in a local (or in pytest's ExceptionInfo) that the failing
     line names."""
-    line = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+    line = _statement(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
     for name, value in list(tb.tb_frame.f_locals.items()):
         held = getattr(value, "_excinfo", None)  # pytest's ExceptionInfo: (type, value, tb)
         if isinstance(held, tuple) and len(held) == 3:
