@@ -479,6 +479,11 @@ class Ranker:
             argument = rejected_argument(index, node, innermost.line) or none_argument(
                 index, node, innermost, refused
             )
+        if argument and self.refused_trail(frames, argument) == (0, True):
+            # the refused value came into the workspace's code as it was (the test's input,
+            # passed down unchanged: `StreamingDecoder(memoryview(...))` handing `substrate`
+            # to `asSeekableStream`): no caller chose it, the refusal is the def's own
+            argument = None
         if node is not None and len(frames) > 1 and (helper or argument):
             caller = f"called {node.name}, which always raises: the raise was chosen here"
             if argument:
@@ -502,6 +507,15 @@ class Ranker:
         is None): the first caller up whose call computed it (a call, a literal, its own
         state). None when that is the direct caller (it comes first already) or when the trail
         is lost (no call of the callee on the line, module code)."""
+        trail = self.refused_trail(frames, refused)
+        if trail is None or trail[1]:
+            return None
+        return trail[0] if len(frames) - 1 - trail[0] >= 2 else None
+
+    def refused_trail(self, frames: list[Frame], refused: str) -> tuple[int, bool] | None:
+        """Where the trail of the refused argument up `frames` ends: the frame whose call
+        computed it, or frame 0 still holding it as a parameter (True: it came from outside the
+        workspace's code as it was). None when the trail is lost."""
         params: set[str] | None = {refused}
         at = len(frames) - 1
         while at > 0 and params:
@@ -516,7 +530,7 @@ class Ranker:
                 return None
             params = passed_on(index, node, values)
             at -= 1
-        return at if params is None and len(frames) - 1 - at >= 2 else None
+        return at, bool(params)
 
     def from_test(self, failure: Failure, frames: list[Frame], run: RunResult | None) -> str:
         test_path, test_line = location_of_test(failure, frames)

@@ -156,6 +156,21 @@ def test_a_def_that_refuses_its_argument_passes_the_blame_to_the_caller(ws, rais
         assert located.suspects[0].reason == "passed node_of the 'n' it refused, raising"
 
 
+def test_a_def_refusing_what_the_test_passed_down_unchanged_keeps_the_blame(ws):
+    """`first_node(graph, n)` only handed `node_of` the `n` the test gave it: no caller chose
+    the value, so the def that refused it comes first (it should take it: pyasn1's
+    `asSeekableStream` refusing the memoryview `StreamingDecoder` passed on)."""
+    text = CHECKS.replace("def first_node(graph):", "def first_node(graph, n):")
+    text = text.replace("node_of(graph, -1)", "node_of(graph, n)")
+    (ws / "checks.py").write_text(text)
+    checks = str(ws / "checks.py")
+    failure = crash(ws, "KeyError", [(checks, text, "return node_of", "first_node")])
+    failure.frames.append(Frame(checks, line_of(text, "raise KeyError"), "node_of"))
+    located = locate(failure, str(ws))
+    assert [s.qualname for s in located.suspects] == ["node_of", "first_node"]
+    assert located.suspects[0].reason == "raised here"
+
+
 MEMO = """\
 class Patterns:
     def __init__(self):
