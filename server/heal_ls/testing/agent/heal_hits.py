@@ -51,6 +51,16 @@ BLOCK_MARK = ":b"  # ends a block key
 ASSERT_REWRITER = "_pytest.assertion.rewrite"  # the module of pytest's assert-rewriting loader
 OFF = frozenset().__contains__  # takes the key, does nothing: the switch when not recording
 
+
+class _Real:
+    """The cache's file functions, taken when the agent is imported, before any test: a test that
+    fakes them (mock.patch("builtins.open"), mock.patch("os.replace")) and imports a workspace
+    module must neither break that import nor see our calls in its mocks. Held in a class, not as
+    module names, which pyfakefs would find and stub for every test (running its stubber)."""
+
+    open, makedirs, replace, unlink = builtins.open, os.makedirs, os.replace, os.unlink
+
+
 if not hasattr(builtins, HIT):
     setattr(builtins, HIT, OFF)
 
@@ -201,7 +211,7 @@ def _digest(source, path):
 
 def _read_cached(where, header):
     try:
-        with open(where, "rb") as handle:
+        with _Real.open(where, "rb") as handle:
             data = handle.read()
     except OSError:
         return None
@@ -216,13 +226,13 @@ def _read_cached(where, header):
 def _write_cached(where, header, code):
     tmp = f"{where}.{os.getpid()}.tmp"
     try:
-        os.makedirs(os.path.dirname(where), mode=0o700, exist_ok=True)
-        with open(tmp, "wb") as handle:
+        _Real.makedirs(os.path.dirname(where), mode=0o700, exist_ok=True)
+        with _Real.open(tmp, "wb") as handle:
             handle.write(header + marshal.dumps(code))
-        os.replace(tmp, where)
+        _Real.replace(tmp, where)
     except OSError:
         try:
-            os.unlink(tmp)
+            _Real.unlink(tmp)
         except OSError:
             pass
 

@@ -120,8 +120,8 @@ FILES = {
 }
 
 
-def build_project(root: Path) -> Path:
-    for rel, text in FILES.items():
+def build_project(root: Path, files: dict[str, str] = FILES) -> Path:
+    for rel, text in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
@@ -237,9 +237,7 @@ BRANCHES = {
 
 
 def test_a_block_recording_run_reports_the_blocks_each_test_ran(tmp_path):
-    for name, text in BRANCHES.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text, encoding="utf-8")
+    build_project(tmp_path, BRANCHES)
     options = RunOptions(test_timeout=10, run_timeout=120, blocks=True)
     run = asyncio.run(run_pytest(str(tmp_path), options))
     calc = os.path.realpath(tmp_path / "calc.py")
@@ -250,3 +248,25 @@ def test_a_block_recording_run_reports_the_blocks_each_test_ran(tmp_path):
     plain = asyncio.run(run_pytest(str(tmp_path), RunOptions(test_timeout=10, run_timeout=120)))
     assert plain.failures[0].blocks is None and all(t.blocks is None for t in plain.tests)
     assert plain.failures[0].covered == fail.covered
+
+
+FAKED_OPEN = {
+    "shop/__init__.py": "",
+    "shop/late.py": "def read_config(path):\n    with open(path) as handle:\n        return handle.read()\n",
+    "tests/test_late.py": (
+        "from unittest import mock\n\n\ndef test_reads_through_open():\n"
+        "    with mock.patch('builtins.open', mock.mock_open(read_data='x = 1')) as fake:\n"
+        "        from shop.late import read_config\n\n"
+        "        assert read_config('cfg') == 'x = 1'\n"
+        "    fake.assert_called_once_with('cfg')\n"
+    ),
+}
+
+
+def test_a_module_imported_while_a_test_fakes_open_is_recorded_and_unseen_by_the_mock(tmp_path):
+    # the recorder's cache of instrumented code is read and written with the real functions
+    build_project(tmp_path, FAKED_OPEN)
+    run = asyncio.run(run_pytest(str(tmp_path), RunOptions(test_timeout=10, run_timeout=120)))
+    late = os.path.realpath(tmp_path / "shop" / "late.py")
+    (test,) = run.tests
+    assert (test.outcome, test.covered) == ("passed", [f"{late}:1"])
