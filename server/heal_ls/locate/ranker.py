@@ -136,13 +136,13 @@ class Ranker:
             return module_level_reason(innermost, self.root, self.index(innermost.path))
         reason = raised_reason(failure, innermost)
         covered = self.covered_functions(failure)
-        library = library_called(failure, innermost)
+        handed = self.handed_to_library(innermost, library_called(failure, innermost))
         # a library refused what the line handed it, and a function of ours computed that: the
         # line only passed it on (`re.compile(raw)`, `raw` from `self.pattern_to_regex(...)`);
         # that function (0.95, below) and the blocks only failing tests ran (0.92) come first
-        score = 0.91 if self.made_for_library(innermost, library, covered) else 1.0
+        score = 0.91 if self.made_for_library(innermost, handed, covered) else 1.0
         self.raise_site(code, reason, score, "on the failing call path", refused=failure.message)
-        self.value_origin(code, library)
+        self.value_origin(code, handed)
         scores = ochiai_scores(failure, run)
         index = self.index(innermost.path)
         # `size = self.getsizeof(v)` then `if size > limit` raised: the callee made the value,
@@ -166,16 +166,16 @@ class Ranker:
             return None
         return handed_to(index.tree, frame.line, called.function)
 
-    def made_for_library(self, frame: Frame, called: Frame | None, covered) -> list[Place]:
-        """The functions of ours that computed what `frame`'s line handed the library function
-        `called` (`raw, include = self.pattern_to_regex(pattern)` then `re.compile(raw)`)."""
-        handed = self.handed_to_library(frame, called)
+    def made_for_library(self, frame: Frame, handed: set[str] | None, covered) -> list[Place]:
+        """The functions of ours that computed the names `frame`'s line `handed` the library
+        function it called (`raw, include = self.pattern_to_regex(pattern)` then
+        `re.compile(raw)`; handed_to_library)."""
         index = self.index(frame.path)
         if not handed or index is None or index.tree is None:
             return []
         return resolve(names_feeding_line(index.tree, frame.line, handed), covered)
 
-    def value_origin(self, code: list[Frame], called: Frame | None):
+    def value_origin(self, code: list[Frame], handed: set[str] | None):
         """The raising line read a parameter whose value its caller held, by the same recorded
         value, in a local named on the call line, and so on up: the frames between only passed
         it down unchanged. When it travelled through two frames or more, the blame moves up to
@@ -185,15 +185,14 @@ class Ranker:
         `env.get("key")`) did not make it either: it was made where the container was filled,
         so the trail goes on with the container, and such a reader comes after its makers
         (when the container's trail is lost, or it came from the test, the reader is blamed).
-        When the crash is in a library function the raising line `called`, the value is one
-        the line handed it as an argument, not the object whose method it called
+        When the crash is in a library function the raising line called, the value is one of
+        the names the line `handed` it as arguments, not the object whose method it called
         (`handler.ignorableWhitespace(depth * indent)` refusing an int `indent`: the handler
         was made above and passed down, the int came from the test)."""
         top = len(code) - 1
         node = self.function_of(code[top])
         index = self.index(code[top].path)
         names = arguments_read(index, node, code[top].line) if node is not None else set()
-        handed = self.handed_to_library(code[top], called)
         if handed is not None:
             names &= handed
         readers: list[int] = []  # frames that read the value out of a container they were handed
