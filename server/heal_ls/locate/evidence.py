@@ -228,6 +228,33 @@ def is_getter(index: ModuleIndex | None, node: FunctionNode) -> bool:
     return bool(returns) and all(_read_off(made.get(_name(v), v), params) for v in returns)
 
 
+def forwards(index: ModuleIndex | None, node: FunctionNode) -> bool:
+    """Is the def's whole body (its docstring aside) `return other(...)` handing on its own
+    parameters, its object's state or constants (`return walk(self.filesystem, top, topdown)`)?
+    Such a def computed nothing of what it returns: the function it called did."""
+    found = def_of(index, node)
+    body = found.body if found is not None else []
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1 or not isinstance(body[0], ast.Return):
+        return False
+    call = body[0].value
+    if found is None or not isinstance(call, ast.Call):
+        return False
+    params = _parameters(found) | {"self", "cls"}
+    handed = [*call.args, *(k.value for k in call.keywords)]
+    return all(_handed_on(v, params) for v in handed)
+
+
+def _handed_on(value: ast.expr, params: set[str]) -> bool:
+    """A parameter (`top`, `*args`), a constant, or state read off one (`self.filesystem`)."""
+    if isinstance(value, ast.Starred):
+        value = value.value
+    if isinstance(value, ast.Attribute):
+        value = value.value
+    return isinstance(value, ast.Constant) or _name(value) in params
+
+
 def _name(value: ast.expr) -> str:
     return value.id if isinstance(value, ast.Name) else ""
 

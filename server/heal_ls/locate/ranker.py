@@ -15,6 +15,7 @@ from heal_ls.locate.evidence import (
     contrasted,
     def_of,
     elements_of_arguments,
+    forwards,
     is_getter,
     location_of_test,
     module_level_reason,
@@ -542,6 +543,9 @@ class Ranker:
         on_line, feeding = self.test_line_suspects(test_path, test_line, covered)
         # a getter only read what the test's earlier acts stored: it computed nothing checked
         feeding = [(p, n) for p, n in feeding if not is_getter(self.index(p), n)]
+        # a def that only hands its arguments on to another computed nothing: what it called did
+        # (`return walk(self.filesystem, top)`), so it follows the others in data-flow order
+        feeding.sort(key=lambda c: forwards(self.index(c[0]), c[1]))
         where = f"{relative_path(test_path, self.root)}:{test_line}" if test_path else "the test"
         acted, why = self.acted_before(test_path, test_line, covered, not on_line and not feeding)
         acted = [(p, n) for p, n in acted if not is_getter(self.index(p), n)]
