@@ -31,7 +31,10 @@ from heal_ls.bench.patches import MODULE_LEVEL, merged_patch, split_files, touch
 from heal_ls.bench.sdist import FetchError, download, fetch_sdist
 from packaging.version import InvalidVersion, Version
 
-TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$")
+# a test folder: tests/, testing/, testsuite/ (pint), and any name ending in test(s) (ropetest/)
+TEST_PATH = re.compile(
+    r"(^|/)([a-z]*tests?|testing|testsuite)/|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
+)
 NOT_SOURCE = re.compile(r"(^|/)(docs?|examples?|benchmarks?|scripts?|tools)/|^setup\.py$|noxfile")
 
 
@@ -45,7 +48,8 @@ def releases(repo: str, prefix: str = "") -> list[tuple[Version, str]]:
     found = []
     for tag in git(repo, "tag").split():
         try:
-            version = Version(tag.removeprefix(prefix).lstrip("v"))
+            # rel_1_4_1 (mako) is 1.4.1
+            version = Version(tag.removeprefix(prefix).lstrip("v").replace("_", "."))
         except InvalidVersion:
             continue
         if not version.is_prerelease:

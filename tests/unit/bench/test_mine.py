@@ -1,0 +1,55 @@
+"""benchmarks/corpus/mine.py's pure parts: which paths of a commit are tests, which tags are
+releases (the miner is a maintainer's script, loaded from its file)."""
+
+import importlib.util
+import subprocess
+from pathlib import Path
+
+import pytest
+from packaging.version import Version
+
+MINE = Path(__file__).parents[3] / "benchmarks" / "corpus" / "mine.py"
+
+
+@pytest.fixture(scope="module")
+def mine():
+    spec = importlib.util.spec_from_file_location("corpus_mine", MINE)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "tests/test_x.py",
+        "test/helpers.py",
+        "pint/testsuite/helpers.py",
+        "ropetest/refactor/__init__.py",
+        "yapftests/yapf_test_helper.py",
+        "src/icalendar/tests/prop/test_x.py",
+        "mako/testing/fixtures.py",
+        "lib/test_parse.py",
+    ],
+)
+def test_test_folders_and_files_are_tests(mine, path):
+    assert mine.TEST_PATH.search(path)
+
+
+@pytest.mark.parametrize(
+    "path", ["pint/testing.py", "src/dotenv/main.py", "h11/_events.py", "autopep8.py"]
+)
+def test_library_code_is_not_a_test(mine, path):
+    assert not mine.TEST_PATH.search(path)
+
+
+def test_release_tags_with_underscores_are_versions(mine, tmp_path):
+    repo = str(tmp_path)
+    subprocess.run(["git", "init", "-q", repo], check=True)
+    git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "one"], check=True)
+    for tag in ["rel_1_2_0", "rel_1_10_1", "rel_1_3_0b1", "notes"]:
+        subprocess.run([*git, "tag", tag], check=True)
+    found = mine.releases(repo, "rel_")
+    assert found == [(Version("1.2.0"), "rel_1_2_0"), (Version("1.10.1"), "rel_1_10_1")]
