@@ -35,6 +35,8 @@ from packaging.version import InvalidVersion, Version
 TEST_PATH = re.compile(
     r"(^|/)([a-z]*tests?|testing|testsuite)/|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
 )
+# a bug whose test files run longer than this (on either side) is skipped, not waited for
+TEST_TIMEOUT = 300
 NOT_SOURCE = re.compile(r"(^|/)(docs?|examples?|benchmarks?|scripts?|tools)/|^setup\.py$|noxfile")
 
 
@@ -164,9 +166,11 @@ def try_commit(
         return None
     files = [p for p, _ in split_files(test_patch) if (buggy / p).is_file() and p.endswith(".py")]
     files += changed_test_names(pristine, buggy, test_patch)  # what the test part touches, only
-    python = corpus.venv(project)
-    before = corpus.run_tests(python, project, buggy, files)
-    after = corpus.run_tests(python, project, fixed, files)
+    outcomes = before_and_after(corpus.venv(project), project, buggy, fixed, files)
+    if outcomes is None:
+        print(f"  {sha[:8]}: the tests ran over {TEST_TIMEOUT} s")
+        return None
+    before, after = outcomes
     failing = sorted(t for t, o in before.items() if o == "FAILED" and after.get(t) == "PASSED")
     broken = [t for t, o in before.items() if o == "PASSED" and after.get(t) != "PASSED"]
     if not failing or broken or len(failing) > 10:
@@ -176,6 +180,19 @@ def try_commit(
         draft.id, project.name, version, sha256, sha, url, tuple(failing), tuple(functions),
         round_, source_patch, test_patch,
     )  # fmt: skip
+
+
+def before_and_after(
+    python: str, project: corpus.Project, buggy: Path, fixed: Path, files: list[str]
+) -> tuple[dict[str, str], dict[str, str]] | None:
+    """The outcomes of `files` on the buggy tree and on the fixed one; None when either run
+    outlasts TEST_TIMEOUT (a test of a regex that backtracks for ever, say)."""
+    try:
+        before = corpus.run_tests(python, project, buggy, files, timeout=TEST_TIMEOUT)
+        after = corpus.run_tests(python, project, fixed, files, timeout=TEST_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None
+    return before, after
 
 
 def refresh(project: corpus.Project) -> None:

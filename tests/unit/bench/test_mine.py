@@ -3,6 +3,7 @@ releases (the miner is a maintainer's script, loaded from its file)."""
 
 import importlib.util
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,12 @@ def test_release_tags_with_underscores_are_versions(mine, tmp_path):
         subprocess.run([*git, "tag", tag], check=True)
     found = mine.releases(repo, "rel_")
     assert found == [(Version("1.2.0"), "rel_1_2_0"), (Version("1.10.1"), "rel_1_10_1")]
+
+
+def test_tests_that_run_too_long_skip_the_commit(mine, tmp_path, monkeypatch):
+    (tmp_path / "test_slow.py").write_text(
+        "import time\n\ndef test_slow():\n    time.sleep(30)\n", encoding="utf-8"
+    )
+    project = mine.corpus.Project("slow", deps=())
+    monkeypatch.setattr(mine, "TEST_TIMEOUT", 1)
+    assert mine.before_and_after(sys.executable, project, tmp_path, tmp_path, []) is None
