@@ -17,6 +17,10 @@ from pathlib import PurePath
 from heal_ls.models import Failure, Suspect
 
 NAME_BONUS = 0.07
+# A lift breaks near ties, it does not outweigh a block this many times as specific: packaging's
+# `_compare_equal` (0.14, named) rightly passes `canonicalize_version` (0.38); deepdiff's
+# `DiffLevel.path` (0.10, named twice) wrongly passed `DeepDiff._diff_dict` (0.58).
+SPECIFIC = 3.0
 Key = tuple[str, int]  # the Ranker's key of a suspect: (normalised path, first line)
 # Words that say nothing of what is tested: the tests' own vocabulary, then plumbing.
 COMMON = frozenset(
@@ -56,14 +60,23 @@ def test_class_words(failure: Failure) -> set[str]:
     return words(parts[-2]) - failing_test_words(failure) if len(parts) > 2 else set()
 
 
-def name_bonus(suspects: dict[Key, Suspect], failure: Failure, eligible: set[Key]) -> None:
+def name_bonus(
+    suspects: dict[Key, Suspect],
+    failure: Failure,
+    eligible: set[Key],
+    specificity: dict[Key, float] | None = None,
+) -> None:
     """Lift the `eligible` suspects whose qualname shares a word with the failing test's name
     (in place), and again those sharing one with its class's name: a test class gathers the
     tests of one unit (`TestAdmonition`, `TestImageDirectiveSrc`), which its tests' own names,
     saying what case each checks (`test_with_preceding_text`), often leave out. Not eligible:
     the failing line's own calls (the line already ties them to the test; the name would count
     that tie twice: `test_alias` checking `get_alias()`) and what the traceback placed (a raise
-    helper named like `test_error_...`)."""
+    helper named like `test_error_...`). A name breaks near ties only: a lift that would carry
+    a suspect past an eligible one at least SPECIFIC times as `specificity` (its likeliest
+    block's Ochiai) is withdrawn (`DiffLevel.path`, 0.10, lifted twice, passing
+    `DeepDiff._diff_dict`, 0.58)."""
+    before = {key: (suspects[key].score, suspects[key].reason) for key in eligible}
     for wanted, named in (
         (failing_test_words(failure), "the failing test is named for it"),
         (test_class_words(failure), "the failing test's class is named for it"),
@@ -74,6 +87,27 @@ def name_bonus(suspects: dict[Key, Suspect], failure: Failure, eligible: set[Key
             if shared:
                 suspect.score += NAME_BONUS
                 suspect.reason = f"{suspect.reason}; {named} ({shared[0]})"
+    for key in _past_more_specific(suspects, before, specificity or {}):
+        suspects[key].score, suspects[key].reason = before[key]
+
+
+def _past_more_specific(
+    suspects: dict[Key, Suspect], before: dict[Key, tuple[float, str]], specificity
+) -> list[Key]:
+    """The lifted suspects that passed one that was above them and is SPECIFIC times as
+    specific (its own lift counted: what a name gained, it keeps)."""
+    found = []
+    for key, (score, _) in before.items():
+        mine = specificity.get(key, 0.0)
+        if suspects[key].score == score:
+            continue  # not lifted
+        for other, (above, _) in before.items():
+            passed = above > score and suspects[key].score > suspects[other].score
+            theirs = specificity.get(other, 0.0)
+            if passed and theirs > 0.0 and theirs >= SPECIFIC * mine:
+                found.append(key)
+                break
+    return found
 
 
 def module_words(path: str) -> set[str]:

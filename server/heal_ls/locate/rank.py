@@ -51,7 +51,8 @@ def locate(
         ranker.caught_raiser(failure)
         reason = ranker.from_test(failure, frames, run)
     changed_bonus(ranker.suspects.values(), run)
-    name_bonus(ranker.suspects, failure, ranker.named_for_test())
+    eligible = ranker.named_for_test()
+    name_bonus(ranker.suspects, failure, eligible, ranker.specificity(failure, run, eligible))
     ranker.enclosing_defs()
     tested = in_tested_module(failure)  # of equal scores, the tested module's first
     suspects = sorted(ranker.suspects.values(), key=lambda s: (-s.score, not tested(s)))

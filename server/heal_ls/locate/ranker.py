@@ -646,6 +646,18 @@ class Ranker:
             )
             self.add(path, node, reason, 0.9 + 0.09 * score, line, spectrum=True)
 
+    def specificity(self, failure: Failure, run: RunResult | None, keys) -> dict[Key, float]:
+        """How specific to the failing tests each of `keys`' suspects is: its likeliest
+        block's Ochiai, or its function's without recorded blocks."""
+        blocks = self.block_scores(failure, run)
+        scores = ochiai_scores(failure, run)
+        found = {}
+        for key in keys:
+            suspect = self.suspects[key]
+            at = f"{suspect.path}:{suspect.start_line}"
+            found[key] = max(blocks.get(at, (0.0, 0))[0], scores.get(at, 0.0))
+        return found
+
     def each_block(self, failure: Failure, run: RunResult | None) -> dict[str, float]:
         """Block Ochiai of every block the failing test ran (`spectrum.block_ochiai`)."""
         return self.blocks(failure, run)[0]
