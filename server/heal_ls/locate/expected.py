@@ -17,9 +17,13 @@ RAISES = {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"}
 
 def expected_exceptions(tree: ast.Module, line: int) -> set[str]:
     """The class names (last dotted part) a `with pytest.raises(E)`/`assertRaises(E)` block
-    holding `line` expects; empty when the line is in no such block."""
+    holding `line` expects, or its callable form on the line (`self.assertRaises(E, p.parse,
+    "", on_error=print)`); empty when the line is in no such block or call."""
     found: set[str] = set()
     for node in statements_holding(tree, line):
+        call = node.value if isinstance(node, ast.Expr) else None
+        if isinstance(call, ast.Call) and name_of(call.func) in RAISES and len(call.args) > 1:
+            found |= _class_names(call.args[0])  # the callable form: E, then what to call
         if not isinstance(node, (ast.With, ast.AsyncWith)) or not node.body:
             continue
         start, end = node.body[0].lineno, node.end_lineno or node.lineno

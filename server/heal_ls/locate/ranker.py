@@ -288,15 +288,26 @@ class Ranker:
         if not expected or failure.exc_type.rsplit(".", 1)[-1] in expected:
             return
         callers = [(f.path, self.function_of(f), f.line) for f in reversed(code[:-1])]
+        where = f"{relative_path(test[-1].path, self.root)}:{test[-1].line}"
         for path, node, line in [(p, n, None) for p, n in makers] + callers:
             if node is not None and raises_any(self.index(path), node, expected):
-                where = f"{relative_path(test[-1].path, self.root)}:{test[-1].line}"
                 reason = (
                     f"raises {'/'.join(sorted(expected))} for other inputs; the test expects it"
                     f" at {where}, got {failure.exc_type} from deeper"
                 )
                 self.add(path, node, reason, 1.01, line)
                 return
+        refused = signature_error_callee(failure)
+        entry = self.function_of(code[0])
+        if refused is not None and entry is not None and code[0].function != "<module>":
+            # what the test handed the code it called went on unchecked until a def's signature
+            # refused it (`on_error=` where no parser takes it): the refusal the test expects
+            # belongs where the arguments came in, above the def whose signature refused them
+            reason = (
+                f"the test expects {'/'.join(sorted(expected))} at {where}; what it handed this"
+                f" went on unchecked until {refused}() refused it ({failure.exc_type})"
+            )
+            self.add(code[0].path, entry, reason, 1.06, code[0].line)
 
     def argument_makers(self, code: list[Frame], node: FunctionNode, covered) -> list[Place]:
         """The functions whose results the caller passed as the arguments the raising line
