@@ -63,3 +63,12 @@ def _branches(node: ast.AST, block: int | None, spans: list[Span]) -> bool:
         else:
             _statements(inner, block, name not in starts, spans)
     return compound
+
+
+def starts_handler(function: ast.FunctionDef | ast.AsyncFunctionDef, line: int) -> bool:
+    """Is `line` the first statement of an `except` clause of `function` (the block a caught
+    failure runs)?"""
+    return any(
+        isinstance(handler, ast.ExceptHandler) and handler.body[0].lineno == line
+        for handler in ast.walk(function)
+    )

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from heal_ls.locate.blocks import block_of
-from heal_ls.locate.cached import memoized, skipped_callees
+from heal_ls.locate.blocks import block_of, starts_handler
+from heal_ls.locate.cached import called_in, memoized, skipped_callees
 from heal_ls.locate.callgraph import Key, call_distances, key_of
 from heal_ls.locate.calls import imported_functions, matches, names_on_line, statement_parts
 from heal_ls.locate.evidence import (
@@ -656,6 +656,22 @@ class Ranker:
                 f" (Ochiai {score:.2f}; the other calls tied to {where} at most {ceiling:.2f})"
             )
             self.add(path, node, reason, 0.9 + 0.09 * score, line, spectrum=True)
+            index = self.index(path)
+            body = index.def_node(node.def_line) if index is not None else None
+            if body is not None and starts_handler(body, line):
+                self.handed_a_failure(path, node, line, covered, 0.9 + 0.09 * score - 0.001)
+
+    def handed_a_failure(self, path: str, node: FunctionNode, line: int, covered, score: float):
+        """`node`'s most specific block is an `except` clause: what it was handed failed in its
+        `try` (`date_obj.replace(month=...)` refusing the month its caller computed), so the
+        functions the test ran that call it come right after it."""
+        for where, caller in covered:
+            index = self.index(where)
+            if caller is node or index is None:
+                continue
+            if any(matches(name, node) for name in called_in(index, caller)):
+                reason = f"called {node.name}, whose except clause at line {line} caught a failure"
+                self.add(where, caller, reason, score, spectrum=True)
 
     def specificity(self, failure: Failure, run: RunResult | None, keys) -> dict[Key, float]:
         """How specific to the failing tests each of `keys`' suspects is: its likeliest

@@ -1,0 +1,68 @@
+"""locate(): a block only the failing test ran is an `except` clause (issue 22, ranking). Its
+function caught a failure on what it was handed (`day.replace(month=13)` refused the month):
+the function the test ran that called it, and computed that month, comes right after it,
+before the call on the failing line that only led there."""
+
+from heal_ls.locate import locate
+from heal_ls.models import RunResult
+from heal_ls.models import TestOutcome as Outcome
+
+from tests.helpers.locate import failing_test, line_of, write_project
+
+DATES = """\
+import datetime
+
+
+def with_month(day, month):
+    try:
+        return day.replace(month=month)
+    except ValueError:
+        return day.replace(month=12)
+
+
+def correct_month(day, base):
+    month = base + 1
+    return with_month(day, month)
+
+
+def parse(text, base):
+    day = datetime.date.fromisoformat(text)
+    return correct_month(day, base)
+"""
+TEST = """\
+from dates import parse
+
+
+def test_parse_keeps_the_base_month():
+    assert parse("2024-01-05", 12).month == 12
+"""
+
+
+def ranked(tmp_path, dates=DATES) -> list[str]:
+    here, test_path = write_project(tmp_path, "dates", dates, TEST)
+    keys = [
+        f"{here}:{line_of(dates, f'def {n}(')}" for n in ("parse", "correct_month", "with_month")
+    ]
+    caught = line_of(dates, "return day.replace(month=12)")
+    nodeid = "tests/test_dates.py::test_parse_keeps_the_base_month"
+    error = ("AssertionError", "assert 1 == 12")
+    failure = failing_test(test_path, nodeid, 5, error, [], keys, {here: [caught]})
+    passing = [
+        Outcome(f"tests/test_dates.py::test_{n}", "passed", covered=keys, blocks={here: []})
+        for n in range(4)
+    ]
+    run = RunResult(str(tmp_path), passed=4, failed=1, failures=[failure], tests=passing)
+    return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
+
+
+def test_the_caller_of_a_function_whose_except_clause_ran_comes_right_after_it(tmp_path):
+    assert ranked(tmp_path) == ["with_month", "correct_month", "parse"]
+
+
+def test_a_specific_block_that_is_no_except_clause_lifts_no_caller(tmp_path):
+    """The same block as an `if` branch: `with_month` decided, nothing failed in it."""
+    dates = DATES.replace(
+        "    try:\n        return day.replace(month=month)\n    except ValueError:\n",
+        "    if month <= 12:\n        return day.replace(month=month)\n    else:\n",
+    )
+    assert ranked(tmp_path, dates)[:2] == ["with_month", "parse"]
