@@ -17,6 +17,8 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import PositionCodec
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from helpers.server_fork import ForkServer
+
 SECRET_NAMES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL")
 
 
@@ -53,10 +55,13 @@ class ServerConfig(ClientServerConfig):
     async def start(self, devtools: str | None = None) -> JsonRPCClient:
         client = self.client_factory()
         env = {**server_env(), **self.extra_env}
-        await client.start_io(*self.get_server_command(devtools), env=env)
+        await client.start_io(*FORKS.command(self.get_server_command(devtools)), env=env)
         return client
 
 
+# The servers of a test worker, forked from one process with their libraries imported (closed
+# by tests/lsp/conftest.py when the session ends).
+FORKS = ForkServer()
 CONFIG = ServerConfig(server_command=[sys.executable, "-c", SERVE])
 
 

@@ -13,11 +13,17 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from helpers.lsp import CONFIG, NO_TRIAGE, start_session
+from helpers.lsp import CONFIG, FORKS, NO_TRIAGE, start_session
 from pytest_lsp import LanguageClient
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 IGNORED = shutil.ignore_patterns("__pycache__", ".pytest_cache")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fork_server():
+    yield
+    FORKS.close()
 
 
 @pytest.fixture
