@@ -91,9 +91,9 @@ def capture(bug, project, store: Path) -> None:
         return original(failures, root_, evidence)
 
     original = pipeline.locate_all
-    saved = dict(os.environ)
+    saved, env = dict(os.environ), test_env(project, root)  # env first: it copies os.environ
     os.environ.clear()
-    os.environ.update(test_env(project, root))
+    os.environ.update(env)
     os.environ["HEAL_LS_CACHE_DIR"] = str(where / "heal-cache")
     cwd = os.getcwd()
     os.chdir(root)

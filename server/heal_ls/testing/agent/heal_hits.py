@@ -30,10 +30,16 @@ only when its header matches the interpreter's magic number and a digest of the 
 and path (the keys name the path). A write that fails (a sandbox, a full disk) only costs the
 compile next time.
 
+A Python process a recorded test starts (a command-line tool run with subprocess) records too:
+the plugin names a folder in CHILD_HITS, which the child inherits with PYTHONPATH, so this
+folder's sitecustomize.py installs the same finder there (`record_child`); its keys are left in
+that folder when it exits and join the test's own (`take_child_hits`).
+
 Stdlib only.
 """
 
 import ast
+import atexit
 import builtins
 import hashlib
 import importlib.machinery
@@ -42,7 +48,7 @@ import marshal
 import os
 import sys
 
-from heal_protocol import BLOCKS, HITS_CACHE
+from heal_protocol import BLOCKS, CHILD_HITS, HITS_CACHE
 
 HIT = "__heal_ls_hit__"
 CACHE_TAG = "heal-hits-1"  # bump when the instrumentation changes: old files are never read
@@ -59,6 +65,7 @@ class _Real:
     module names, which pyfakefs would find and stub for every test (running its stubber)."""
 
     open, makedirs, replace, unlink = builtins.open, os.makedirs, os.replace, os.unlink
+    listdir = os.listdir
 
 
 if not hasattr(builtins, HIT):
@@ -82,6 +89,53 @@ def split_hits(keys):
     for lines in blocks.values():
         lines.sort()
     return sorted(functions), blocks
+
+
+CHILD_SUFFIX = ".hits"
+
+
+def record_child(wants):
+    """In a Python process a recorded test started (CHILD_HITS in its environment): record the
+    workspace functions it runs and leave their keys in that folder when it exits, for the test
+    that started it (`take_child_hits`). A process that ends in os._exit or an exec leaves none."""
+    folder = os.environ.get(CHILD_HITS)
+    if not folder:
+        return
+    hits = set()
+    install(wants)
+    record_into(hits.add)
+    atexit.register(save_child_hits, folder, hits)
+
+
+def save_child_hits(folder, keys):
+    where = os.path.join(folder, f"{os.getpid()}{CHILD_SUFFIX}")
+    tmp = f"{where}.tmp"
+    try:
+        with _Real.open(tmp, "w", encoding="utf-8", errors="surrogatepass") as handle:
+            handle.write("\n".join(sorted(keys)))
+        _Real.replace(tmp, where)  # the reader never sees half a file
+    except OSError:
+        pass
+
+
+def take_child_hits(folder):
+    """The keys the finished child processes left in `folder` (their files removed)."""
+    keys = set()
+    try:
+        names = _Real.listdir(folder)
+    except OSError:
+        return keys
+    for name in names:
+        if not name.endswith(CHILD_SUFFIX):
+            continue
+        where = os.path.join(folder, name)
+        try:
+            with _Real.open(where, encoding="utf-8", errors="surrogatepass") as handle:
+                keys.update(line for line in handle.read().split("\n") if line)
+            _Real.unlink(where)
+        except OSError:
+            pass
+    return keys
 
 
 def _hit(key, where):

@@ -66,6 +66,9 @@ COV_REPORTS = "HEAL_LS_COV_REPORTS"  # "0": pytest-cov makes no report, enforces
 SERIAL = "HEAL_LS_SERIAL"  # "1": run the tests in pytest's own process even if -n asks for workers
 BLOCKS = "HEAL_LS_BLOCKS"
 HITS_CACHE = "HEAL_LS_HITS_CACHE"  # folder keeping instrumented module code across traced runs
+# Set by the plugin while it records, inherited by the Python processes a test starts: the folder
+# their hits go to (agent/sitecustomize.py, heal_hits.save_child_hits)
+CHILD_HITS = "HEAL_LS_CHILD_HITS"
 SELECT = "HEAL_LS_SELECT"  # JSON list of the test ids a run of their files keeps
 SEAL = "HEAL_LS_SEAL"  # the report's secret (testing/report.py); the plugin deletes the file
 # `--heal-exclude NODEID` (repeatable): deselect exactly that test; pytest's own --deselect

@@ -10,11 +10,11 @@ import os
 import reprlib
 
 import _pytest
+import heal_paths
 import heal_protocol as wire
 import pluggy
 from heal_caught import caught_entries
 
-NOT_WORKSPACE_DIRS = {"site-packages", "dist-packages", ".venv", "venv", ".tox", ".nox", ".git"}
 RUNNER_DIRS = tuple(
     os.path.dirname(os.path.realpath(str(m.__file__))) + os.sep for m in (_pytest, pluggy)
 ) + (os.path.dirname(os.path.realpath(__file__)) + os.sep,)
@@ -55,49 +55,8 @@ def bounded_text(text, limit=TEXT_LIMIT):
     return f"{text[:head]}\n... [{len(text) - limit} characters cut] ...\n{text[-tail:]}"
 
 
-class PathRules:
+class PathRules(heal_paths.WorkspacePaths):
     """Which files are workspace code, test code, or the test runner's own machinery."""
-
-    def __init__(self, root, rootdir=None):
-        self.root = os.path.realpath(root) + os.sep
-        self.roots = (self.root, os.path.abspath(root) + os.sep)
-        self.rootdir = rootdir or root
-        self._real = {}
-        self._inside = {}
-
-    def real(self, path):
-        real = self._real.get(path)
-        if real is None:
-            real = self._real[path] = os.path.realpath(path)
-        return real
-
-    def relative(self, path):
-        """`path` relative to the root, or None outside it. A module reached through a link
-        in the workspace is the workspace's, wherever the link points (its real path first)."""
-        if path not in self._inside:
-            found = None
-            for candidate in (self.real(path), os.path.abspath(path)):
-                root = next((r for r in self.roots if candidate.startswith(r)), None)
-                if root is not None:
-                    found = candidate[len(root) :]
-                    break
-            self._inside[path] = found
-        return self._inside[path]
-
-    def is_workspace(self, path):
-        if path.startswith("<"):  # <string>, <frozen os>, <stdin>: not files
-            return False
-        relative = self.relative(path)
-        if relative is None:
-            return False
-        return not NOT_WORKSPACE_DIRS.intersection(relative.split(os.sep))
-
-    def is_test_file(self, path):
-        name = os.path.basename(path)
-        if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
-            return True
-        parts = (self.relative(path) or "").split(os.sep)[:-1]
-        return "tests" in parts or "test" in parts
 
     def is_runner(self, path):
         return path.startswith("<frozen") or self.real(path).startswith(RUNNER_DIRS)

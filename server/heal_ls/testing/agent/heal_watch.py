@@ -6,12 +6,15 @@ Stdlib only.
 import faulthandler
 import functools
 import os
+import shutil
 import sys
+import tempfile
 import threading
 import time
 import types
 
 import heal_hits
+import heal_protocol as wire
 
 MOCK_FILE = os.path.join("unittest", "mock.py")
 MOCK_CALL_NAMES = ("_increment_mock_call", "_mock_call")  # 3.8+, and 3.7's only one
@@ -49,12 +52,14 @@ class CallRecorder:
         self.mock_calls = {}  # id(mock) -> {workspace caller key: None}, in call order
         self.depth = 0
         self.paused = 0
-        self.finder = heal_hits.install(self._wants)
+        self.finder = heal_hits.install(paths.is_code)
+        # The Python processes a test starts record into this folder (agent/sitecustomize.py).
+        self.children = tempfile.mkdtemp(prefix="heal-ls-children-")
+        self.environ = {k: os.environ.get(k) for k in (wire.CHILD_HITS, wire.ROOT)}
+        os.environ[wire.CHILD_HITS] = self.children
+        os.environ[wire.ROOT] = paths.root.rstrip(os.sep)
         self.mock_patched = False
         self.explain_originals = {}  # module -> {helper name: its own function}, while wrapped
-
-    def _wants(self, path):
-        return self.paths.is_workspace(path) and not self.paths.is_test_file(path)
 
     def _key(self, code):
         return f"{os.path.abspath(code.co_filename)}:{code.co_firstlineno}"
@@ -158,6 +163,7 @@ class CallRecorder:
 
     def reset(self):
         self.hits.clear()
+        heal_hits.take_child_hits(self.children)  # children of an earlier test that outlived it
         self.mock_calls = {}
 
     def start(self):
@@ -177,13 +183,21 @@ class CallRecorder:
     def close(self):
         self._unpatch_explanation()
         heal_hits.uninstall(self.finder)
+        for name, value in self.environ.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        shutil.rmtree(self.children, ignore_errors=True)
 
     def collected(self):
-        """The functions' keys, sorted (the blocks' hits left out)."""
+        """The functions' keys, sorted (the blocks' hits left out), the test's children's too."""
+        self.hits.update(heal_hits.take_child_hits(self.children))
         return heal_hits.split_hits(self.hits)[0]
 
     def collected_with_blocks(self):
         """(the functions' keys, {abs_path: block lines}; None when blocks are not recorded)."""
+        self.hits.update(heal_hits.take_child_hits(self.children))
         functions, blocks = heal_hits.split_hits(self.hits)
         return functions, blocks if heal_hits.blocks_wanted() else None
 

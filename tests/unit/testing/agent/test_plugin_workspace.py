@@ -13,6 +13,7 @@ import os
 import pytest
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
+from helpers.cli import write
 
 pytestmark = pytest.mark.venv_plugins  # pytest loads plugins by entry point, as a user's does
 
@@ -30,9 +31,7 @@ PROJECT = {
 
 @pytest.fixture
 def project(tmp_path):
-    for name, text in PROJECT.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text, encoding="utf-8")
+    write(tmp_path, PROJECT)
     return tmp_path
 
 

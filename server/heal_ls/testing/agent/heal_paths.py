@@ -1,0 +1,58 @@
+"""Which files are the workspace's code and which its tests, by path alone.
+
+Stdlib only, and imports nothing of pytest: a Python process a test starts records with these
+rules (agent/sitecustomize.py), and it may be an interpreter without pytest.
+"""
+
+import os
+
+NOT_WORKSPACE_DIRS = {"site-packages", "dist-packages", ".venv", "venv", ".tox", ".nox", ".git"}
+
+
+class WorkspacePaths:
+    """Which files are workspace code or test code."""
+
+    def __init__(self, root, rootdir=None):
+        self.root = os.path.realpath(root) + os.sep
+        self.roots = (self.root, os.path.abspath(root) + os.sep)
+        self.rootdir = rootdir or root
+        self._real = {}
+        self._inside = {}
+
+    def real(self, path):
+        real = self._real.get(path)
+        if real is None:
+            real = self._real[path] = os.path.realpath(path)
+        return real
+
+    def relative(self, path):
+        """`path` relative to the root, or None outside it. A module reached through a link
+        in the workspace is the workspace's, wherever the link points (its real path first)."""
+        if path not in self._inside:
+            found = None
+            for candidate in (self.real(path), os.path.abspath(path)):
+                root = next((r for r in self.roots if candidate.startswith(r)), None)
+                if root is not None:
+                    found = candidate[len(root) :]
+                    break
+            self._inside[path] = found
+        return self._inside[path]
+
+    def is_workspace(self, path):
+        if path.startswith("<"):  # <string>, <frozen os>, <stdin>: not files
+            return False
+        relative = self.relative(path)
+        if relative is None:
+            return False
+        return not NOT_WORKSPACE_DIRS.intersection(relative.split(os.sep))
+
+    def is_code(self, path):
+        """A workspace file outside the tests: its functions are what the recorder records."""
+        return self.is_workspace(path) and not self.is_test_file(path)
+
+    def is_test_file(self, path):
+        name = os.path.basename(path)
+        if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
+            return True
+        parts = (self.relative(path) or "").split(os.sep)[:-1]
+        return "tests" in parts or "test" in parts
