@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from heal_ls.locate.affinity import in_tested_module, name_bonus
 from heal_ls.locate.evidence import unparsable_note
 from heal_ls.locate.history import changed_bonus
-from heal_ls.locate.missing import missing_dependency, missing_name
+from heal_ls.locate.missing import missing_dependency, missing_name, suggested_defs
 from heal_ls.locate.ranker import Ranker
 from heal_ls.models import Failure, RunResult, Suspect
 from heal_ls.pysource.paths import is_test_file, is_workspace_file
@@ -50,6 +50,10 @@ def locate(
         ranker.call_path(code, 0.95)
         ranker.caught_raiser(failure)
         reason = ranker.from_test(failure, frames, run)
+    missing, path, nearest = suggested_defs(failure, root, ranker.index)
+    for node in nearest:  # the def the test meant, which never ran: nothing recorded lists it
+        reason = f"its module lacks the {missing} the test asks for: Python suggests {node.name}"
+        ranker.add(path, node, reason, 0.9)
     changed_bonus(ranker.suspects.values(), run)
     eligible = ranker.named_for_test()
     name_bonus(ranker.suspects, failure, eligible, ranker.specificity(failure, run, eligible))
