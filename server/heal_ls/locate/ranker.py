@@ -91,6 +91,7 @@ class Ranker:
         # block Ochiai and each function's likeliest block, by failure id: computed once (four
         # readers; each pass counts every block of every recorded test)
         self.blocks_of: dict[str, tuple[dict[str, float], dict[str, tuple[float, int]]]] = {}
+        self.ochiai_of: dict[str, dict[str, float]] = {}
 
     def index(self, path: str) -> ModuleIndex | None:
         if path not in self.indexes:
@@ -144,7 +145,7 @@ class Ranker:
         score = 0.91 if self.made_for_library(innermost, handed, covered) else 1.0
         self.raise_site(code, reason, score, "on the failing call path", refused=failure.message)
         self.value_origin(code, handed)
-        scores = ochiai_scores(failure, run)
+        scores = self.ochiai(failure, run)
         index = self.index(innermost.path)
         # `size = self.getsizeof(v)` then `if size > limit` raised: the callee made the value,
         # and comes before the callers that only led here; when the raising line read an
@@ -550,7 +551,7 @@ class Ranker:
         if frames and frames[-1].function == "<module>" and not failure.covered:
             return module_level_reason(frames[-1], self.root, self.index(frames[-1].path))
         covered = self.covered_functions(failure)
-        scores = ochiai_scores(failure, run)
+        scores = self.ochiai(failure, run)
         on_line, feeding = self.test_line_suspects(test_path, test_line, covered)
         # a getter only read what the test's earlier acts stored: it computed nothing checked
         feeding = [(p, n) for p, n in feeding if not is_getter(self.index(p), n)]
@@ -677,7 +678,7 @@ class Ranker:
         """How specific to the failing tests each of `keys`' suspects is: its likeliest
         block's Ochiai, or its function's without recorded blocks."""
         blocks = self.block_scores(failure, run)
-        scores = ochiai_scores(failure, run)
+        scores = self.ochiai(failure, run)
         found = {}
         for key in keys:
             suspect = self.suspects[key]
@@ -693,6 +694,13 @@ class Ranker:
         """Every function the failing test ran, by its most suspicious block: (its Ochiai, its
         first line, the `def` line for its entry block); {} when no block was recorded."""
         return self.blocks(failure, run)[1]
+
+    def ochiai(self, failure: Failure, run: RunResult | None) -> dict[str, float]:
+        """Function Ochiai of every function the failing test ran (`spectrum.ochiai_scores`),
+        computed once a failure (the crash or test path, then the name lift's specificity)."""
+        if failure.id not in self.ochiai_of:
+            self.ochiai_of[failure.id] = ochiai_scores(failure, run)
+        return self.ochiai_of[failure.id]
 
     def blocks(self, failure: Failure, run: RunResult | None) -> tuple[dict, dict]:
         """(each_block, block_scores), computed once a failure."""

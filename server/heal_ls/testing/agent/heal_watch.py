@@ -192,14 +192,17 @@ class CallRecorder:
 
     def collected(self):
         """The functions' keys, sorted (the blocks' hits left out), the test's children's too."""
-        self.hits.update(heal_hits.take_child_hits(self.children))
-        return heal_hits.split_hits(self.hits)[0]
+        return self._split_with_children()[0]
 
     def collected_with_blocks(self):
         """(the functions' keys, {abs_path: block lines}; None when blocks are not recorded)."""
-        self.hits.update(heal_hits.take_child_hits(self.children))
-        functions, blocks = heal_hits.split_hits(self.hits)
+        functions, blocks = self._split_with_children()
         return functions, blocks if heal_hits.blocks_wanted() else None
+
+    def _split_with_children(self):
+        """split_hits of this process's hits joined by those the test's children left."""
+        self.hits.update(heal_hits.take_child_hits(self.children))
+        return heal_hits.split_hits(self.hits)
 
 
 class Watchdog:
