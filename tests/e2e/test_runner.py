@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.head_start import HeadStart
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
@@ -96,6 +97,33 @@ HANGS = """
             except BaseException:
                 pass
 """
+
+
+@pytest.mark.parametrize("sandbox", [False, True], ids=["unisolated", "sandboxed"])
+async def test_a_run_never_inherits_another_recordings_child_folder(tmp_path, monkeypatch, sandbox):
+    """The attack: heal-ls itself started inside a recorded test (CHILD_HITS in its environment)
+    verifies a candidate whose test starts a Python child. Neither the untraced run nor its
+    child may record into that folder: the recording that owns it would take the candidate's
+    hits as its own test's evidence."""
+    outer = tmp_path / "outer-recording"
+    outer.mkdir()
+    monkeypatch.setenv(wire.CHILD_HITS, str(outer))
+    monkeypatch.setenv(wire.HITS_CACHE, str(tmp_path / "outer-cache"))
+    tests = """
+        import subprocess, sys
+        from calc import mean
+
+        def test_mean_in_a_child():
+            code = "from calc import mean; print(mean([2, 4]))"
+            assert subprocess.run([sys.executable, "-c", code], check=True).returncode == 0
+    """
+    root = write(tmp_path / "ws", {"calc.py": CALC, "test_calc.py": tests})
+    overlay = {str(root / "calc.py"): textwrap.dedent(CALC_FIXED).lstrip("\n")}
+    options = RunOptions(overlay=overlay, trace=False, sandbox=sandbox, run_timeout=60)
+    result = await run_pytest(root, options)
+    assert (result.passed, result.failed) == (1, 0), [f.message for f in result.failures]
+    assert list(outer.iterdir()) == []
+    assert not (tmp_path / "outer-cache").exists()
 
 
 async def test_hanging_test_is_localised_and_the_run_goes_on(tmp_path):

@@ -35,6 +35,10 @@ DROPPED_ENV = (
     wire.SELECT,
     wire.BLOCKS,
     wire.COV_REPORTS,
+    # another recording's: heal-ls started inside a recorded test must not hand its runs (a
+    # candidate's among them) that test's child folder; plugin_env sets the cache when it traces
+    wire.CHILD_HITS,
+    wire.HITS_CACHE,
 )
 # More test ids than this run as their files, the plugin keeping the ids (agent/heal_select.py):
 # pytest resolves each id argument on its own, ~15 ms an id of a big parametrized function.
