@@ -65,6 +65,29 @@ async def test_overlay_serves_candidate_without_touching_the_file(tmp_path):
     assert Path(pyc).read_bytes() == stale  # and nothing was written for the overlaid module
 
 
+@pytest.mark.parametrize("sandbox", [False, True], ids=["unisolated", "sandboxed"])
+async def test_overlay_serves_the_candidate_to_the_pythons_a_test_starts(tmp_path, sandbox):
+    """A guard that runs the changed function only in a child Python (a CLI run through
+    subprocess) must test the candidate, not the file on disk: else it passes whatever the
+    candidate does, and a verdict counts it as a guard that held."""
+    tests = """
+        import subprocess, sys
+
+        def test_mean_in_a_child():
+            code = "from calc import mean; print(mean([2, 4]))"
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+            assert out.stdout.strip() == "3.0", out.stdout + out.stderr
+    """
+    root = write(tmp_path, {"calc.py": CALC, "test_calc.py": tests})
+    overlay = {str(root / "calc.py"): textwrap.dedent(CALC_FIXED).lstrip("\n")}
+    for trace in (False, True):  # a verification's run, and the editor's unsaved buffers
+        options = RunOptions(overlay=overlay, trace=trace, sandbox=sandbox, run_timeout=60)
+        result = await run_pytest(root, options)
+        assert (result.passed, result.failed) == (1, 0), [f.message for f in result.failures]
+    result = await run_pytest(root, RunOptions(trace=False, sandbox=sandbox, run_timeout=60))
+    assert (result.passed, result.failed) == (0, 1)  # the file on disk: the bug
+
+
 async def test_overlay_tracebacks_show_real_path_and_overlay_lines(tmp_path):
     root = write(tmp_path, {"calc.py": CALC, "test_calc.py": CALC_TEST})
     candidate = "def mean(values):\n    x = 1\n    raise ValueError('from overlay')\n"

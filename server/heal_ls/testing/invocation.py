@@ -35,9 +35,10 @@ DROPPED_ENV = (
     wire.SELECT,
     wire.BLOCKS,
     wire.COV_REPORTS,
-    # another recording's: heal-ls started inside a recorded test must not hand its runs (a
-    # candidate's among them) that test's child folder; plugin_env sets the cache when it traces
+    # another run's: heal-ls started inside a recorded or overlaid test must not hand its runs (a
+    # candidate's among them) that test's child folder or overlay; plugin_env sets the cache when it traces
     wire.CHILD_HITS,
+    wire.CHILD_OVERLAY,
     wire.HITS_CACHE,
 )
 # More test ids than this run as their files, the plugin keeping the ids (agent/heal_select.py):

@@ -119,15 +119,30 @@ def install(sources):
     return finder
 
 
-def install_from_environment():
-    """The overlay of the file OVERLAY names, installed; None when the run overlays nothing.
+_FROM_ENVIRONMENT = {}  # the overlay file's path -> its finder: installed once a process
 
-    The plugins call it from pytest_addoption, the first hook pytest calls on a `-p` plugin:
-    before pytest loads installed packages' plugins (`pytest11` entry points), which import the
-    workspace's modules when the workspace is one (its egg-info on the path: faker, pyfakefs).
+
+def install_from_environment(variable=wire.OVERLAY):
+    """The overlay of the file `variable` names, installed once a process; None when the run
+    overlays nothing.
+
+    The plugins call it with OVERLAY from pytest_addoption, the first hook pytest calls on a `-p`
+    plugin: before pytest loads installed packages' plugins (`pytest11` entry points), which
+    import the workspace's modules when the workspace is one (its egg-info on the path: faker,
+    pyfakefs). It names the file in CHILD_OVERLAY too, which every Python process the run starts
+    inherits (xdist's workers, a CLI a test runs through subprocess) and sitecustomize.py serves:
+    a test that runs the changed code only in a child would otherwise pass whatever the candidate
+    does. Not OVERLAY itself: a warm runner's server starts with a run's environment and must
+    never serve that run's candidate to the runs it forks later.
     """
-    path = os.environ.get(wire.OVERLAY)
-    return install(load_overlay_file(path)) if path else None
+    path = os.environ.get(variable)
+    if not path:
+        return None
+    os.environ[wire.CHILD_OVERLAY] = path
+    finder = _FROM_ENVIRONMENT.get(path)
+    if finder is None or finder not in sys.meta_path:
+        finder = _FROM_ENVIRONMENT[path] = install(load_overlay_file(path))
+    return finder
 
 
 def uninstall(finder):

@@ -61,6 +61,9 @@ ROOT = "HEAL_LS_ROOT"
 TRACE = "HEAL_LS_TRACE"
 TEST_TIMEOUT = "HEAL_LS_TEST_TIMEOUT"
 OVERLAY = "HEAL_LS_OVERLAY"
+# Set by the plugin once it serves OVERLAY, inherited by the Python processes the run starts
+# (agent/sitecustomize.py serves it there too)
+CHILD_OVERLAY = "HEAL_LS_CHILD_OVERLAY"
 SCRIPT_TIMEOUT = "HEAL_LS_SCRIPT_TIMEOUT"
 COV_REPORTS = "HEAL_LS_COV_REPORTS"  # "0": pytest-cov makes no report, enforces no fail-under
 SERIAL = "HEAL_LS_SERIAL"  # "1": run the tests in pytest's own process even if -n asks for workers

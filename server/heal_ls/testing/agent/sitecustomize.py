@@ -1,18 +1,30 @@
 """Imported by `site` at the start of every Python process with this folder on PYTHONPATH: the
 tests' pytest and whatever Python a test starts (a CLI run in a subprocess), which inherit it.
 
-In a process a recorded test started (CHILD_HITS set by the plugin while it records), the
-workspace functions it runs are recorded for that test (heal_hits.record_child; the path
-rules are heal_paths', which need no pytest: the child may be another interpreter, a console
-script on PATH): a function that
-only ever runs in a subprocess is still something the failing test ran. Then the sitecustomize
-this one shadows, if any (the user's or the distribution's), runs as it would have.
+In every Python process a run that overlays files starts (CHILD_OVERLAY, set by the plugin once
+it served a candidate or unsaved buffers), the overlay is served too
+(heal_overlay.install_from_environment): a test's child Python imports the candidate as the test
+does. In a process a recorded test started (CHILD_HITS set by the plugin
+while it records), the workspace functions it runs are recorded for that test
+(heal_hits.record_child; the path rules are heal_paths', which need no pytest: the child may be
+another interpreter, a console script on PATH): a function that only ever runs in a subprocess is
+still something the failing test ran. Then the sitecustomize this one shadows, if any (the
+user's or the distribution's), runs as it would have.
 
 Stdlib only; nothing here may stop the process from starting.
 """
 
 import os
 import sys
+
+
+def _serve_overlay():
+    import heal_protocol as wire  # lazy: inside the guard (a child's Python may be too old)
+
+    if os.environ.get(wire.CHILD_OVERLAY):
+        import heal_overlay  # lazy: only an overlaid run's processes pay for it
+
+        heal_overlay.install_from_environment(wire.CHILD_OVERLAY)
 
 
 def _record_child():
@@ -46,6 +58,7 @@ def _run_shadowed():
 
 
 try:
+    _serve_overlay()  # first: the recorder goes ahead of it, as in the plugin
     _record_child()
 except Exception:  # noqa: BLE001 - an interpreter we cannot record in still runs the child
     pass
