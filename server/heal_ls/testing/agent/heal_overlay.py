@@ -119,7 +119,7 @@ def install(sources):
     return finder
 
 
-_FROM_ENVIRONMENT = {}  # the overlay file's path -> its finder: installed once a process
+_FROM_ENVIRONMENT: "dict[str, OverlayFinder]" = {}  # the overlay file's path -> its finder: installed once a process
 
 
 def install_from_environment(variable=wire.OVERLAY):
