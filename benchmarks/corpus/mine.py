@@ -89,12 +89,18 @@ def small(source_patch: str, max_lines: int) -> bool:
     return 0 < len(changed) <= max_lines
 
 
-def changed_test_names(pristine: Path, buggy: Path, test_patch: str) -> list[str]:
+def changed_test_names(pristine: Path, buggy: Path, test_patch: str) -> list[str] | None:
     """`-k` selecting the tests (or test classes) a test patch adds or changes; [] = all (a
-    change outside every test def, such as a module-level table of cases, and no new test)."""
+    change outside every test def, such as a module-level table of cases, and no new test);
+    None when a changed test file is not Python (pycodestyle's `testing/data/E10.py`, broken on
+    purpose, which a test elsewhere reads): nothing the miner can run."""
     added = set(re.findall(r"(?m)^\+\s*(?:async )?def (test\w*)", test_patch))
     names = set(added)
-    for touched in touched_functions(pristine, buggy, test_patch):
+    try:
+        changes = touched_functions(pristine, buggy, test_patch)
+    except SyntaxError:
+        return None
+    for touched in changes:
         qualname = touched.split("::", 1)[1]
         if qualname == MODULE_LEVEL and not added:
             return []
@@ -165,7 +171,11 @@ def try_commit(
         print(f"  {sha[:8]}: touches {functions}")
         return None
     files = [p for p, _ in split_files(test_patch) if (buggy / p).is_file() and p.endswith(".py")]
-    files += changed_test_names(pristine, buggy, test_patch)  # what the test part touches, only
+    selection = changed_test_names(pristine, buggy, test_patch)  # what the test part touches
+    if selection is None:
+        print(f"  {sha[:8]}: a changed test file is not Python")
+        return None
+    files += selection
     outcomes = before_and_after(corpus.venv(project), project, buggy, fixed, files)
     if outcomes is None:
         print(f"  {sha[:8]}: the tests ran over {TEST_TIMEOUT} s")

@@ -63,3 +63,17 @@ def test_tests_that_run_too_long_skip_the_commit(mine, tmp_path, monkeypatch):
     project = mine.corpus.Project("slow", deps=())
     monkeypatch.setattr(mine, "TEST_TIMEOUT", 1)
     assert mine.before_and_after(sys.executable, project, tmp_path, tmp_path, []) is None
+
+
+def test_a_changed_test_file_that_is_not_python_skips_the_commit(mine, tmp_path):
+    # pycodestyle's testing/data/E10.py: a case file broken on purpose, read by another test
+    pristine, buggy = tmp_path / "pristine", tmp_path / "buggy"
+    for root, text in [(pristine, "if True:\nTrue\n"), (buggy, "if True:\nTrue and\tFalse\n")]:
+        (root / "testing" / "data").mkdir(parents=True)
+        (root / "testing" / "data" / "E10.py").write_text(text, encoding="utf-8")
+    patch = (
+        "diff --git a/testing/data/E10.py b/testing/data/E10.py\n"
+        "--- a/testing/data/E10.py\n+++ b/testing/data/E10.py\n"
+        "@@ -1,2 +1,2 @@\n if True:\n-True\n+True and\tFalse\n"
+    )
+    assert mine.changed_test_names(pristine, buggy, patch) is None
