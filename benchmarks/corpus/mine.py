@@ -66,7 +66,11 @@ def commits_after(repo: str, tag: str, until: str) -> list[str]:
 
 
 def split_commit(repo: str, sha: str) -> tuple[str, str] | None:
-    diff = git(repo, "show", "--format=", "--no-renames", "-U3", sha, "--", "*.py")
+    raw = show(repo, "--format=", "--no-renames", "-U3", sha, "--", "*.py")
+    try:
+        diff = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None  # a file not in UTF-8 (pycodestyle's latin-1 cases): patches are kept as text
     tests, sources = [], []
     for path, part in split_files(diff):
         if TEST_PATH.search(path):
@@ -139,8 +143,10 @@ def fitted(repo: str, sha: str, patch: str, root: Path) -> str:
     return "".join(parts)
 
 
-def show(repo: str, spec: str) -> bytes:
-    return subprocess.run(["git", "-C", repo, "show", spec], capture_output=True, check=True).stdout
+def show(repo: str, *args: str) -> bytes:
+    return subprocess.run(
+        ["git", "-C", repo, "show", *args], capture_output=True, check=True
+    ).stdout
 
 
 def try_commit(

@@ -77,3 +77,17 @@ def test_a_changed_test_file_that_is_not_python_skips_the_commit(mine, tmp_path)
         "@@ -1,2 +1,2 @@\n if True:\n-True\n+True and\tFalse\n"
     )
     assert mine.changed_test_names(pristine, buggy, patch) is None
+
+
+def test_a_commit_with_a_file_not_in_utf8_is_skipped(mine, tmp_path):
+    # pycodestyle's testing/data holds a latin-1 case file; a diff is kept as text
+    repo = str(tmp_path)
+    subprocess.run(["git", "init", "-q", repo], check=True)
+    git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"]
+    (tmp_path / "lib.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_lib.py").write_bytes(b"# \xdf\ndef test_f():\n    pass\n")
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "one"], check=True)
+    sha = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout
+    assert mine.split_commit(repo, sha.strip()) is None
