@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -185,14 +186,11 @@ class Recorder:
             spans.setdefault(rel, []).append((mine.line, mine.last, function))
         offsets: dict[int, list[int]] = {function: [] for function in ran.functions}
         for path, lines in blocks.items():
-            held = spans.get(os.path.relpath(path, self.root), [])
-            for line in lines:  # the innermost function holding the line
-                owner = max(
-                    ((first, f) for first, last, f in held if first <= line <= last), default=None
-                )
-                if owner is None:
-                    return None
-                offsets[owner[1]].append(line - owner[0])
+            owners = _innermost(sorted(lines), spans.get(os.path.relpath(path, self.root), []))
+            if owners is None:
+                return None
+            for line, (first, function) in owners:
+                offsets[function].append(line - first)
         return {f: ",".join(map(str, sorted(found))) for f, found in offsets.items()}
 
     def _key(self, key: str) -> tuple[str, int] | None:
@@ -222,6 +220,23 @@ class Recorder:
             )
         refresh_function(self.db, row[0], tuple(row[1:]), mine)  # changed since the last sync
         return row[0]
+
+
+def _innermost(
+    lines: list[int], spans: list[tuple[int, int, int]]
+) -> list[tuple[int, tuple[int, int]]] | None:
+    """Each of the sorted `lines` with (first line, function) of the innermost span (first,
+    last, function) holding it: of those holding it, the greatest (first, function); None when
+    a line is in none. Spans in ascending (first, function) order each claim their lines by
+    bisection, so a later one (nested: starting further down) takes them over. (Comparing each
+    line with each span held in the file cost ~25 ms of a cold networkx check's map write.)"""
+    owners: list[tuple[int, int] | None] = [None] * len(lines)
+    for first, last, function in sorted(spans, key=lambda span: (span[0], span[2])):
+        for at in range(bisect_left(lines, first), bisect_right(lines, last)):
+            owners[at] = (first, function)
+    if None in owners:
+        return None
+    return list(zip(lines, owners))  # type: ignore[arg-type]
 
 
 @dataclass

@@ -334,6 +334,31 @@ def test_a_rerun_writes_only_the_rows_that_changed(project):
         assert impact.stats().rows == 4
 
 
+def test_each_block_goes_to_the_innermost_function_holding_it(project):
+    """test_size ran Box.size (lines 11-15, its decorator first) and the inner def in it
+    (13-14): line 14 is the inner function's block, 15 Box.size's, and recall gives back both
+    lines; a block in no function the test ran leaves the test's blocks unkept (not vouched)."""
+    mod = str(project / "pkg" / "mod.py")
+    run = run_of(project)
+    for test in run.tests:
+        test.blocks = {}
+    run.tests[1].blocks = {mod: [14, 15]}
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run, complete=["tests/test_mod.py"])
+        rows = dict(
+            impact.db.execute(
+                "SELECT f.qualname, r.blocks FROM runs r JOIN functions f ON f.id = r.function "
+                "JOIN tests t ON t.id = r.test WHERE t.nodeid LIKE '%test_size'"
+            )
+        )
+        assert rows == {"Box.size": "4", "Box.size.<locals>.inner": "1"}
+        (size,) = impact.recall(["tests/test_mod.py::test_size"]) or []
+        assert sorted(size.blocks[mod]) == [14, 15]
+        run.tests[1].blocks = {mod: [14, 15, 17]}  # 17: past every function of the file
+        impact.record(run, complete=["tests/test_mod.py"])
+        assert impact.recall(["tests/test_mod.py::test_size"]) is None
+
+
 def test_last_ran_names_what_the_tests_ran_at_the_lines_they_are_at_now(project):
     """What a re-check of test_size will likely read (locate/prefetch): its functions, where
     they are now (a comment and a blank line added above them), and nothing of the other tests'."""
