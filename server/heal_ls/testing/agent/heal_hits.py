@@ -97,7 +97,7 @@ CHILD_SUFFIX = ".hits"
 def record_child(wants):
     """In a Python process a recorded test started (CHILD_HITS in its environment): record the
     workspace functions it runs and leave their keys in that folder when it exits, for the test
-    that started it (`take_child_hits`). A process that ends in os._exit or an exec leaves none."""
+    that started it (`take_child_hits`)."""
     folder = os.environ.get(CHILD_HITS)
     if not folder:
         return
@@ -105,10 +105,28 @@ def record_child(wants):
     install(wants)
     record_into(hits.add)
     atexit.register(save_child_hits, folder, hits)
+    for name in LEAVING:
+        real = getattr(os, name, None)
+        if real is not None:
+            setattr(os, name, _saving_first(real, folder, hits))
+
+
+# os._exit skips atexit (a forked multiprocessing worker ends in it) and an exec replaces the
+# process: both save the hits first. The other exec* functions of os call these two.
+LEAVING = ("_exit", "execv", "execve")
+
+
+def _saving_first(leave, folder, hits):
+    def leaving(*args, **kwargs):
+        save_child_hits(folder, hits)  # an exec that fails goes on; atexit saves again, more
+        return leave(*args, **kwargs)
+
+    return leaving
 
 
 def save_child_hits(folder, keys):
-    where = os.path.join(folder, f"{os.getpid()}{CHILD_SUFFIX}")
+    # not the pid alone: an exec keeps it, and the new program would overwrite these hits
+    where = os.path.join(folder, f"{os.getpid()}-{os.urandom(4).hex()}{CHILD_SUFFIX}")
     tmp = f"{where}.tmp"
     try:
         with _Real.open(tmp, "w", encoding="utf-8", errors="surrogatepass") as handle:

@@ -4,6 +4,7 @@ records into the folder the plugin names (agent/sitecustomize.py, heal_hits.reco
 
 import asyncio
 import os
+import textwrap
 
 import pytest
 from heal_ls.testing.options import RunOptions
@@ -44,3 +45,36 @@ def test_a_function_run_only_in_a_child_process_is_recorded_for_its_test(project
     assert fail.covered == [f"{cli}:4"]
     assert fail.blocks == {cli: [6]}  # the branch main took in the child
     assert (run.passed, run.failed) == (1, 1)
+
+
+# How the child ends once main returned: atexit runs only for the first.
+ENDINGS = {
+    "sys.exit": "sys.exit(main(sys.argv[1:]))",
+    "os._exit": "sys.stdout.flush(); os._exit(main(sys.argv[1:]))",
+    "exec": (
+        "code = main(sys.argv[1:])\n"
+        "    os.execv(sys.executable, [sys.executable, '-c', f'raise SystemExit({code})'])"
+    ),
+}
+
+
+@pytest.mark.parametrize("ending", list(ENDINGS))
+def test_a_child_that_leaves_without_atexit_is_recorded_too(tmp_path, ending):
+    cli = textwrap.dedent(
+        """\
+        import os
+        import sys
+
+
+        def main(argv):
+            return len(argv) + 1 if argv else 1
+
+
+        if __name__ == '__main__':
+            {ending}
+        """
+    ).format(ending=ENDINGS[ending])
+    write(tmp_path, {**PROJECT, "tool/cli.py": cli})
+    run = asyncio.run(run_pytest(str(tmp_path), RunOptions(test_timeout=30, run_timeout=120)))
+    (fail,) = run.failures  # no argument: main returns 1
+    assert fail.covered == [f"{os.path.realpath(tmp_path / 'tool' / 'cli.py')}:5"]
