@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from heal_ls.models import Failure, Frame, RunResult
+from heal_ls.locate import locate
+from heal_ls.models import Failure, Frame, RunResult, TestOutcome
 
 
 def line_of(text: str, needle: str) -> int:
@@ -48,3 +49,16 @@ def failed_run(root: Path, test_path: str, nodeid: str, line: int, error, frames
     """`failing_test`'s failure and the run of that one failing test under `root`."""
     failure = failing_test(test_path, nodeid, line, error, frames, covered)
     return failure, RunResult(str(root), 0, 1, failures=[failure])
+
+
+def ranked_among_passing(
+    root: Path, failure: Failure, covered: list[str], blocks=None
+) -> list[str]:
+    """The qualnames locate() ranks for `failure` in a run where 4 passing tests ran `covered`
+    (each with `blocks`, e.g. {path: []}: none of their branches)."""
+    passing = [
+        TestOutcome(f"tests/test_other.py::test_{n}", "passed", covered=covered, blocks=blocks)
+        for n in range(4)
+    ]
+    run = RunResult(str(root), passed=4, failed=1, failures=[failure], tests=passing)
+    return [s.qualname for s in locate(failure, str(root), run).suspects]

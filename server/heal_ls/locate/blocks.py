@@ -38,6 +38,14 @@ def block_of(function: ast.FunctionDef | ast.AsyncFunctionDef, line: int) -> int
     return max(holding, key=lambda s: s[0])[2] if holding else None  # the innermost statement
 
 
+def in_block(function: ast.FunctionDef | ast.AsyncFunctionDef, line: int, block: int) -> bool:
+    """Is `line` of `function` in a statement of the recorded block starting at `block`, or in
+    a branch nested in one (what runs once that block runs, as far as it goes)?"""
+    spans: list[Span] = []
+    _statements(function.body, None, True, spans)
+    return any(s[0] <= line <= s[1] for s in spans if s[2] == block)
+
+
 def _statements(statements: list[ast.stmt], block: int | None, entry: bool, spans: list[Span]):
     mark = not entry
     for statement in statements:

@@ -60,6 +60,9 @@ def locate(
     ranker.enclosing_defs()
     tested = in_tested_module(failure)  # of equal scores, the tested module's first
     suspects = sorted(ranker.suspects.values(), key=lambda s: (-s.score, not tested(s)))
+    if suspects:  # what the first suspect reads off its object was made where it was stored
+        ranker.state_makers(failure, run, suspects[0])
+        suspects = sorted(ranker.suspects.values(), key=lambda s: (-s.score, not tested(s)))
     if not suspects:
         reason = reason or "no function of the workspace is involved"
         note = missing_dependency(failure, root) or unparsable_note(ranker.unparsable, root, reason)

@@ -41,6 +41,13 @@ from heal_ls.locate.spectrum import (
     split_block,
     split_key,
 )
+from heal_ls.locate.state import (
+    class_of,
+    made_on_self,
+    missing_attribute,
+    read_off_self,
+    stored_on_self,
+)
 from heal_ls.locate.testline import ACCESSORS, acted_before, line_suspects, resolve
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.paths import is_test_file, relative_path
@@ -51,6 +58,7 @@ from heal_ls.pysource.source import SourceError, read_source
 # report: `UnusedImport.__init__`, `ImportationFrom.__str__` run in the tests that report one).
 BUILDERS = {"__init__", "__str__", "__repr__"}
 BUILDER_WEIGHT = 0.7
+CONSTRUCTORS = {"__new__", "__init__", "__post_init__"}
 PLAIN_VALUES = {None, "None", "True", "False", "''", "0", "1", "()", "[]", "{}"}  # too common
 
 Place = tuple[str, FunctionNode]  # a workspace function: its module's path, its def
@@ -459,6 +467,37 @@ class Ranker:
             reason = f"encloses the suspect {suspect.qualname.rsplit('.', 1)[-1]}"
             self.add(suspect.path, node, known.reason if known else reason, suspect.score - 0.001)
 
+    def state_makers(self, failure: Failure, run: RunResult | None, first: Suspect):
+        """The first suspect reads, in its likeliest block (a branch, not its entry), state off
+        `self` (`self.ords[key]`) that another def of its class computed and stored (`setup`,
+        `__init__`; one the failing test ran, or that ran while its modules were imported: an
+        instance kept at module level): that def made the value and returned, so it comes
+        right after the reader. A parameter stored as it came (`self.envvar = envvar`) was
+        made by the caller."""
+        index = self.index(first.path)
+        node = index.at_start_line(first.start_line) if index is not None else None
+        found = def_of(index, node) if node is not None else None
+        owner = class_of(first.qualname)
+        if found is None or owner is None:
+            return
+        where = f"{first.path}:{first.start_line}"
+        line = self.block_scores(failure, run).get(where, (0.0, first.def_line))[1]
+        if line == first.def_line:  # no branch of its own singles out what it read
+            return
+        reads = read_off_self(found, line)
+        pool = self.covered_functions(failure)
+        pool += self.covered_functions(failure, failure.import_covered)
+        makers = []
+        for path, maker in pool:
+            made = def_of(self.index(path), maker)
+            if maker is node or class_of(maker.qualname) != owner or made is None:
+                continue
+            if stored := sorted(reads & made_on_self(made)):
+                makers.append((path, maker, stored))
+        for rank, (path, maker, stored) in enumerate(makers):
+            reason = f"stores {', '.join(stored[:3])}, which {first.qualname} reads off self"
+            self.add(path, maker, reason, first.score - 0.000001 * (rank + 1))
+
     def call_path(self, frames: list[Frame], score: float, reason="on the failing call path"):
         """Callers, innermost first, each a little less suspect than the one it called."""
         for frame in reversed(frames):
@@ -589,10 +628,35 @@ class Ranker:
             self.add(path, node, reason, base + 0.1 * bonus - 0.001 * rank)
         if not acted:
             self.specific_blocks(failure, run, covered, [*on_line, *feeding], where)
+        self.lacking_attribute(failure, covered, where)
         self.add_covered(failure, scores, run)
         if not covered and not on_line and not feeding:  # (acted needs covered)
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"
+
+    def lacking_attribute(self, failure: Failure, covered, where: str):
+        """The test itself read an attribute its object lacks (`'vWeekday' object has no
+        attribute 'sign'` on `assert weekday.sign == "-"`): the test says what the object should
+        hold, so the def of its class that ran and stores its other attributes on `self` (the
+        constructor first: `__new__`, `__init__`) left this one out. Not when a def of ours
+        read it: that reader may have asked for the wrong name."""
+        lacking = missing_attribute(failure)
+        if lacking is None or not failure.frames:
+            return
+        if not is_test_file(failure.frames[-1].path, self.root):
+            return
+        owner, name = lacking
+        for path, node in covered:
+            found = def_of(self.index(path), node)
+            if class_of(node.qualname) != owner or found is None:
+                continue
+            stored = stored_on_self(found)
+            if stored and name not in stored:
+                reason = (
+                    f"made the {owner} the failing check {where} read .{name} of; it stores"
+                    f" {', '.join(sorted(stored)[:3])} on it, not {name}"
+                )
+                self.add(path, node, reason, 1.02 if node.name in CONSTRUCTORS else 1.01)
 
     def deeper(self, failure: Failure, run: RunResult | None, covered, tied):
         """Functions only failing tests ran, when passing tests ran the calls the failing line

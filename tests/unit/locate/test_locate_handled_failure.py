@@ -3,11 +3,7 @@ function caught a failure on what it was handed (`day.replace(month=13)` refused
 the function the test ran that called it, and computed that month, comes right after it,
 before the call on the failing line that only led there."""
 
-from heal_ls.locate import locate
-from heal_ls.models import RunResult
-from heal_ls.models import TestOutcome as Outcome
-
-from tests.helpers.locate import failing_test, line_of, write_project
+from tests.helpers.locate import failing_test, line_of, ranked_among_passing, write_project
 
 DATES = """\
 import datetime
@@ -47,12 +43,7 @@ def ranked(tmp_path, dates=DATES) -> list[str]:
     nodeid = "tests/test_dates.py::test_parse_keeps_the_base_month"
     error = ("AssertionError", "assert 1 == 12")
     failure = failing_test(test_path, nodeid, 5, error, [], keys, {here: [caught]})
-    passing = [
-        Outcome(f"tests/test_dates.py::test_{n}", "passed", covered=keys, blocks={here: []})
-        for n in range(4)
-    ]
-    run = RunResult(str(tmp_path), passed=4, failed=1, failures=[failure], tests=passing)
-    return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
+    return ranked_among_passing(tmp_path, failure, keys, {here: []})
 
 
 def test_the_caller_of_a_function_whose_except_clause_ran_comes_right_after_it(tmp_path):

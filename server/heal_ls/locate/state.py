@@ -1,0 +1,71 @@
+"""An object's state read for the ranker: which attributes a def stores on `self`, which it
+reads off it, and the attribute a failing line found missing. A value stored on an object and
+read later was made where it was stored: the reader that ranks first only used it."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from heal_ls.locate.blocks import in_block
+from heal_ls.models import Failure
+from heal_ls.pysource.parse import Def
+
+_MISSING_ATTRIBUTE = re.compile(r"^'(?P<owner>\w+)' object has no attribute '(?P<name>\w+)'")
+
+
+def missing_attribute(failure: Failure) -> tuple[str, str] | None:
+    """(class name, attribute) of `'vWeekday' object has no attribute 'sign'`, else None."""
+    if failure.exc_type.rsplit(".", 1)[-1] != "AttributeError":
+        return None
+    found = _MISSING_ATTRIBUTE.match(failure.message.strip())
+    return (found["owner"], found["name"]) if found else None
+
+
+def stored_on_self(found: Def) -> set[str]:
+    """The attributes the def assigns on `self` (`self.relative = ...`, `self.n += 1`, in
+    `__new__` too, where `self` is the object `super().__new__` made)."""
+    stored = set()
+    for node in ast.walk(found):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _on_self(node):
+            stored.add(node.attr)
+    return stored
+
+
+def made_on_self(found: Def) -> set[str]:
+    """The attributes the def computes and stores on `self` (`self.ords = {...}`), not those
+    it only keeps as it was handed them (`self.envvar = envvar`): a parameter stored as it
+    came was made by the caller."""
+    params = {a.arg for a in [*found.args.posonlyargs, *found.args.args, *found.args.kwonlyargs]}
+    made = set()
+    for node in ast.walk(found):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value:
+            kept = isinstance(node.value, ast.Name) and node.value.id in params
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            made |= {
+                t.attr for t in targets if isinstance(t, ast.Attribute) and _on_self(t) and not kept
+            }
+    return made
+
+
+def read_off_self(found: Def, block: int) -> set[str]:
+    """The attributes the def reads off `self` (`self.ords[key]`; a method called on it too)
+    in its recorded block starting at line `block`, branches nested in it included."""
+    return {
+        node.attr
+        for node in ast.walk(found)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Load)
+        and _on_self(node)
+        and in_block(found, node.lineno, block)
+    }
+
+
+def _on_self(node: ast.Attribute) -> bool:
+    return isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def class_of(qualname: str) -> str | None:
+    """The class a method's qualname names (`vWeekday.__new__` -> vWeekday), else None."""
+    parts = qualname.split(".")
+    return parts[-2] if len(parts) > 1 and parts[-2] != "<locals>" else None

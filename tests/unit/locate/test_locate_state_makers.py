@@ -1,0 +1,60 @@
+"""locate(): the first suspect reads, in its likeliest block, state off `self` that another
+def of its class computed and stored (issue 22, ranking, class A: the fault made a value and
+returned; a later reader ranks first). That maker comes right after the reader, here a table
+built by `setup` while the module was imported. A parameter stored as it came
+(`self.suffix = suffix`) was made by the caller: its constructor is not lifted."""
+
+from tests.helpers.locate import failing_test, line_of, ranked_among_passing, write_project
+
+WORDS = """\
+class Words:
+    def __init__(self, suffix):
+        self.suffix = suffix
+        self.setup()
+
+    def setup(self):
+        self.ords = {"eins": "ers", "drei": "drit"}
+
+    def cardinal(self, value):
+        return {1: "eins", 3: "drei", 4: "vier"}[value]
+
+    def ordinal(self, value):
+        word = self.cardinal(value)
+        for key in self.ords:
+            if word.endswith(key):
+                word = word[: -len(key)] + self.ords[key] + self.suffix
+        return word + "te"
+
+
+CONVERTER = Words("")
+"""
+TEST = """\
+from words import CONVERTER
+
+
+def test_ordinal():
+    assert CONVERTER.ordinal(3) == "dritte"
+"""
+
+
+def ranked(tmp_path, words: str = WORDS) -> list[str]:
+    here, test_path = write_project(tmp_path, "words", words, TEST)
+    key = {n: f"{here}:{line_of(words, f'def {n}(')}" for n in ("__init__", "setup")}
+    key |= {n: f"{here}:{line_of(words, f'def {n}(')}" for n in ("cardinal", "ordinal")}
+    branch = line_of(words, "word = word[:")
+    nodeid = "tests/test_words.py::test_ordinal"
+    error = ("AssertionError", "assert 'drirtte' == 'dritte'")
+    ran = [key["cardinal"], key["ordinal"]]
+    failure = failing_test(test_path, nodeid, 5, error, [], ran, {here: [branch]})
+    failure.import_covered = [key["__init__"], key["setup"]]
+    return ranked_among_passing(tmp_path, failure, ran, {here: []})
+
+
+def test_the_def_that_stored_what_the_reader_reads_comes_right_after_it(tmp_path):
+    assert ranked(tmp_path)[:2] == ["Words.ordinal", "Words.setup"]
+
+
+def test_a_parameter_stored_as_it_came_lifts_no_constructor(tmp_path):
+    """Without the table only `self.suffix` is read there: `__init__` kept it as handed."""
+    words = WORDS.replace("self.ords[key]", '"x"').replace("for key in self.ords", "for key in []")
+    assert "Words.__init__" not in ranked(tmp_path, words)[:2]
