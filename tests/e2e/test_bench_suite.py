@@ -23,7 +23,7 @@ from heal_ls.bench.reference import (
 )
 from heal_ls.bench.suites import SuiteError, examples_suite, load_suite
 from heal_ls.testing.agent import heal_protocol as wire
-from heal_ls.testing.invocation import PLUGIN_DIR
+from heal_ls.testing.prestart import PLUGIN_DIR
 
 CASES = examples_suite()
 

@@ -165,3 +165,22 @@ def test_the_first_run_is_spawned_without_the_map_the_sandbox_or_secrets(project
         project, tmp_path, LOADED_HOOK, TARGET, WATCHED=",".join(NOT_BEFORE_THE_SPAWN)
     )
     assert loaded == "-"
+
+
+# What loads while pytest's launcher starts Python and pytest (testing/prestart.py): heal-ls's
+# config, the run's options and the wire format's classes, the impact map's question.
+NOT_BEFORE_THE_LAUNCHER = (
+    "heal_ls.heal.config",
+    "heal_ls.testing.options",
+    "heal_ls.testing.focus",
+    "heal_ls.impact.vouch",
+)
+
+
+def test_pytest_is_launched_before_heal_ls_loads_its_config(project, tmp_path):
+    """The launcher is the one pytest of the check (the test above counts them): it starts
+    before the run is built, and takes the run once it is."""
+    loaded = hooked_check(
+        project, tmp_path, LOADED_HOOK, TARGET, WATCHED=",".join(NOT_BEFORE_THE_LAUNCHER)
+    )
+    assert loaded == "-"

@@ -179,17 +179,26 @@ def test_the_map_gives_back_a_tests_blocks_as_a_run_of_it_reports_them(project):
     assert vouched_tests(root, sys.executable, focus.files(), focus.wants) == []
 
 
-# Put on the PYTHONPATH of `heal-ls check`: notes the test arguments of each pytest it spawns.
+# Put on the PYTHONPATH of `heal-ls check` (and so of the pytest it spawns): notes each pytest
+# spawned, and the test arguments each pytest ran with as it ends (its launcher is spawned before
+# its run is known and takes the run from heal-ls: testing/prestart.py).
 SPAWN_HOOK = """
-import os, sys
+import atexit, os, sys
+
+def _write(text):
+    with open(os.environ["SPAWNS_FILE"], "a") as handle:
+        handle.write(text + "\\n")
 
 def _note(event, args):
     if event == "subprocess.Popen" and "heal_pytest_main" in list(args[1] or ()):
-        with open(os.environ["SPAWNS_FILE"], "a") as handle:
-            handle.write(" ".join(a for a in args[1] if a.startswith(("tests/", "--heal-ex"))))
-            handle.write("\\n")
+        _write("spawned")
+
+def _ran():
+    if os.environ.get("HEAL_LS_REPORT"):  # a pytest run of heal-ls's
+        _write(" ".join(a for a in sys.argv[1:] if a.startswith(("tests/", "--heal-ex"))))
 
 sys.addaudithook(_note)
+atexit.register(_ran)
 """
 
 
@@ -205,4 +214,4 @@ def test_the_recheck_is_one_pytest_spawned_ahead_without_the_vouched_tests(proje
     again = check(project, env=env)
     assert (again["ran"], again["vouched"]) == (1, 3)
     excluded = " ".join(f"--heal-exclude {FILE}::{name}" for name in OTHERS)
-    assert spawns.read_text().splitlines() == [f"{excluded} {FILE}"]
+    assert spawns.read_text().splitlines() == ["spawned", f"{excluded} {FILE}"]

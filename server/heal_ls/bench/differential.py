@@ -11,7 +11,7 @@ import asyncio
 import sys
 
 from heal_ls.testing.agent import heal_protocol as wire
-from heal_ls.testing.invocation import PLUGIN_DIR
+from heal_ls.testing.prestart import PLUGIN_DIR
 from heal_ls.testing.process import kill_group
 
 MIN_AGREEMENTS = 5

@@ -32,8 +32,8 @@ from heal_ls.commands import bench_real
 from heal_ls.commands.live import Live, wanted
 from heal_ls.heal.config import HealConfig
 from heal_ls.llm import PROVIDERS
-from heal_ls.testing.invocation import interpreter
 from heal_ls.testing.options import RunOptions
+from heal_ls.testing.prestart import interpreter
 from heal_ls.testing.warm.client import shutdown_all
 
 

@@ -17,14 +17,13 @@ import shlex
 import shutil
 import sys
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from heal_ls.heal.config import HealConfig
 from heal_ls.pysource.paths import is_test_file
-from heal_ls.testing.focus import Focus
-from heal_ls.testing.head_start import HeadStart
-from heal_ls.testing.invocation import interpreter
-from heal_ls.testing.lastfailed import read_lastfailed
-from heal_ls.testing.options import RunOptions
+from heal_ls.testing.prestart import PreStart, interpreter
+
+if TYPE_CHECKING:
+    from heal_ls.testing.options import RunOptions
 
 ROOT_MARKERS = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py", ".git")
 
@@ -82,6 +81,10 @@ def options_from(args: argparse.Namespace) -> RunOptions:
     """How a command's runs go, from its --python, --pytest-args and timeout flags: the flags
     read by the one mapping (HealConfig.from_flags, as `fix` and `bench` read theirs), and the
     whole run's --run-timeout."""
+    # lazy: heal-ls's config (with the options, the wire format and the model providers' names)
+    # loads while `check`'s launcher starts Python and pytest (testing/prestart.py)
+    from heal_ls.heal.config import HealConfig
+
     return HealConfig.from_flags(args).run_options(run_timeout=args.run_timeout)
 
 
@@ -95,6 +98,25 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"heal-ls check: {problem}", file=sys.stderr)
         return 2
+    # pytest's launcher starts now; the run, once built below, is sent to it (testing/prestart.py)
+    early = (
+        None if script or args.from_report else PreStart.spawn(args.python or sys.executable, root)
+    )
+    try:
+        return _run(args, (root, tests, script), early)
+    finally:
+        if early is not None:
+            early.close()
+
+
+def _run(args: argparse.Namespace, target, early: PreStart | None) -> int:
+    """`check` once its target is known, `early` the launcher waiting for its first run."""
+    # lazy: the rest of what the first run needs loads while the launcher starts (prestart.py)
+    from heal_ls.testing.focus import Focus
+    from heal_ls.testing.head_start import HeadStart
+    from heal_ls.testing.lastfailed import read_lastfailed
+
+    root, tests, script = target
     if args.last_failed:
         tests = read_lastfailed(root) or None
         if tests is None:  # as `pytest --lf` does (--lfnf=all): never a pass without a run
@@ -108,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         evidence = options.for_evidence()
         focus = Focus(tuple(tests)).asking_the_map(root, evidence) if tests else Focus(())
         vouched = focus.vouched
-        head = HeadStart.spawn(root, focus.first_options(evidence), focus.first_run())
+        head = HeadStart.spawn(root, focus.first_options(evidence), focus.first_run(), early)
     try:
         # lazy: the rest of check (asyncio, the runner, the ranking, the report: ~0.2 s of CPU)
         # is imported while the head start's tests run (testing/head_start.py)

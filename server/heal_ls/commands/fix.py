@@ -26,7 +26,7 @@ from heal_ls.llm import PROVIDERS
 from heal_ls.models import HealResult, HealStatus, OperatorCount
 from heal_ls.pysource.source import read_source
 from heal_ls.testing.flaky import Flaky, triage
-from heal_ls.testing.invocation import interpreter
+from heal_ls.testing.prestart import interpreter
 
 DEFAULTS = HealConfig()  # the CLI's defaults are the engine's
 

@@ -27,7 +27,7 @@ from heal_ls.testing.fill_map import (
     fill_map,
     has_xdist,
 )
-from heal_ls.testing.invocation import interpreter
+from heal_ls.testing.prestart import interpreter
 
 NO_XDIST = "pytest-xdist is not installed in {python}: running serially (pip install pytest-xdist)"
 

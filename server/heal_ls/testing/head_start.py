@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from heal_ls.testing.invocation import PytestInvocation, build_pytest_invocation, runs_serial
 from heal_ls.testing.options import RunOptions
+from heal_ls.testing.prestart import PreStart
 
 
 @dataclass
@@ -48,16 +49,24 @@ class HeadStart:
     started: Started | None
 
     @classmethod
-    def spawn(cls, root: str, options: RunOptions, nodeids: Sequence[str]) -> HeadStart | None:
-        """Spawn the run of `nodeids` in `root` as run_pytest would; None for a run it would
-        not spawn (a warm runner's fork, a sandboxed run or a candidate's overlay)."""
+    def spawn(
+        cls,
+        root: str,
+        options: RunOptions,
+        nodeids: Sequence[str],
+        early: PreStart | None = None,
+    ) -> HeadStart | None:
+        """Spawn the run of `nodeids` in `root` as run_pytest would (sent to the launcher
+        `early` when it fits: testing/prestart.py); None for a run it would not spawn (a warm
+        runner's fork, a sandboxed run or a candidate's overlay)."""
         if options.warm is not None or options.policy is not None or options.overlay:
             return None
         serial = runs_serial(options, nodeids)
         inv = build_pytest_invocation(root, options, nodeids=nodeids, serial=serial)
         wall, monotonic = time.time(), time.monotonic()
+        process = early.take(inv.command, inv.env, inv.cwd) if early is not None else None
         try:
-            process = subprocess.Popen(
+            process = process or subprocess.Popen(
                 inv.command,
                 env=inv.env,
                 cwd=inv.cwd,

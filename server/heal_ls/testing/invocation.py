@@ -13,34 +13,14 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from heal_ls.cache_folder import cache_dir
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.lastfailed import config_file
 from heal_ls.testing.options import RunOptions
+from heal_ls.testing.prestart import COVERAGE_FILE, PLUGIN_DIR, launch_env
 
-PLUGIN_DIR = str(Path(__file__).resolve().parent / "agent")
 PLUGIN_NAME = wire.PLUGIN_NAME
-# coverage.py's data file: pytest-cov (`--cov` in addopts) writes it when the session ends
-COVERAGE_FILE = "COVERAGE_FILE"
-# Our own pytest's per-test variables must not leak into the child run.
-DROPPED_ENV = (
-    "PYTEST_CURRENT_TEST",
-    "PYTEST_VERSION",
-    wire.REPORT,
-    wire.OVERLAY,
-    wire.SEAL,
-    wire.SERIAL,
-    wire.SELECT,
-    wire.BLOCKS,
-    wire.COV_REPORTS,
-    # another run's: heal-ls started inside a recorded or overlaid test must not hand its runs (a
-    # candidate's among them) that test's child folder or overlay; plugin_env sets the cache when it traces
-    wire.CHILD_HITS,
-    wire.CHILD_OVERLAY,
-    wire.HITS_CACHE,
-)
 # More test ids than this run as their files, the plugin keeping the ids (agent/heal_select.py):
 # pytest resolves each id argument on its own, ~15 ms an id of a big parametrized function.
 SELECT_OVER = 100
@@ -67,13 +47,6 @@ class PytestInvocation:
 
     def cleanup(self) -> None:
         shutil.rmtree(self.workdir, ignore_errors=True)
-
-
-def interpreter(value: str) -> str:
-    """A --python value as typed: a path is taken from the current folder (the tests run in the
-    project root, where a relative path would mean something else); a bare name stays a name,
-    looked up on PATH."""
-    return os.path.abspath(value) if os.sep in value or "/" in value else value
 
 
 def build_pytest_invocation(
@@ -193,10 +166,7 @@ def _config_args(root: str, pytest_args: Sequence[str]) -> list[str]:
 
 
 def plugin_env(root: str, report_path: str, trace: bool, test_timeout: float) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (PLUGIN_DIR, env.get("PYTHONPATH")) if p)
-    env["PYTHONUNBUFFERED"] = "1"
-    env["PYTHON_COLORS"] = "0"
+    env = launch_env()  # what a launcher started ahead of the run has (testing/prestart.py)
     env[wire.REPORT] = report_path
     env[wire.ROOT] = root
     env[wire.TRACE] = "1" if trace else "0"

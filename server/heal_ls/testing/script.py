@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 from heal_ls.models import Failure, RunResult
 from heal_ls.testing.agent import heal_protocol as wire
-from heal_ls.testing.invocation import DROPPED_ENV, PLUGIN_DIR, write_overlay
+from heal_ls.testing.invocation import write_overlay
 from heal_ls.testing.options import RunOptions
+from heal_ls.testing.prestart import DROPPED_ENV, PLUGIN_DIR
 from heal_ls.testing.process import run_process
 from heal_ls.testing.sandbox import NotIsolated, sandboxed
 from heal_ls.testing.traceback_text import failure_from_text, parse_faulthandler

@@ -52,6 +52,9 @@ from typing import Any, ClassVar, Union
 
 PLUGIN_NAME = "heal_pytest_plugin"  # loaded with `-p heal_pytest_plugin`
 MAIN_MODULE = "heal_pytest_main"  # `python -m heal_pytest_main ARGS`: pytest, then a quick exit
+# `python -m heal_pytest_main --heal-wait`: import pytest, then read the run (argv, env, cwd) from
+# stdin as one JSON object; end-of-file without one: exit (testing/prestart.py)
+WAIT_OPTION = "--heal-wait"
 SERVE_PLUGIN = "heal_serve"  # the plugin-free confirmation run's only plugin: serves the overlay
 OVERLAY_BOOT = "heal_overlay.py"  # `python heal_overlay.py SCRIPT [ARGS...]`
 WARM_SERVER = "warm_server.py"  # `python warm_server.py ROOT OPTIONS_JSON`

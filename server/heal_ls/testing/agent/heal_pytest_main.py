@@ -9,16 +9,24 @@ os._exit ends the process with pytest's exit code. A thread a test left running 
 normal exit, which waits for it as `python -m pytest` does. An exception out of pytest takes the
 normal path too (its traceback, its exit code).
 
+`python -m heal_pytest_main --heal-wait` (heal-ls's launcher started ahead of its run,
+testing/prestart.py): pytest is imported while heal-ls still builds the run, which then comes
+on stdin as one JSON object (argv, env, cwd) and is taken as if it had been the command line,
+environment and folder the process started with; stdin is /dev/null from then on, as for any
+run heal-ls spawns. End-of-file without a run: heal-ls did not need it, exit at once.
+
 Standard library and pytest only: this runs in the user's interpreter (heal_protocol.py).
 """
 
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import sys
 import threading
 
+import heal_protocol as wire
 import pytest
 
 
@@ -27,6 +35,26 @@ def run() -> int:
     sys.argv[0] = os.path.join(os.path.dirname(pytest.__file__), "__main__.py")
     console_main = getattr(pytest, "console_main", None)  # pytest >= 5.3
     return int(console_main() if console_main is not None else pytest.main())
+
+
+def take_run() -> None:
+    """--heal-wait: read the run from stdin and take it on (see the module docstring)."""
+    chunks = []
+    while True:
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    if not chunks:
+        os._exit(0)
+    sent = json.loads(b"".join(chunks).decode("ascii"))
+    os.environ.clear()
+    os.environ.update(sent["env"])
+    os.chdir(sent["cwd"])
+    sys.argv[1:] = sent["argv"]
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
 
 
 def waits_for_a_thread() -> bool:
@@ -47,4 +75,6 @@ def end(code: int) -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == [wire.WAIT_OPTION]:
+        take_run()
     end(run())

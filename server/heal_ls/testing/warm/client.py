@@ -26,7 +26,7 @@ from platformdirs import user_cache_dir
 from heal_ls.payload import from_object, to_json
 from heal_ls.testing import sandbox as sandboxing
 from heal_ls.testing.agent import heal_protocol as wire
-from heal_ls.testing.invocation import COVERAGE_FILE
+from heal_ls.testing.prestart import COVERAGE_FILE
 from heal_ls.testing.sandbox import Sandbox, make_sandbox
 from heal_ls.testing.sandbox_policy import SandboxPolicy, as_policy
 from heal_ls.testing.sandbox_view import View, per_run

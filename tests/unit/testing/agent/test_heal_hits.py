@@ -6,7 +6,7 @@ import sys
 import traceback
 
 import pytest
-from heal_ls.testing.invocation import PLUGIN_DIR
+from heal_ls.testing.prestart import PLUGIN_DIR
 
 sys.path.insert(0, PLUGIN_DIR)
 import heal_overlay  # noqa: E402
