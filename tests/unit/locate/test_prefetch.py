@@ -93,3 +93,32 @@ def test_a_file_the_map_holds_as_it_is_is_not_fingerprinted_again(tmp_path, monk
     ahead.take(*files_named(line("passed", "", [f"{tmp_path / 'new.py'}:1"])))
     finish(ahead)
     assert read == [str(tmp_path / "new.py")]
+
+
+def test_the_test_support_files_are_fingerprinted_for_the_map_unless_it_holds_them(
+    tmp_path, monkeypatch
+):
+    """The map's write reads every conftest.py and tests/ helper it does not hold yet
+    (impact/record.py): the worker reads them while the tests run, not those the map holds."""
+    monkeypatch.setenv("HEAL_LS_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "tests").mkdir()
+    conftest, helper = tmp_path / "tests" / "conftest.py", tmp_path / "tests" / "helpers.py"
+    conftest.write_text("import pytest\n")
+    helper.write_text("def make():\n    return 1\n")
+    (tmp_path / "tests" / "test_m.py").write_text("def test_f():\n    pass\n")
+    test = str(tmp_path / "tests" / "test_m.py")
+    read: list[str] = []
+    monkeypatch.setattr(prefetch, "file_functions", read.append)
+    monkeypatch.setattr(prefetch, "index_file", lambda path: None)
+    ahead = prefetch.Prefetch(str(tmp_path), None)
+    ahead.take(*files_named(line("passed", test, [])))
+    finish(ahead)
+    assert sorted(read) == sorted([str(conftest), str(helper), test])
+    run = RunResult(root=str(tmp_path), tests=[Outcome("tests/test_m.py::test_f", "passed")])
+    with ImpactMap.open(str(tmp_path)) as impact:
+        impact.record(run, started=2e9)  # the support files are in the map now
+    read.clear()
+    ahead = prefetch.Prefetch(str(tmp_path), None)
+    ahead.take(*files_named(line("passed", test, [])))
+    finish(ahead)
+    assert read == []  # the test file too: the run's record holds it
