@@ -189,24 +189,40 @@ def def_of(index: ModuleIndex | None, node: FunctionNode) -> Def | None:
     return index.def_node(node.def_line) if index is not None else None
 
 
+# Calls that hand on the value they are called on, trimmed or recased (`code.lstrip()`): the
+# content came from where it was made.
+TRIMS = {"strip", "lstrip", "rstrip", "lower", "upper", "casefold"}
+
+
 def passed_on(
     index: ModuleIndex | None, node: FunctionNode, values: list[ast.expr]
 ) -> set[str] | None:
     """The parameters of its def (`self`/`cls` aside) that `values` only read (`value`,
-    `value.source`, `items[0]`): what a call passed on of what it was given; None when one of
-    them is computed here (a call, a literal, another local, `self`'s state)."""
+    `value.source`, `items[0]`, `code.lstrip()`): what a call passed on of what it was given;
+    None when one of them is computed here (a call, a literal, another local, `self`'s
+    state)."""
     found = def_of(index, node)
     if found is None or not values:
         return None
     params = _parameters(found)
     roots = set()
     for value in values:
-        while isinstance(value, (ast.Attribute, ast.Subscript)):
-            value = value.value
+        while (inner := _read_from(value)) is not None:
+            value = inner
         if not isinstance(value, ast.Name) or value.id not in params:
             return None
         roots.add(value.id)
     return roots
+
+
+def _read_from(value: ast.expr) -> ast.expr | None:
+    """What `value` reads its content from: `value` of `value.source`, `items[0]` and
+    `value.lstrip()` (a TRIMS call with no arguments); None for anything else."""
+    if isinstance(value, (ast.Attribute, ast.Subscript)):
+        return value.value
+    if isinstance(value, ast.Call) and not value.args and isinstance(value.func, ast.Attribute):
+        return value.func.value if value.func.attr in TRIMS else None
+    return None
 
 
 def is_getter(index: ModuleIndex | None, node: FunctionNode) -> bool:

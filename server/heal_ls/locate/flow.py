@@ -267,25 +267,31 @@ def argument_reads(tree: ast.Module, line: int, callee: Any, params: set[str]) -
     return _reads([*passed_values(tree, line, callee, params)])
 
 
-def passed_values(tree: ast.Module, line: int, callee: Any, params: set[str]) -> list[ast.expr]:
+def passed_values(
+    tree: ast.Module, line: int, callee: Any, params: set[str], called: str | None = None
+) -> list[ast.expr]:
     """The expressions the call of `callee` (a def) at `line` passes as its `params`; every
-    argument when they cannot be matched (a `*args`), [] when no call of it is there."""
+    argument when they cannot be matched (behind a `*args`, or in a `**kwargs`), [] when no
+    call of it is there.
+    `called` is another name a call of it may use (the class of an `__init__`:
+    `PythonCode(code)`)."""
     calls = [
         n
         for part in statement_parts(tree.body, line)
         for n in ast.walk(part)
-        if isinstance(n, ast.Call) and name_of(n.func) == callee.name
+        if isinstance(n, ast.Call) and name_of(n.func) in (callee.name, called)
     ]
     if not calls:
         return []
     call = calls[0]
     names = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
-    if names and names[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+    bound = isinstance(call.func, ast.Attribute) or name_of(call.func) == called
+    if names and names[0] in ("self", "cls") and bound:
         names = names[1:]  # bound: `obj.method(x)` passes x as the first after self
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(
-        k.arg is None for k in call.keywords
-    ):
-        return [*call.args, *(k.value for k in call.keywords)]
-    passed = dict(zip(names, call.args))
+    starred = next((i for i, a in enumerate(call.args) if isinstance(a, ast.Starred)), None)
+    passed = dict(zip(names, call.args[:starred]))  # those before a `*args` match by position
     passed.update({k.arg: k.value for k in call.keywords if k.arg})
+    unmatched = starred is not None or any(k.arg is None for k in call.keywords)
+    if unmatched and not params <= passed.keys():
+        return [*call.args, *(k.value for k in call.keywords)]
     return [value for name, value in passed.items() if name in params]

@@ -574,9 +574,10 @@ class Ranker:
             callee = def_of(self.index(frames[at].path), called) if called is not None else None
             caller, node = frames[at - 1], self.function_of(frames[at - 1])
             index = self.index(caller.path)
-            if callee is None or node is None or index is None or index.tree is None:
+            if called is None or callee is None or node is None or index is None or not index.tree:
                 return None
-            values = passed_values(index.tree, caller.line, callee, params)
+            made = class_of(called.qualname) if callee.name in CONSTRUCTORS else None
+            values = passed_values(index.tree, caller.line, callee, params, made)
             if not values or caller.function == "<module>":
                 return None
             params = passed_on(index, node, values)
