@@ -30,6 +30,20 @@ os.environ["HEAL_LS_LOG_DIR"] = os.path.join(os.environ["HEAL_LS_CACHE_DIR"], "l
 _NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session):
+    """The test modules' rewritten bytecode is kept (`tests/**/__pycache__`, pytest's default):
+    where PYTHONDONTWRITEBYTECODE is set, as in this tool environment, every run rewrote and
+    compiled every test module again (~4 CPU-s of `make test-fast`, and in each xdist worker).
+    Collection only: a project's modules a test imports in process keep the environment's rule."""
+    before = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = before
+
+
 def pytest_configure(config):
     config.addinivalue_line(
         "markers",
