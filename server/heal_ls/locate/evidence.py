@@ -103,8 +103,9 @@ def always_raises(index: ModuleIndex | None, node: FunctionNode) -> bool:
 
 def rejected_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> str | None:
     """The parameter a `raise E(f"... {n} ...")` at `line` reports as invalid (`self`/`cls`
-    aside), else None: the def checked what it was given and refused it, so the value came
-    wrong from its caller."""
+    aside), or that the `if` guarding it alone tests (`if not os.path.exists(path): raise
+    IOError(...)`), else None: the def checked what it was given and refused it, so the value
+    came wrong from its caller."""
     found = def_of(index, node)
     if found is None:
         return None
@@ -114,8 +115,32 @@ def rejected_argument(index: ModuleIndex | None, node: FunctionNode, line: int) 
             if not isinstance(raised.exc, ast.Call):
                 return None
             reads = [n.id for a in raised.exc.args for n in ast.walk(a) if isinstance(n, ast.Name)]
-            return next((name for name in reads if name in params), None)
+            return next((name for name in reads if name in params), None) or _guarded(
+                found, raised, params
+            )
     return None
+
+
+def _guarded(found: Def, raised: ast.Raise, params: set[str]) -> str | None:
+    """The one parameter the `if` whose body starts with `raised` asks a predicate about
+    (`if not os.path.exists(path)`, `if not callable(key)`), when its test reads no other name
+    but the predicates' own: the def asked whether what it was handed is usable. A threshold
+    (`if count < 0`) is the def's own rule, not a question about the argument."""
+    for guard in ast.walk(found):
+        if isinstance(guard, ast.If) and guard.body and guard.body[0] is raised:
+            names = {n.id for n in ast.walk(guard.test) if isinstance(n, ast.Name)}
+            calls = [n for n in ast.walk(guard.test) if isinstance(n, ast.Call)]
+            asked = {a.id for c in calls for a in c.args if isinstance(a, ast.Name)} & params
+            roots = {_root(c.func) for c in calls}
+            if len(asked) == 1 and names - asked <= roots:
+                return asked.pop()
+    return None
+
+
+def _root(node: ast.expr) -> str:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
 
 
 NONE_REFUSED = "'NoneType' object"  # `... has no attribute`, `... is not subscriptable`, ...
