@@ -21,6 +21,8 @@ blocks a test ran there, kept relative to the function's first line, no longer f
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import marshal
 import os
 import warnings
 from collections.abc import Iterator
@@ -87,12 +89,14 @@ def file_functions(path: str) -> FileFunctions | None:
 
 def read_tree(source: bytes, seen: tuple[int, int], path: str) -> FileFunctions | None:
     """The file's functions from its source (None: not Python that compiles)."""
-    with warnings.catch_warnings():  # the test run shows the module's own warnings, not us
-        warnings.simplefilter("ignore")
-        try:
-            module = compile(source, path, "exec", dont_inherit=True)
-        except (SyntaxError, ValueError):
-            return None
+    module = imported_code(path, seen)
+    if module is None:
+        with warnings.catch_warnings():  # the test run shows the module's own warnings, not us
+            warnings.simplefilter("ignore")
+            try:
+                module = compile(source, path, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError):
+                return None
     digests = Digests()
     found = FileFunctions(seen, digests.outer(module), digests.of(module))
     for qualname, code in _functions(module, ""):
@@ -107,6 +111,31 @@ def read_tree(source: bytes, seen: tuple[int, int], path: str) -> FileFunctions 
         found.functions[qualname] = FunctionPrint(qualname, first, mine, layout, last)
         found.lines.setdefault(first, qualname)
     return found
+
+
+def imported_code(path: str, seen: tuple[int, int]) -> CodeType | None:
+    """The module's code from the bytecode an import of it left in __pycache__, when Python's
+    own import would take it for the source at `seen` (mtime_ns, size): this interpreter's magic
+    number, a timestamp pyc recording the source's mtime (in seconds) and size. Reading it costs
+    a seventh of compiling the source (networkx, 60 files: 11 vs 78 ms of CPU); None: compile."""
+    try:
+        with open(importlib.util.cache_from_source(path), "rb") as handle:
+            data = handle.read()
+    except (OSError, ValueError, NotImplementedError):  # none, or no cache tag
+        return None
+    header = (
+        importlib.util.MAGIC_NUMBER
+        + (0).to_bytes(4, "little")  # flags: a timestamp pyc (a hash-based one is compiled)
+        + ((seen[0] // 1_000_000_000) & 0xFFFFFFFF).to_bytes(4, "little")
+        + (seen[1] & 0xFFFFFFFF).to_bytes(4, "little")
+    )
+    if not data.startswith(header):
+        return None
+    try:
+        code = marshal.loads(data[len(header) :])
+    except (EOFError, ValueError, TypeError):
+        return None
+    return code if isinstance(code, CodeType) else None
 
 
 def _code_lines(code: CodeType) -> Iterator[int]:

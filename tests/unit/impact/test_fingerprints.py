@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import py_compile
 import subprocess
 import sys
+from dataclasses import replace
+from pathlib import Path
 
+from heal_ls.impact import fingerprints
 from heal_ls.impact.fingerprints import file_functions
 
 MOD = """\
@@ -129,3 +133,39 @@ def test_the_layout_moves_with_lines_inside_a_function_not_above_it(tmp_path):
     assert inside["pick"].layout != before["pick"].layout
     assert inside["Box.size"].layout == before["Box.size"].layout
     assert before["Box.size"].last == MOD.splitlines().index("        return inner()") + 1
+
+
+def test_the_bytecode_an_import_left_is_read_as_python_would_take_it(tmp_path, monkeypatch):
+    """A module pytest imported has its code in __pycache__: it is read instead of compiling the
+    source when Python's own import would take it (the source's mtime and size in its header),
+    and gives the same fingerprints; one for another state of the source is not."""
+    path = tmp_path / "mod.py"
+    path.write_text(MOD)
+    timestamp = py_compile.PycInvalidationMode.TIMESTAMP  # as an import writes it
+    pyc = Path(py_compile.compile(str(path), doraise=True, invalidation_mode=timestamp))
+    st = os.stat(path)
+    seen = (st.st_mtime_ns, st.st_size)
+    assert fingerprints.imported_code(str(path), seen) is not None
+    from_pyc = fingerprints.read_tree(path.read_bytes(), seen, str(path))
+    with monkeypatch.context() as patched:
+        patched.setattr(fingerprints, "imported_code", lambda path, seen: None)
+        compiled = fingerprints.read_tree(path.read_bytes(), seen, str(path))
+    assert compiled is not None and from_pyc == compiled
+    # what is read is the pyc: one made from other code under this source's header is believed
+    other = tmp_path / "other.py"
+    other.write_text("def other():\n    return 1\n")
+    header = pyc.read_bytes()[:16]
+    pyc.write_bytes(
+        header
+        + Path(
+            py_compile.compile(str(other), doraise=True, invalidation_mode=timestamp)
+        ).read_bytes()[16:]
+    )
+    believed = fingerprints.read_tree(path.read_bytes(), seen, str(path))
+    assert believed is not None and list(believed.functions) == ["other"]
+    # ...and only for the source as the header says it was (here one byte longer: compiled)
+    longer = (seen[0], seen[1] + 1)
+    assert fingerprints.imported_code(str(path), longer) is None
+    assert fingerprints.read_tree(path.read_bytes(), longer, str(path)) == replace(
+        compiled, signature=longer
+    )
