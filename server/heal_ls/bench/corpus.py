@@ -166,7 +166,8 @@ def tree(bug: Bug, dest: Path, *, fixed: bool = False, cache: Path = CACHE) -> P
     """A fresh copy of the bug's buggy tree at `dest` (sdist + test.patch; + source.patch when
     `fixed`)."""
     pristine = fetch_sdist(bug.project, bug.version, bug.sha256, cache)
-    shutil.copytree(pristine, dest)
+    # links stay links: an sdist may ship one to a file it lacks (wtforms 3.1.0's .hgignore)
+    shutil.copytree(pristine, dest, symlinks=True)
     apply_patch(dest, bug.test_patch, "test.patch")
     if fixed:
         apply_patch(dest, bug.source_patch, "source.patch")

@@ -3,6 +3,7 @@ fix touched, storing bugs, ranking, the table; and the shipped corpus itself is 
 Reading pytest's outcomes from a real run is in tests/e2e/test_bench_real.py."""
 
 import json
+import os
 import re
 from dataclasses import replace
 
@@ -280,3 +281,22 @@ def test_regression_files_are_the_commits_tests_and_those_naming_a_fixed_functio
     bug = corpus.Bug("b", "tiny", "1", "0", "c", "u", ("t",), ("src/tiny/calc.py::is_adult",), 1,
                      SOURCE_PATCH, added_test_patch("x", 1))  # fmt: skip
     assert real.regression_files(bug, tmp_path) == ["tests/test_calc.py", "tests/test_uses.py"]
+
+
+def test_a_tree_keeps_the_sdists_links_as_links_even_a_broken_one(tmp_path, monkeypatch):
+    # wtforms 3.1.0's sdist ships `.hgignore -> .dotfiles/mercurial/.hgignore`, which it lacks
+    pristine = tmp_path / "sdist"
+    (pristine / "pkg").mkdir(parents=True)
+    (pristine / "pkg" / "box.py").write_text(OLD)
+    (pristine / ".hgignore").symlink_to(".dotfiles/mercurial/.hgignore")
+    (pristine / "box_link.py").symlink_to("pkg/box.py")
+    monkeypatch.setattr(corpus, "fetch_sdist", lambda *args: pristine)
+    patch = merged_patch(
+        "pkg/box.py", OLD.encode(), OLD.encode(), OLD.replace("[0]", "[1]").encode()
+    )
+    bug = corpus.Bug("p-1", "p", "1.0", "0" * 64, "c", "u", (), (), 1, "", patch or "")
+    built = corpus.tree(bug, tmp_path / "tree")
+    assert os.readlink(built / ".hgignore") == ".dotfiles/mercurial/.hgignore"
+    assert os.readlink(built / "box_link.py") == "pkg/box.py"  # into the copy, not the cache
+    assert (built / "box_link.py").read_text() == OLD.replace("[0]", "[1]")
+    assert (pristine / "pkg" / "box.py").read_text() == OLD  # the cached sdist untouched
