@@ -8,7 +8,13 @@ import ast
 from heal_ls.locate.blocks import block_of, starts_handler
 from heal_ls.locate.cached import called_in, memoized, skipped_callees
 from heal_ls.locate.callgraph import Key, call_distances, key_of
-from heal_ls.locate.calls import imported_functions, matches, names_on_line, statement_parts
+from heal_ls.locate.calls import (
+    imported_functions,
+    matches,
+    name_of,
+    names_on_line,
+    statement_parts,
+)
 from heal_ls.locate.evidence import (
     always_raises,
     arguments_read,
@@ -725,19 +731,41 @@ class Ranker:
             index = self.index(path)
             body = index.def_node(node.def_line) if index is not None else None
             if body is not None and starts_handler(body, line):
-                self.handed_a_failure(path, node, line, covered, 0.9 + 0.09 * score - 0.001)
+                self.handed_a_failure(
+                    failure, path, node, line, covered, 0.9 + 0.09 * score - 0.001
+                )
 
-    def handed_a_failure(self, path: str, node: FunctionNode, line: int, covered, score: float):
+    def handed_a_failure(
+        self, failure: Failure, path: str, node: FunctionNode, line: int, covered, score: float
+    ):
         """`node`'s most specific block is an `except` clause: what it was handed failed in its
         `try` (`date_obj.replace(month=...)` refusing the month its caller computed), so the
-        functions the test ran that call it come right after it."""
+        functions the test ran that call it come right after it: those whose call of it is in
+        a block the failing test ran (a call under a branch it did not take handed nothing)."""
         for where, caller in covered:
             index = self.index(where)
             if caller is node or index is None:
                 continue
             if any(matches(name, node) for name in called_in(index, caller)):
+                if not self.ran_a_call(failure, where, caller, node):
+                    continue
                 reason = f"called {node.name}, whose except clause at line {line} caught a failure"
                 self.add(where, caller, reason, score, spectrum=True)
+
+    def ran_a_call(self, failure: Failure, path: str, caller: FunctionNode, node) -> bool:
+        """Did the failing test run a block of `caller` that calls `node`? Yes when no blocks
+        were recorded."""
+        index = self.index(path)
+        body = index.def_node(caller.def_line) if index is not None else None
+        if failure.blocks is None or body is None:
+            return True
+        ran = set(failure.blocks.get(path, []))
+        lines = [
+            call.lineno
+            for call in ast.walk(body)
+            if isinstance(call, ast.Call) and matches(name_of(call.func) or "", node)
+        ]
+        return any(block_of(body, line) in ran or block_of(body, line) is None for line in lines)
 
     def specificity(self, failure: Failure, run: RunResult | None, keys) -> dict[Key, float]:
         """How specific to the failing tests each of `keys`' suspects is: its likeliest

@@ -34,11 +34,9 @@ def test_parse_keeps_the_base_month():
 """
 
 
-def ranked(tmp_path, dates=DATES) -> list[str]:
+def ranked(tmp_path, dates=DATES, names=("parse", "correct_month", "with_month")) -> list[str]:
     here, test_path = write_project(tmp_path, "dates", dates, TEST)
-    keys = [
-        f"{here}:{line_of(dates, f'def {n}(')}" for n in ("parse", "correct_month", "with_month")
-    ]
+    keys = [f"{here}:{line_of(dates, f'def {n}(')}" for n in names]
     caught = line_of(dates, "return day.replace(month=12)")
     nodeid = "tests/test_dates.py::test_parse_keeps_the_base_month"
     error = ("AssertionError", "assert 1 == 12")
@@ -57,3 +55,14 @@ def test_a_specific_block_that_is_no_except_clause_lifts_no_caller(tmp_path):
         "    if month <= 12:\n        return day.replace(month=month)\n    else:\n",
     )
     assert ranked(tmp_path, dates)[:2] == ["with_month", "parse"]
+
+
+def test_a_caller_whose_call_of_it_the_test_did_not_run_is_not_lifted(tmp_path):
+    """`parse` calls `with_month` too, under a branch the failing test did not take: it handed
+    nothing to the except clause and stays behind `shift`, which did (renamed from
+    `correct_month`, which the test's name lifts)."""
+    dates = DATES.replace("correct_month", "shift").replace(
+        "    return shift(day, base)",
+        "    if not base:\n        return with_month(day, 1)\n    return shift(day, base)",
+    )
+    assert ranked(tmp_path, dates, ("parse", "shift", "with_month"))[:2] == ["with_month", "shift"]
