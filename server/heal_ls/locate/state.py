@@ -34,13 +34,17 @@ def stored_on_self(found: Def) -> set[str]:
 
 def made_on_self(found: Def) -> set[str]:
     """The attributes the def computes and stores on `self` (`self.ords = {...}`), not those
-    it only keeps as it was handed them (`self.envvar = envvar`): a parameter stored as it
-    came was made by the caller."""
+    it only keeps as it was handed them (`self.envvar = envvar`, or a default in its place:
+    `self.schemes = schemes or self.default_schemes`): a parameter stored as it came was made
+    by the caller."""
     params = {a.arg for a in [*found.args.posonlyargs, *found.args.args, *found.args.kwonlyargs]}
     made = set()
     for node in ast.walk(found):
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value:
-            kept = isinstance(node.value, ast.Name) and node.value.id in params
+            value = node.value
+            if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+                value = value.values[0]  # `schemes or default`: the parameter, when given
+            kept = isinstance(value, ast.Name) and value.id in params
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             made |= {
                 t.attr for t in targets if isinstance(t, ast.Attribute) and _on_self(t) and not kept

@@ -4,6 +4,8 @@ returned; a later reader ranks first). That maker comes right after the reader, 
 built by `setup` while the module was imported. A parameter stored as it came
 (`self.suffix = suffix`) was made by the caller: its constructor is not lifted."""
 
+import pytest
+
 from tests.helpers.locate import failing_test, line_of, ranked_among_passing, write_project
 
 WORDS = """\
@@ -54,7 +56,10 @@ def test_the_def_that_stored_what_the_reader_reads_comes_right_after_it(tmp_path
     assert ranked(tmp_path)[:2] == ["Words.ordinal", "Words.setup"]
 
 
-def test_a_parameter_stored_as_it_came_lifts_no_constructor(tmp_path):
-    """Without the table only `self.suffix` is read there: `__init__` kept it as handed."""
+@pytest.mark.parametrize("stored", ["suffix", 'suffix or "-"'])
+def test_a_parameter_stored_as_it_came_lifts_no_constructor(tmp_path, stored):
+    """Without the table only `self.suffix` is read there: `__init__` kept it as handed (or
+    a default in its place)."""
     words = WORDS.replace("self.ords[key]", '"x"').replace("for key in self.ords", "for key in []")
+    words = words.replace("self.suffix = suffix", f"self.suffix = {stored}")
     assert "Words.__init__" not in ranked(tmp_path, words)[:2]
