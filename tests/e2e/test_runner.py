@@ -162,6 +162,38 @@ async def test_hanging_test_is_localised_and_the_run_goes_on(tmp_path):
     assert (result.passed, result.failed) == (1, 1)
 
 
+async def test_a_test_that_fakes_the_clock_neither_times_out_nor_stops_the_run(tmp_path):
+    # freezegun-6cba8b6f (round 7): a failing test left time frozen far from the real clock, and
+    # the per-test watchdog, reading time.monotonic, ended the run with an internal error
+    tests = """
+        import sys, time
+
+        REAL = time.monotonic
+
+
+        def frozen():
+            return 1e12
+
+
+        def test_freezes_time_and_fails_frozen():
+            for module in list(sys.modules.values()):  # as freezegun rebinds the real clock
+                for name, value in list(getattr(module, "__dict__", {}).items()):
+                    if value is REAL:
+                        setattr(module, name, frozen)
+            time.monotonic = frozen
+            assert False, "time left frozen"
+
+
+        def test_after():
+            pass
+    """
+    root = write(tmp_path, {"test_clock.py": tests})
+    result = await run_pytest(root, RunOptions(test_timeout=2, run_timeout=60))
+    assert result.error is None, result.error
+    assert (result.passed, result.failed) == (1, 1)
+    assert "time left frozen" in result.failures[0].message
+
+
 async def test_test_that_swallows_the_interrupt_ends_the_run_cleanly(tmp_path):
     tests = "from hangs import stubborn\n\ndef test_stubborn():\n    stubborn()\n"
     root = write(tmp_path, {"hangs.py": HANGS, "test_stubborn.py": tests})
