@@ -62,6 +62,7 @@ def locate(
     suspects = sorted(ranker.suspects.values(), key=lambda s: (-s.score, not tested(s)))
     if suspects:  # what the first suspect reads off its object was made where it was stored
         ranker.state_makers(failure, run, suspects[0])
+        ranker.none_returner(failure, run, suspects[0])
         suspects = sorted(ranker.suspects.values(), key=lambda s: (-s.score, not tested(s)))
     if not suspects:
         reason = reason or "no function of the workspace is involved"

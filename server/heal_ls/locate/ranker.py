@@ -51,6 +51,7 @@ from heal_ls.locate.state import (
     class_of,
     made_on_self,
     missing_attribute,
+    none_tested,
     read_off_self,
     stored_on_self,
 )
@@ -503,6 +504,44 @@ class Ranker:
         for rank, (path, maker, stored) in enumerate(makers):
             reason = f"stores {', '.join(stored[:3])}, which {first.qualname} reads off self"
             self.add(path, maker, reason, first.score - 0.000001 * (rank + 1))
+
+    def none_returner(self, failure: Failure, run: RunResult | None, first: Suspect):
+        """The first suspect's likeliest block is the branch its `if` takes when a workspace
+        callee returned None (`typeref = loadclass(...)`, `if typeref is None: return obj`):
+        the callee, when the failing test ran it down a branch of its own too (not only its
+        entry), found nothing where it should have, and the reader only coped: it comes
+        first."""
+        index = self.index(first.path)
+        node = index.at_start_line(first.start_line) if index is not None else None
+        found = def_of(index, node) if node is not None else None
+        where = f"{first.path}:{first.start_line}"
+        line = self.block_scores(failure, run).get(where, (0.0, first.def_line))[1]
+        if found is None or line == first.def_line:
+            return
+        guard = next(
+            (n for n in ast.walk(found) if isinstance(n, ast.If) and n.body[0].lineno == line),
+            None,
+        )
+        tested = none_tested(guard.test) if guard is not None else None
+        if guard is None or tested is None:
+            return
+        made = [
+            name_of(a.value.func)
+            for a in ast.walk(found)
+            if isinstance(a, ast.Assign)
+            and a.lineno < guard.lineno
+            and isinstance(a.value, ast.Call)
+            and [t.id for t in a.targets if isinstance(t, ast.Name)] == [tested]
+        ]
+        if len(made) != 1 or made[0] is None:
+            return
+        blocks = self.block_scores(failure, run)
+        for path, maker in resolve([made[0]], self.covered_functions(failure)):
+            # it took a branch of its own too (its fall-through `return None`), not its entry
+            own = blocks.get(f"{path}:{maker.start_line}", (0.0, maker.def_line))[1]
+            if maker is not node and own != maker.def_line:
+                reason = f"returned the None {first.qualname} coped with at line {line}"
+                self.add(path, maker, reason, first.score + 0.0001)
 
     def call_path(self, frames: list[Frame], score: float, reason="on the failing call path"):
         """Callers, innermost first, each a little less suspect than the one it called."""

@@ -73,3 +73,13 @@ def class_of(qualname: str) -> str | None:
     """The class a method's qualname names (`vWeekday.__new__` -> vWeekday), else None."""
     parts = qualname.split(".")
     return parts[-2] if len(parts) > 1 and parts[-2] != "<locals>" else None
+
+
+def none_tested(test: ast.expr) -> str | None:
+    """The local an `if` test finds None or empty (`x is None`, `not x`), else None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand.id if isinstance(test.operand, ast.Name) else None
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is):
+        none = isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None
+        return test.left.id if none and isinstance(test.left, ast.Name) else None
+    return None
