@@ -36,7 +36,8 @@ def made_on_self(found: Def) -> set[str]:
     """The attributes the def computes and stores on `self` (`self.ords = {...}`), not those
     it only keeps as it was handed them (`self.envvar = envvar`, or a default in its place:
     `self.schemes = schemes or self.default_schemes`): a parameter stored as it came was made
-    by the caller."""
+    by the caller. Nor an empty container (`self.items = {}`): a start state other defs fill,
+    nothing a reader can have been handed wrong."""
     params = {a.arg for a in [*found.args.posonlyargs, *found.args.args, *found.args.kwonlyargs]}
     made = set()
     for node in ast.walk(found):
@@ -44,12 +45,29 @@ def made_on_self(found: Def) -> set[str]:
             value = node.value
             if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
                 value = value.values[0]  # `schemes or default`: the parameter, when given
-            kept = isinstance(value, ast.Name) and value.id in params
+            kept = isinstance(value, ast.Name) and value.id in params or _empty(value)
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             made |= {
                 t.attr for t in targets if isinstance(t, ast.Attribute) and _on_self(t) and not kept
             }
     return made
+
+
+EMPTY_MAKERS = {"dict", "list", "set", "tuple", "frozenset", "OrderedDict", "defaultdict", "deque"}
+
+
+def _empty(value: ast.expr) -> bool:
+    """`{}`, `[]`, `()`, `set()`, `dict()`, `defaultdict(list)`: an empty start state."""
+    if isinstance(value, ast.Dict):
+        return not value.keys
+    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        return not value.elts
+    if not isinstance(value, ast.Call) or value.keywords:
+        return False
+    func = value.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    factory_only = name == "defaultdict" and len(value.args) == 1  # its default's type, no content
+    return name in EMPTY_MAKERS and (not value.args or factory_only)
 
 
 def read_off_self(found: Def, block: int) -> set[str]:

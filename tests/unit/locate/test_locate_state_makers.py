@@ -63,3 +63,11 @@ def test_a_parameter_stored_as_it_came_lifts_no_constructor(tmp_path, stored):
     words = WORDS.replace("self.ords[key]", '"x"').replace("for key in self.ords", "for key in []")
     words = words.replace("self.suffix = suffix", f"self.suffix = {stored}")
     assert "Words.__init__" not in ranked(tmp_path, words)[:2]
+
+
+@pytest.mark.parametrize("start", ["{}", "dict()", "defaultdict(list)", "[]"])
+def test_an_empty_start_state_lifts_no_constructor(tmp_path, start):
+    """`self.ords = {}` (filled by other defs later) made nothing the reader can have been
+    handed wrong: the bundled inventory example's `__init__` came second for every KeyError."""
+    words = WORDS.replace('self.ords = {"eins": "ers", "drei": "drit"}', f"self.ords = {start}")
+    assert "Words.setup" not in ranked(tmp_path, words)[:2]
