@@ -57,6 +57,7 @@ from heal_ls.locate.state import (
 )
 from heal_ls.locate.testline import ACCESSORS, acted_before, line_suspects, resolve
 from heal_ls.models import Failure, Frame, RunResult, Suspect
+from heal_ls.pysource.parse import Def
 from heal_ls.pysource.paths import is_test_file, relative_path
 from heal_ls.pysource.source import SourceError, read_source
 
@@ -481,16 +482,11 @@ class Ranker:
         instance kept at module level): that def made the value and returned, so it comes
         right after the reader. A parameter stored as it came (`self.envvar = envvar`) was
         made by the caller."""
-        index = self.index(first.path)
-        node = index.at_start_line(first.start_line) if index is not None else None
-        found = def_of(index, node) if node is not None else None
+        branch = self.likeliest_branch(failure, run, first)
         owner = class_of(first.qualname)
-        if found is None or owner is None:
+        if branch is None or owner is None:
             return
-        where = f"{first.path}:{first.start_line}"
-        line = self.block_scores(failure, run).get(where, (0.0, first.def_line))[1]
-        if line == first.def_line:  # no branch of its own singles out what it read
-            return
+        node, found, line = branch
         reads = read_off_self(found, line)
         pool = self.covered_functions(failure)
         pool += self.covered_functions(failure, failure.import_covered)
@@ -505,19 +501,30 @@ class Ranker:
             reason = f"stores {', '.join(stored[:3])}, which {first.qualname} reads off self"
             self.add(path, maker, reason, first.score - 0.000001 * (rank + 1))
 
+    def likeliest_branch(
+        self, failure: Failure, run: RunResult | None, first: Suspect
+    ) -> tuple[FunctionNode, Def, int] | None:
+        """(node, def, first line) of the suspect's likeliest block when that is a branch, not
+        its entry: the only block that singles out what it read. None without one."""
+        index = self.index(first.path)
+        node = index.at_start_line(first.start_line) if index is not None else None
+        found = def_of(index, node) if node is not None else None
+        where = f"{first.path}:{first.start_line}"
+        line = self.block_scores(failure, run).get(where, (0.0, first.def_line))[1]
+        if node is None or found is None or line == first.def_line:
+            return None
+        return node, found, line
+
     def none_returner(self, failure: Failure, run: RunResult | None, first: Suspect):
         """The first suspect's likeliest block is the branch its `if` takes when a workspace
         callee returned None (`typeref = loadclass(...)`, `if typeref is None: return obj`):
         the callee, when the failing test ran it down a branch of its own too (not only its
         entry), found nothing where it should have, and the reader only coped: it comes
         first."""
-        index = self.index(first.path)
-        node = index.at_start_line(first.start_line) if index is not None else None
-        found = def_of(index, node) if node is not None else None
-        where = f"{first.path}:{first.start_line}"
-        line = self.block_scores(failure, run).get(where, (0.0, first.def_line))[1]
-        if found is None or line == first.def_line:
+        branch = self.likeliest_branch(failure, run, first)
+        if branch is None:
             return
+        node, found, line = branch
         guard = next(
             (n for n in ast.walk(found) if isinstance(n, ast.If) and n.body[0].lineno == line),
             None,

@@ -8,6 +8,7 @@ import ast
 import re
 
 from heal_ls.locate.blocks import in_block
+from heal_ls.locate.calls import name_of
 from heal_ls.models import Failure
 from heal_ls.pysource.parse import Def
 
@@ -64,8 +65,7 @@ def _empty(value: ast.expr) -> bool:
         return not value.elts
     if not isinstance(value, ast.Call) or value.keywords:
         return False
-    func = value.func
-    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    name = name_of(value.func)
     factory_only = name == "defaultdict" and len(value.args) == 1  # its default's type, no content
     return name in EMPTY_MAKERS and (not value.args or factory_only)
 
