@@ -113,3 +113,25 @@ async def test_sandboxed_script_does_not_see_the_home(tmp_path, monkeypatch, san
     result = await run_script(tmp_path / "ws", "home.py", RunOptions(sandbox=True))
     assert (result.passed, result.failures) == (1, []), result.failures
     assert sorted(p.name for p in home.iterdir()) == ["secret"]
+
+
+@pytest.mark.parametrize("sandbox", [False, True], ids=["unisolated", "sandboxed"])
+async def test_overlay_serves_the_candidate_to_the_pythons_a_script_starts(tmp_path, sandbox):
+    """A script that runs the changed function only in a child Python must run the candidate
+    there too: else the verdict judges the file on disk, and a candidate that breaks the child's
+    code still "passes"."""
+    root = project(tmp_path)
+    (root / "tools" / "spawn.py").write_text(
+        "import subprocess, sys\n"
+        "out = subprocess.run([sys.executable, '-c', 'from lib import parse; print(parse(\"ab\"))'],\n"
+        "                     capture_output=True, text=True, cwd=sys.path[0])\n"
+        "assert out.stdout.strip() == '2', out.stdout + out.stderr\n",
+        encoding="utf-8",
+    )
+    lib = str(root / "tools" / "lib.py")
+    options = RunOptions(overlay={lib: "def parse(text):\n    return len(text)\n"}, sandbox=sandbox)
+    result = await run_script(root, "tools/spawn.py", options)
+    assert (result.passed, result.failures) == (1, []), [f.message for f in result.failures]
+    on_disk = await run_script(root, "tools/spawn.py", RunOptions(sandbox=sandbox))
+    assert on_disk.failed == 1  # the file on disk: int("ab") fails in the child
+    assert (root / "tools" / "lib.py").read_text() == LIB

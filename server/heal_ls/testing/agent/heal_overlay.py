@@ -183,6 +183,15 @@ def run_script(script, args, sources):
         raise SystemExit(1) from None
 
 
+def _serve_to_children(overlay_path):
+    """The Python processes the script starts serve the overlay too (sitecustomize.py, from this
+    folder, which they find on PYTHONPATH): else a script that runs the changed code in a child
+    runs the file on disk there. Set after start-up, so the script's own sys.path is unchanged."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    os.environ[wire.CHILD_OVERLAY] = overlay_path
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
+
+
 def main():
     if len(sys.argv) < 2:
         sys.stderr.write("usage: heal_overlay.py SCRIPT [ARGS...]\n")
@@ -191,6 +200,7 @@ def main():
     sources = load_overlay_file(overlay_path) if overlay_path else {}
     if sources:
         install(sources)
+        _serve_to_children(overlay_path)
     timeout = float(os.environ.pop(wire.SCRIPT_TIMEOUT, "0") or 0)
     if timeout > 0:
         # Works even when the script is stuck in C code holding the GIL.

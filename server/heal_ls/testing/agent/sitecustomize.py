@@ -1,10 +1,10 @@
 """Imported by `site` at the start of every Python process with this folder on PYTHONPATH: the
 tests' pytest and whatever Python a test starts (a CLI run in a subprocess), which inherit it.
 
-In every Python process a run that overlays files starts (CHILD_OVERLAY, set by the plugin once
-it served a candidate or unsaved buffers), the overlay is served too
-(heal_overlay.install_from_environment): a test's child Python imports the candidate as the test
-does. In a process a recorded test started (CHILD_HITS set by the plugin
+In every Python process a run that overlays files starts (CHILD_OVERLAY, set by the plugin or
+the script boot once it served a candidate or unsaved buffers), the overlay is served too
+(heal_overlay.install_from_environment): a test's or a script's child Python imports the
+candidate as its parent does. In a process a recorded test started (CHILD_HITS set by the plugin
 while it records), the workspace functions it runs are recorded for that test
 (heal_hits.record_child; the path rules are heal_paths', which need no pytest: the child may be
 another interpreter, a console script on PATH): a function that only ever runs in a subprocess is
