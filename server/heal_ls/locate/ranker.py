@@ -103,6 +103,7 @@ class Ranker:
         self.unparsable: dict[str, SyntaxError] = {}  # workspace modules this Python cannot parse
         self.indexes: dict[str, ModuleIndex | None] = {}  # read once a ranking (~200 asks)
         self.called_on_line: set[tuple[str, int]] = set()  # keys of the failing line's calls
+        self.on_path: set[tuple[str, int]] = set()  # keys of the traceback's frames (call_path)
         self.by_spectrum: set[tuple[str, int]] = set()  # keys whose best reason is a spectrum
         # block Ochiai and each function's likeliest block, by failure id: computed once (four
         # readers; each pass counts every block of every recorded test)
@@ -137,8 +138,11 @@ class Ranker:
     def named_for_test(self) -> set[tuple[str, int]]:
         """The suspects the failing test's name may lift: those ranked by the run's spectrum
         alone (near ties there are accidents of which tests exist), not what the traceback
-        placed (a raise site, its callers) nor the failing line's own calls."""
-        return self.by_spectrum - self.called_on_line
+        placed (a raise site, its callers) nor the failing line's own calls. A frame whose
+        block only the failing tests ran ranks by that block, yet the traceback placed it too:
+        a caller named like the test (oauthlib's `parse_request_body_response`) only led to the
+        raise below it."""
+        return self.by_spectrum - self.called_on_line - self.on_path
 
     def key(self, path: str, node: FunctionNode) -> Key:
         return key_of(path, node)
@@ -555,6 +559,7 @@ class Ranker:
         for frame in reversed(frames):
             node = self.function_of(frame)
             if node is not None and frame.function != "<module>":
+                self.on_path.add(self.key(frame.path, node))
                 self.add(frame.path, node, reason, score, frame.line)
                 score *= 0.9
 
