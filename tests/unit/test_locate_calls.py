@@ -62,3 +62,17 @@ def test_a_loop_target_was_made_by_the_iterators_next():
         "            pass\n"
     )
     assert names_feeding_line(tree, 3) == ["Retrying", "__anext__", "__aiter__"]
+
+
+def test_a_loop_in_set_up_made_its_target_too():
+    """A loop of the test class's setUp feeds the failing line as one in the test does (the
+    loops are looked for in the test and its set-ups only, not the whole module)."""
+    tree = ast.parse(
+        "class TestRows:\n"
+        "    def setUp(self):\n"
+        "        for self.row in Table(1):\n"
+        "            pass\n"
+        "    def test_ok(self):\n"
+        "        assert self.row.ok\n"
+    )
+    assert names_feeding_line(tree, 6) == ["Table", "__next__", "__iter__"]

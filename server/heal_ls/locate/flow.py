@@ -24,11 +24,12 @@ def names_feeding_line(tree: ast.Module, line: int, reads: set[str] | None = Non
         return []
     wanted = _reads(statement_parts(tree.body, line)) if reads is None else reads
     assignments = sorted(_assignments(function, line), key=lambda a: -a[0])  # nearest first
-    for setup in _setups(tree.body, function):  # unittest setUp, pytest setup_method: after
+    setups = _setups(tree.body, function)  # unittest setUp, pytest setup_method: after
+    for setup in setups:
         end = (setup.end_lineno or setup.lineno) + 1
         assignments += sorted(_assignments(setup, end), key=lambda a: -a[0])
     found: list[str] = _methods_called_on(function, line, wanted)
-    loops = _loop_dunders(tree)
+    loops = _loop_dunders([function, *setups])  # where the assignments are, not the module
     seen = set(wanted)
     for _ in range(MAX_HOPS):
         following: set[str] = set()
@@ -43,17 +44,18 @@ def names_feeding_line(tree: ast.Module, line: int, reads: set[str] | None = Non
     return list(dict.fromkeys(found))
 
 
-def _loop_dunders(tree: ast.Module) -> dict[int, list[str]]:
+def _loop_dunders(scopes: list[Any]) -> dict[int, list[str]]:
     """A loop's target is what the iterator's `__next__` returned (`async for attempt in
     Retrying()`: `__anext__`), from the iterator `__iter__` made: by the id of each loop's
-    iterable."""
+    iterable, for the loops in `scopes` (defs)."""
     return {
         id(node.iter): (
             ["__anext__", "__aiter__"]
             if isinstance(node, ast.AsyncFor)
             else ["__next__", "__iter__"]
         )
-        for node in ast.walk(tree)
+        for scope in scopes
+        for node in ast.walk(scope)
         if isinstance(node, (ast.For, ast.AsyncFor))
     }
 
