@@ -52,6 +52,7 @@ from heal_ls.locate.state import (
     made_on_self,
     missing_attribute,
     none_tested,
+    private_written_outside,
     read_off_self,
     stored_on_self,
 )
@@ -164,6 +165,7 @@ class Ranker:
         # that function (0.95, below) and the blocks only failing tests ran (0.92) come first
         score = 0.91 if self.made_for_library(innermost, handed, covered) else 1.0
         self.raise_site(code, reason, score, "on the failing call path", refused=failure.message)
+        self.outside_writers(innermost, node, covered)
         self.value_origin(code, handed)
         scores = self.ochiai(failure, run)
         index = self.index(innermost.path)
@@ -179,6 +181,28 @@ class Ranker:
         self.failing_only_blocks(failure, run)
         self.add_covered(failure, scores, run)
         return None
+
+    def outside_writers(self, innermost: Frame, node: FunctionNode, covered):
+        """The raise site read its object's private state (`self._index`) that a def of
+        another class, which the failing test ran, changed from outside (`lines._index -=
+        n`): that def set what the raise site tripped over; it comes right after it."""
+        owner = class_of(node.qualname)
+        found = def_of(self.index(innermost.path), node)
+        if owner is None or found is None:
+            return
+        read = read_off_self(found)
+        held = self.suspects.get(self.key(innermost.path, node))
+        score = held.score if held is not None else 1.0
+        for path, writer in covered:
+            made = def_of(self.index(path), writer)
+            if made is None or class_of(writer.qualname) == owner:
+                continue
+            if written := sorted(read & private_written_outside(made)):
+                reason = (
+                    f"changes {owner}'s private {written[0]} from outside it, which"
+                    f" {node.qualname} read where it raised"
+                )
+                self.add(path, writer, reason, score - 0.001)
 
     def handed_to_library(self, frame: Frame, called: Frame | None) -> set[str] | None:
         """What `frame`'s line handed the library function `called` (the frame below it, not

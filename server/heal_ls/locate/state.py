@@ -70,16 +70,33 @@ def _empty(value: ast.expr) -> bool:
     return name in EMPTY_MAKERS and (not value.args or factory_only)
 
 
-def read_off_self(found: Def, block: int) -> set[str]:
+def read_off_self(found: Def, block: int | None = None) -> set[str]:
     """The attributes the def reads off `self` (`self.ords[key]`; a method called on it too)
-    in its recorded block starting at line `block`, branches nested in it included."""
+    in its recorded block starting at line `block`, branches nested in it included; anywhere
+    in its body without a block."""
     return {
         node.attr
         for node in ast.walk(found)
         if isinstance(node, ast.Attribute)
         and isinstance(node.ctx, ast.Load)
         and _on_self(node)
-        and in_block(found, node.lineno, block)
+        and (block is None or in_block(found, node.lineno, block))
+    }
+
+
+def private_written_outside(found: Def) -> set[str]:
+    """The private attributes (`_index`, one leading underscore) the def stores on an object
+    other than its own (`lines._index -= n`): state another class keeps for itself, changed
+    from outside it."""
+    return {
+        node.attr
+        for node in ast.walk(found)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and isinstance(node.value, ast.Name)
+        and node.value.id not in ("self", "cls")
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
     }
 
 

@@ -1,0 +1,66 @@
+"""locate() after a crash whose raise site read its object's private state (`self._index`):
+a def of another class that the failing test ran and that changed that state from outside
+(`lines._index -= n`) set what the raise site tripped over; it comes right after the raise
+site, before the callers that only led there (issue 22, ranking: mistletoe's `Footnote.backtrack`
+rewinding a `FileWrapper` too far, whose `__next__` then raised StopIteration)."""
+
+import pytest
+from heal_ls.locate import locate
+from heal_ls.models import Frame
+
+from tests.helpers.locate import failed_run, line_of, write_project
+
+LINES = """\
+class Lines:
+    def __init__(self, lines):
+        self.lines = lines
+        self._index = -1
+
+    def __next__(self):
+        if self._index + 1 < len(self.lines):
+            self._index += 1
+            return self.lines[self._index]
+        raise StopIteration
+
+
+def backtrack(lines, string):
+    lines._index -= string.count("\\n") + 1
+
+
+def read_block(lines):
+    first = next(lines)
+    backtrack(lines, first)
+    return [first, next(lines)]
+"""
+TEST = """\
+from lines import Lines, read_block
+
+
+def test_read_block():
+    assert read_block(Lines(["a\\n", "b\\n"])) == ["a\\n", "a\\n"]
+"""
+
+
+def ranked(tmp_path, lines: str = LINES) -> list[str]:
+    here, test_path = write_project(tmp_path, "lines", lines, TEST)
+    names = ("__init__", "__next__", "backtrack", "read_block")
+    keys = [f"{here}:{line_of(lines, f'def {name}(')}" for name in names]
+    frames = [
+        Frame(here, line_of(lines, "return [first, next(lines)]"), "read_block"),
+        Frame(here, line_of(lines, "raise StopIteration"), "__next__"),
+    ]
+    nodeid = "tests/test_lines.py::test_read_block"
+    failure, run = failed_run(tmp_path, test_path, nodeid, 5, ("StopIteration", ""), frames, keys)
+    return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
+
+
+def test_the_def_that_changed_private_state_from_outside_comes_right_after_the_raise(tmp_path):
+    assert ranked(tmp_path)[:3] == ["Lines.__next__", "backtrack", "read_block"]
+
+
+@pytest.mark.parametrize("attribute", ["index", "__index"])
+def test_public_or_mangled_state_lifts_no_writer(tmp_path, attribute):
+    """A public attribute is the object's interface, anyone may set it; a mangled one cannot
+    be reached from outside by that name."""
+    lines = LINES.replace("_index", attribute)
+    assert ranked(tmp_path, lines)[:2] == ["Lines.__next__", "read_block"]
