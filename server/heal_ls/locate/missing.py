@@ -126,12 +126,17 @@ def suggested_defs(
 def _nearest(name: str, index: ModuleIndex) -> list[FunctionNode]:
     top = [f for f in index.functions if f.qualname == f.name]
     classes = [c.name for c in index.classes if "." not in c.qualname]
+    best = nearest_names(name, {f.name for f in top} | set(classes))
+    return [f for f in top if f.name in best]
+
+
+def nearest_names(name: str, names: set[str]) -> set[str]:
+    """The `names` Python's traceback would suggest for `name` ("Did you mean: ...?"): those
+    fewest edits away, within a third of its length; empty when none is that near."""
     limit = (len(name) + 3) // 3
-    distances = {n: _edits(name, n) for n in {f.name for f in top} | set(classes)}
+    distances = {n: _edits(name, n) for n in names}
     best = min((d for d in distances.values() if d <= limit), default=None)
-    if best is None:
-        return []
-    return [f for f in top if distances[f.name] == best]
+    return {n for n, d in distances.items() if d == best}
 
 
 def _edits(a: str, b: str) -> int:

@@ -36,6 +36,7 @@ from heal_ls.locate.evidence import (
 from heal_ls.locate.expected import expected_exceptions, raises_any
 from heal_ls.locate.flow import argument_reads, handed_to, names_feeding_line, passed_values
 from heal_ls.locate.index import FunctionNode, ModuleIndex, index_source
+from heal_ls.locate.missing import nearest_names
 from heal_ls.locate.spectrum import (
     BLOCK_MARK,
     DSTAR_CAP,
@@ -332,6 +333,8 @@ class Ranker:
         expected = expected_exceptions(index.tree, test[-1].line)
         if not expected or failure.exc_type.rsplit(".", 1)[-1] in expected:
             return
+        if self.misspelt(failure):  # the raising line is wrong for any input: no refusal missed
+            return
         callers = [(f.path, self.function_of(f), f.line) for f in reversed(code[:-1])]
         where = f"{relative_path(test[-1].path, self.root)}:{test[-1].line}"
         for path, node, line in [(p, n, None) for p, n in makers] + callers:
@@ -353,6 +356,19 @@ class Ranker:
                 f" went on unchecked until {refused}() refused it ({failure.exc_type})"
             )
             self.add(code[0].path, entry, reason, 1.06, code[0].line)
+
+    def misspelt(self, failure: Failure) -> bool:
+        """`'BitReader' object has no attribute 'bit'` where a class of that name the test ran
+        defines `bits`: the raising line misspelt a name (Python would suggest it), a mistake of
+        that line whatever the input, not a refusal missing above it."""
+        lacking = missing_attribute(failure)
+        if lacking is None:
+            return False
+        owner, name = lacking
+        paths = {path for path, _ in self.covered_functions(failure)}
+        indexes = [index for path in sorted(paths) if (index := self.index(path)) is not None]
+        defined = {f.name for i in indexes for f in i.functions if class_of(f.qualname) == owner}
+        return bool(nearest_names(name, defined - {name}))
 
     def argument_makers(self, code: list[Frame], node: FunctionNode, covered) -> list[Place]:
         """The functions whose results the caller passed as the arguments the raising line
