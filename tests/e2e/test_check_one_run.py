@@ -168,12 +168,18 @@ def test_the_first_run_is_spawned_without_the_map_the_sandbox_or_secrets(project
 
 
 # What loads while pytest's launcher starts Python and pytest (testing/prestart.py): heal-ls's
-# config, the run's options and the wire format's classes, the impact map's question.
+# config, the run's options, the impact map's question, the wire's record classes (the launcher
+# needs only heal_env's names) and the model providers' package (the output's masking does not
+# need it), with typing and dataclasses, which only they would load before the spawn.
 NOT_BEFORE_THE_LAUNCHER = (
     "heal_ls.heal.config",
     "heal_ls.testing.options",
     "heal_ls.testing.focus",
     "heal_ls.impact.vouch",
+    "heal_ls.testing.agent.heal_protocol",
+    "heal_ls.llm",
+    "typing",
+    "dataclasses",
 )
 
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.agent import heal_env
 from heal_ls.testing.head_start import HeadStart
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
@@ -130,8 +130,8 @@ async def test_a_run_never_inherits_another_recordings_child_folder(tmp_path, mo
     hits as its own test's evidence."""
     outer = tmp_path / "outer-recording"
     outer.mkdir()
-    monkeypatch.setenv(wire.CHILD_HITS, str(outer))
-    monkeypatch.setenv(wire.HITS_CACHE, str(tmp_path / "outer-cache"))
+    monkeypatch.setenv(heal_env.CHILD_HITS, str(outer))
+    monkeypatch.setenv(heal_env.HITS_CACHE, str(tmp_path / "outer-cache"))
     tests = """
         import subprocess, sys
         from calc import mean

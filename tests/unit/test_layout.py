@@ -12,7 +12,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "server" / "heal_ls"
 AGENT = PACKAGE / "testing" / "agent"  # runs in the user's interpreter: top-level modules there
-PROTOCOL = "heal_ls.testing.agent.heal_protocol"  # the one agent module the server may import
+# the agent modules the server may import: the wire (a run's command line and environment; the
+# report lines and warm server messages)
+WIRE = {"heal_ls.testing.agent.heal_env", "heal_ls.testing.agent.heal_protocol"}
 FLOORS = {  # a module may import its own floor or a lower one, never a higher one
     "heal_ls": 0,
     "heal_ls.models": 0,
@@ -43,7 +45,7 @@ def server_modules() -> dict[str, Path]:
     return {
         module_name(p): p
         for p in PACKAGE.rglob("*.py")
-        if AGENT not in p.parents or module_name(p) == PROTOCOL
+        if AGENT not in p.parents or module_name(p) in WIRE
     }
 
 
@@ -142,13 +144,13 @@ def test_no_import_from_a_lower_floor_to_a_higher_one():
     assert upward == []
 
 
-def test_the_server_imports_no_agent_module_but_the_protocol():
+def test_the_server_imports_no_agent_module_but_the_wire():
     agent = "heal_ls.testing.agent"
     wrong = [
         f"{m} imports {t}"
         for m, targets in import_graph().items()
         for t in targets
-        if t.startswith(agent) and t != PROTOCOL
+        if t.startswith(agent) and t not in WIRE
     ]
     assert wrong == []
 

@@ -10,9 +10,9 @@ from heal_ls.llm import ProviderError
 from heal_ls.llm.anthropic import AnthropicProposer
 from heal_ls.llm.base import Prompt
 from heal_ls.llm.openai_compat import OpenAIProposer
-from heal_ls.llm.redact import mask_secrets, redact, redact_url_credentials
 from heal_ls.llm.retry import RetryPolicy
 from heal_ls.lsp.log import RedactFilter
+from heal_ls.redact import mask_secrets, redact, redact_url_credentials
 from helpers import fakemodel
 
 fake_model = fakemodel.fake_model  # the shared fixture

@@ -16,12 +16,12 @@ import os
 import shlex
 import shutil
 import sys
-from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from heal_ls.pysource.paths import is_test_file
 from heal_ls.testing.prestart import PreStart, interpreter
 
+# typing and dataclasses load after pytest's launcher is spawned (see `run`; commands/masked.py)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from heal_ls.testing.options import RunOptions
 
@@ -112,6 +112,9 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, target, early: PreStart | None) -> int:
     """`check` once its target is known, `early` the launcher waiting for its first run."""
     # lazy: the rest of what the first run needs loads while the launcher starts (prestart.py)
+    from dataclasses import replace
+
+    # lazy: the same
     from heal_ls.testing.focus import Focus
     from heal_ls.testing.head_start import HeadStart
     from heal_ls.testing.lastfailed import read_lastfailed

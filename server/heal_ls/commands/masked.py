@@ -12,9 +12,14 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any, TextIO
 
-from heal_ls.llm.redact import hide_known, known_secrets
+from heal_ls.redact import hide_known, known_secrets
+
+# typing, for the annotations only: ~5 ms of heal-ls's start before `check` spawns pytest
+# (commands/check.py imports nothing that loads it before that)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 
 class MaskedStream:

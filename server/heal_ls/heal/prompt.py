@@ -12,10 +12,10 @@ import re
 
 from heal_ls.heal.prompt_context import clip, dedent, failing_test_source, related_lines
 from heal_ls.llm.base import Prompt
-from heal_ls.llm.redact import known_secrets, mask_secrets
 from heal_ls.locate import is_test_file, is_workspace_file, relative_path
 from heal_ls.models import Attempt, Failure, Frame, Suspect
 from heal_ls.pysource.source import LINE_BREAK, read_source
+from heal_ls.redact import known_secrets, mask_secrets
 
 SYSTEM = (
     "You repair Python code. You get the function that makes a test fail (and sometimes other "

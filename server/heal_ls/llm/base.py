@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from heal_ls.llm.redact import unmask
+from heal_ls.redact import unmask
 
 # Current default models per provider, overridable with --model / the `heal.model` setting.
 # Both appear in the installed SDKs' model lists and neither is deprecated there

@@ -12,7 +12,7 @@ from types import ModuleType
 
 import httpx2
 
-from heal_ls.llm.redact import redact
+from heal_ls.redact import redact
 
 RETRYABLE_STATUSES = {408, 409, 429}
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from heal_ls.llm.base import DEFAULT_MODELS, PLACEHOLDER_KEY, ConfigError, Proposal, ProviderError
 from heal_ls.llm.errors import AnswerTooLarge, CallError, call_error_from, describe
-from heal_ls.llm.redact import redact_url_credentials
 from heal_ls.llm.retry import RetryPolicy, call_with_retries
+from heal_ls.redact import redact_url_credentials
 
 IDLE_TIMEOUT = 30.0  # seconds one network read may wait (connect, first byte, each chunk)
 REQUEST_TIMEOUT = 60.0  # seconds for one heal step's model call, retries included

@@ -20,7 +20,7 @@ from lsprotocol import types
 from platformdirs import user_state_dir
 from pygls.lsp.server import LanguageServer
 
-from heal_ls.llm.redact import redact
+from heal_ls.redact import redact
 
 logger = logging.getLogger("heal_ls")
 F = TypeVar("F", bound=Callable[..., Any])

@@ -17,10 +17,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from heal_ls.llm.redact import hide_known, known_secrets
 from heal_ls.lsp.log import connected, logger
 from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.server import HealLanguageServer
+from heal_ls.redact import hide_known, known_secrets
 
 
 def client_supports_progress(server: HealLanguageServer) -> bool:

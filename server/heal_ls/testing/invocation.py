@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from heal_ls.cache_folder import cache_dir
-from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.agent import heal_env
 from heal_ls.testing.lastfailed import config_file
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.prestart import COVERAGE_FILE, PLUGIN_DIR, launch_env
 
-PLUGIN_NAME = wire.PLUGIN_NAME
+PLUGIN_NAME = heal_env.PLUGIN_NAME
 # More test ids than this run as their files, the plugin keeping the ids (agent/heal_select.py):
 # pytest resolves each id argument on its own, ~15 ms an id of a big parametrized function.
 SELECT_OVER = 100
@@ -43,7 +43,7 @@ class PytestInvocation:
     @property
     def command(self) -> list[str]:
         # pytest, then os._exit: no teardown of the project's modules (agent/heal_pytest_main.py)
-        return [self.python, "-m", wire.MAIN_MODULE, *self.argv]
+        return [self.python, "-m", heal_env.MAIN_MODULE, *self.argv]
 
     def cleanup(self) -> None:
         shutil.rmtree(self.workdir, ignore_errors=True)
@@ -73,20 +73,20 @@ def build_pytest_invocation(
     report_path = os.path.join(workdir, "report.jsonl")
     env = plugin_env(root, report_path, trace, test_timeout)
     if trace and options.blocks:
-        env[wire.BLOCKS] = "1"
+        env[heal_env.BLOCKS] = "1"
     if overlay:
-        env[wire.OVERLAY] = write_overlay(workdir, overlay)
+        env[heal_env.OVERLAY] = write_overlay(workdir, overlay)
     if not users_own:
         # pytest-cov's data of heal-ls's runs is theirs: a session ends by combining and deleting
         # every .coverage.* file beside its data file, so a background run (or the prewarm)
         # beside another run took that run's data mid-run; and the sandbox's workspace is read-only
         env[COVERAGE_FILE] = os.path.join(workdir, "coverage")
-        env[wire.COV_REPORTS] = "0"  # nor its reports and threshold (agent/heal_cov.py)
+        env[heal_env.COV_REPORTS] = "0"  # nor its reports and threshold (agent/heal_cov.py)
     if serial:
-        env[wire.SERIAL] = "1"
+        env[heal_env.SERIAL] = "1"
     seal = os.urandom(16)  # secrets.token_bytes, without importing secrets (hmac, hashlib)
-    env[wire.SEAL] = os.path.join(workdir, "seal")
-    with open(env[wire.SEAL], "wb") as handle:
+    env[heal_env.SEAL] = os.path.join(workdir, "seal")
+    with open(env[heal_env.SEAL], "wb") as handle:
         handle.write(seal)
     ours = [*_config_args(root, pytest_args), "--color=no", "-q"]
     ours.append("--continue-on-collection-errors")  # one broken file must not hide the rest
@@ -141,10 +141,10 @@ def without_reporter(inv: PytestInvocation) -> PytestInvocation:
     `-p heal_serve` in place of heal-ls's plugin, pytest's JUnit XML written where the report
     would be (heal_serve points it there, so the warm runner's exchange folder carries it back
     as it carries a report)."""
-    os.unlink(inv.env.pop(wire.SEAL))  # nothing here is sealed: no reporter exists
-    for var in (wire.TRACE, wire.BLOCKS, wire.TEST_TIMEOUT, wire.HITS_CACHE):
+    os.unlink(inv.env.pop(heal_env.SEAL))  # nothing here is sealed: no reporter exists
+    for var in (heal_env.TRACE, heal_env.BLOCKS, heal_env.TEST_TIMEOUT, heal_env.HITS_CACHE):
         inv.env.pop(var, None)
-    inv.argv[inv.argv.index(PLUGIN_NAME)] = wire.SERVE_PLUGIN
+    inv.argv[inv.argv.index(PLUGIN_NAME)] = heal_env.SERVE_PLUGIN
     # after the user's addopts, so these win; -p no:randomly keeps the sentinel last
     inv.argv += ["-p", "no:randomly", "-o", "junit_logging=no"]
     inv.argv += ["-o", "junit_log_passing_tests=false"]
@@ -167,12 +167,12 @@ def _config_args(root: str, pytest_args: Sequence[str]) -> list[str]:
 
 def plugin_env(root: str, report_path: str, trace: bool, test_timeout: float) -> dict[str, str]:
     env = launch_env()  # what a launcher started ahead of the run has (testing/prestart.py)
-    env[wire.REPORT] = report_path
-    env[wire.ROOT] = root
-    env[wire.TRACE] = "1" if trace else "0"
+    env[heal_env.REPORT] = report_path
+    env[heal_env.ROOT] = root
+    env[heal_env.TRACE] = "1" if trace else "0"
     if trace:  # the instrumented modules' code, kept across runs (agent/heal_hits.py)
-        env[wire.HITS_CACHE] = str(cache_dir() / "hits")
-    env[wire.TEST_TIMEOUT] = f"{test_timeout:g}" if test_timeout and test_timeout > 0 else "0"
+        env[heal_env.HITS_CACHE] = str(cache_dir() / "hits")
+    env[heal_env.TEST_TIMEOUT] = f"{test_timeout:g}" if test_timeout and test_timeout > 0 else "0"
     return env
 
 
@@ -181,8 +181,8 @@ def _arguments(workdir: str, env: dict[str, str], nodeids: list[str]) -> list[st
     for the plugin to keep (env SELECT)."""
     if len(nodeids) <= SELECT_OVER or not all("::" in nodeid for nodeid in nodeids):
         return nodeids
-    env[wire.SELECT] = os.path.join(workdir, "select.json")
-    with open(env[wire.SELECT], "w", encoding="utf-8") as handle:
+    env[heal_env.SELECT] = os.path.join(workdir, "select.json")
+    with open(env[heal_env.SELECT], "w", encoding="utf-8") as handle:
         json.dump(nodeids, handle)
     return list(dict.fromkeys(nodeid.split("::", 1)[0] for nodeid in nodeids))
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from heal_ls.testing.agent.heal_protocol import EXCLUDE_OPTION
+from heal_ls.testing.agent.heal_env import EXCLUDE_OPTION
 from heal_ls.testing.sandbox_policy import SandboxPolicy, as_policy
 
 # Flaky triage's size (testing/flaky.py), here because the CLI's defaults read it before

@@ -12,7 +12,8 @@ run's own variables (RUN_VARIABLES, read by the plugin when pytest starts). Othe
 launcher is killed and the run spawned as before. A launcher never taken reads end-of-file and
 exits without running anything (`close` kills it first).
 
-Imports little (not the invocation, the options or heal-ls's config): it runs before them.
+Imports little (not the invocation, the options, heal-ls's config or the wire's records: only
+heal_env's names): it runs before them.
 """
 
 from __future__ import annotations
@@ -23,25 +24,25 @@ import os
 import signal
 import subprocess
 
-from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.agent import heal_env
 
 PLUGIN_DIR = os.path.join(os.path.dirname(os.path.realpath(__file__)), "agent")
 # Our own pytest's per-test variables must not leak into the child run.
 DROPPED_ENV = (
     "PYTEST_CURRENT_TEST",
     "PYTEST_VERSION",
-    wire.REPORT,
-    wire.OVERLAY,
-    wire.SEAL,
-    wire.SERIAL,
-    wire.SELECT,
-    wire.BLOCKS,
-    wire.COV_REPORTS,
+    heal_env.REPORT,
+    heal_env.OVERLAY,
+    heal_env.SEAL,
+    heal_env.SERIAL,
+    heal_env.SELECT,
+    heal_env.BLOCKS,
+    heal_env.COV_REPORTS,
     # another run's: heal-ls started inside a recorded or overlaid test must not hand its runs (a
     # candidate's among them) that test's child folder or overlay; plugin_env sets the cache when it traces
-    wire.CHILD_HITS,
-    wire.CHILD_OVERLAY,
-    wire.HITS_CACHE,
+    heal_env.CHILD_HITS,
+    heal_env.CHILD_OVERLAY,
+    heal_env.HITS_CACHE,
 )
 # coverage.py's data file: pytest-cov (`--cov` in addopts) writes it when the session ends
 COVERAGE_FILE = "COVERAGE_FILE"
@@ -49,17 +50,17 @@ COVERAGE_FILE = "COVERAGE_FILE"
 # never while Python starts, so a launcher started without them takes them with its run.
 RUN_VARIABLES = frozenset(
     (
-        wire.REPORT,
-        wire.ROOT,
-        wire.TRACE,
-        wire.TEST_TIMEOUT,
-        wire.HITS_CACHE,
-        wire.BLOCKS,
-        wire.SERIAL,
-        wire.SEAL,
-        wire.SELECT,
-        wire.OVERLAY,
-        wire.COV_REPORTS,
+        heal_env.REPORT,
+        heal_env.ROOT,
+        heal_env.TRACE,
+        heal_env.TEST_TIMEOUT,
+        heal_env.HITS_CACHE,
+        heal_env.BLOCKS,
+        heal_env.SERIAL,
+        heal_env.SEAL,
+        heal_env.SELECT,
+        heal_env.OVERLAY,
+        heal_env.COV_REPORTS,
         COVERAGE_FILE,
     )
 )
@@ -105,7 +106,7 @@ class PreStart:
         root, env = os.path.abspath(root), _start_up(launch_env())
         try:
             process = subprocess.Popen(
-                [python, "-m", wire.MAIN_MODULE, wire.WAIT_OPTION],
+                [python, "-m", heal_env.MAIN_MODULE, heal_env.WAIT_OPTION],
                 env=env,
                 cwd=root,
                 stdin=subprocess.PIPE,
@@ -121,7 +122,7 @@ class PreStart:
         """Would a run of `command` with `env` in `cwd` (an invocation's) start as this
         launcher did: the launcher, the interpreter, the folder and the start-up environment?"""
         return (
-            command[:3] == [self.python, "-m", wire.MAIN_MODULE]
+            command[:3] == [self.python, "-m", heal_env.MAIN_MODULE]
             and os.path.abspath(cwd) == self.root
             and _start_up(env) == self.env
         )

@@ -28,6 +28,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from heal_ls.testing.agent import heal_env
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.sandbox_env import scrub
 from heal_ls.testing.sandbox_policy import SandboxPolicy
@@ -214,7 +215,7 @@ def sandbox_env(
 def home_inside(env: dict[str, str]) -> str:
     """The run's HOME path inside the sandbox: the user's own, unless it cannot be a tmpfs."""
     home = os.path.realpath(env.get("HOME") or os.path.expanduser("~"))
-    root = env.get(wire.ROOT) or os.getcwd()
+    root = env.get(heal_env.ROOT) or os.getcwd()
     if home == "/" or is_under(home, os.path.realpath(root)) or not os.path.isabs(home):
         return HOME_FALLBACK
     return home

@@ -12,19 +12,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from heal_ls.llm.redact import SECRET_NAME
-from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.redact import SECRET_NAME
+from heal_ls.testing.agent import heal_env
 
 _ALLOWED = re.compile(
     r"^(PATH|TZ|TERM|NO_COLOR|FORCE_COLOR|COLUMNS|LINES"
     r"|PYTHON[A-Z_]*|PYTEST_[A-Z_]+|VIRTUAL_ENV|CONDA_PREFIX"
     r"|OPENBLAS_[A-Z0-9_]+|OMP_NUM_THREADS|MKL_NUM_THREADS|COVERAGE_[A-Z_]+)$"
 )
-# heal-ls's own variables: exactly those of the plugin's protocol, never the rest of HEAL_LS_*
-# (a base URL with a password, a cache folder) that configures heal-ls itself.
+# heal-ls's own variables: exactly those of a run's environment (heal_env), never the rest of
+# HEAL_LS_* (a base URL with a password, a cache folder) that configures heal-ls itself.
 _OURS = {
     value
-    for value in vars(wire).values()
+    for value in vars(heal_env).values()
     if isinstance(value, str) and value.startswith("HEAL_LS_")
 }
 # Locale variables pass only with a locale's shape (`en_US.UTF-8`, `C`, `de_DE@euro`): their

@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Sequence
 
 from heal_ls.models import Failure, RunResult
-from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.agent import heal_env
 from heal_ls.testing.invocation import write_overlay
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.prestart import DROPPED_ENV, PLUGIN_DIR
@@ -21,7 +21,7 @@ from heal_ls.testing.process import run_process
 from heal_ls.testing.sandbox import NotIsolated, sandboxed
 from heal_ls.testing.traceback_text import failure_from_text, parse_faulthandler
 
-BOOT = os.path.join(PLUGIN_DIR, wire.OVERLAY_BOOT)
+BOOT = os.path.join(PLUGIN_DIR, heal_env.OVERLAY_BOOT)
 FAULT_TIMEOUT = re.compile(r"^Timeout \(\d+:\d\d:\d\d(?:\.\d+)?\)!$", re.MULTILINE)
 KILL_MARGIN = 3.0  # seconds after faulthandler's own timeout before we kill the group
 
@@ -60,9 +60,9 @@ def _script_env(workdir: str, overlay: dict[str, str] | None, timeout: float) ->
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHON_COLORS"] = "0"
     env["PYTHONFAULTHANDLER"] = "1"  # a segfault still prints where it happened
-    env[wire.SCRIPT_TIMEOUT] = f"{timeout:g}"
+    env[heal_env.SCRIPT_TIMEOUT] = f"{timeout:g}"
     if overlay:
-        env[wire.OVERLAY] = write_overlay(workdir, overlay)
+        env[heal_env.OVERLAY] = write_overlay(workdir, overlay)
     return env
 
 

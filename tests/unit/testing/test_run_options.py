@@ -12,7 +12,7 @@ from heal_ls.models import Failure, RunResult
 from heal_ls.models import TestOutcome as Outcome
 from heal_ls.testing import coverage_run as coverage_module
 from heal_ls.testing import runner
-from heal_ls.testing.agent.heal_protocol import EXCLUDE_OPTION
+from heal_ls.testing.agent.heal_env import EXCLUDE_OPTION
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.sandbox_policy import SandboxPolicy
 

@@ -13,14 +13,14 @@ Standard library and pytest only: this runs in the user's interpreter (heal_prot
 
 import os
 
-import heal_protocol as wire
+import heal_env
 
 
 def leave_alone(config) -> None:
     """In pytest_configure of a run heal-ls marked its own (COV_REPORTS=0): pytest-cov, when it
     is loaded, has read its options by then (its plugin is made before conftests load) and
     reads them again only when the session ends."""
-    if os.environ.get(wire.COV_REPORTS) != "0":
+    if os.environ.get(heal_env.COV_REPORTS) != "0":
         return
     options = getattr(config.pluginmanager.getplugin("_cov"), "options", None)
     if options is None:  # pytest-cov is not loaded, or not as any of its versions so far

@@ -48,7 +48,7 @@ import marshal
 import os
 import sys
 
-from heal_protocol import BLOCKS, CHILD_HITS, HITS_CACHE
+from heal_env import BLOCKS, CHILD_HITS, HITS_CACHE
 
 HIT = "__heal_ls_hit__"
 CACHE_TAG = "heal-hits-1"  # bump when the instrumentation changes: old files are never read

@@ -20,7 +20,7 @@ import sys
 import traceback
 import types
 
-import heal_protocol as wire
+import heal_env
 
 
 def load_overlay_file(path):
@@ -122,7 +122,7 @@ def install(sources):
 _FROM_ENVIRONMENT: "dict[str, OverlayFinder]" = {}  # the overlay file's path -> its finder: installed once a process
 
 
-def install_from_environment(variable=wire.OVERLAY):
+def install_from_environment(variable=heal_env.OVERLAY):
     """The overlay of the file `variable` names, installed once a process; None when the run
     overlays nothing.
 
@@ -138,7 +138,7 @@ def install_from_environment(variable=wire.OVERLAY):
     path = os.environ.get(variable)
     if not path:
         return None
-    os.environ[wire.CHILD_OVERLAY] = path
+    os.environ[heal_env.CHILD_OVERLAY] = path
     finder = _FROM_ENVIRONMENT.get(path)
     if finder is None or finder not in sys.meta_path:
         finder = _FROM_ENVIRONMENT[path] = install(load_overlay_file(path))
@@ -188,7 +188,7 @@ def _serve_to_children(overlay_path):
     folder, which they find on PYTHONPATH): else a script that runs the changed code in a child
     runs the file on disk there. Set after start-up, so the script's own sys.path is unchanged."""
     here = os.path.dirname(os.path.abspath(__file__))
-    os.environ[wire.CHILD_OVERLAY] = overlay_path
+    os.environ[heal_env.CHILD_OVERLAY] = overlay_path
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
 
 
@@ -196,12 +196,12 @@ def main():
     if len(sys.argv) < 2:
         sys.stderr.write("usage: heal_overlay.py SCRIPT [ARGS...]\n")
         return 2
-    overlay_path = os.environ.pop(wire.OVERLAY, "")
+    overlay_path = os.environ.pop(heal_env.OVERLAY, "")
     sources = load_overlay_file(overlay_path) if overlay_path else {}
     if sources:
         install(sources)
         _serve_to_children(overlay_path)
-    timeout = float(os.environ.pop(wire.SCRIPT_TIMEOUT, "0") or 0)
+    timeout = float(os.environ.pop(heal_env.SCRIPT_TIMEOUT, "0") or 0)
     if timeout > 0:
         # Works even when the script is stuck in C code holding the GIL.
         faulthandler.dump_traceback_later(timeout, exit=True)

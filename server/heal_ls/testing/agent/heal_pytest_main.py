@@ -26,7 +26,7 @@ import os
 import sys
 import threading
 
-import heal_protocol as wire
+import heal_env
 import pytest
 
 
@@ -39,6 +39,10 @@ def run() -> int:
 
 def take_run() -> None:
     """--heal-wait: read the run from stdin and take it on (see the module docstring)."""
+    # lazy: the wire's records (the plugin's report lines) load while heal-ls still builds the
+    # run, as pytest does, not after it came (heal_env.py holds what the launcher itself reads)
+    import heal_protocol  # noqa: F401
+
     chunks = []
     while True:
         chunk = os.read(0, 1 << 16)
@@ -75,6 +79,6 @@ def end(code: int) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == [wire.WAIT_OPTION]:
+    if sys.argv[1:] == [heal_env.WAIT_OPTION]:
         take_run()
     end(run())

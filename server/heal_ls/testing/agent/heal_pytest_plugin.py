@@ -13,6 +13,7 @@ import sys
 import threading
 
 import heal_cov
+import heal_env
 import heal_overlay
 import heal_protocol as wire
 import heal_report_parts as parts
@@ -29,7 +30,7 @@ ABORT_EXIT_CODE = 70  # the process ended itself because a timed-out test would 
 def pytest_addoption(parser, pluginmanager):
     _install_importers(pluginmanager.get_plugin("pytestconfig"))
     parser.addoption(
-        wire.EXCLUDE_OPTION,
+        heal_env.EXCLUDE_OPTION,
         action="append",
         default=[],
         metavar="NODEID",
@@ -38,7 +39,7 @@ def pytest_addoption(parser, pluginmanager):
 
 
 def pytest_collection_modifyitems(config, items):
-    heal_select.deselect(config, items, set(config.getoption(wire.EXCLUDE_OPTION)))
+    heal_select.deselect(config, items, set(config.getoption(heal_env.EXCLUDE_OPTION)))
 
 
 def _install_importers(early_config):
@@ -48,33 +49,33 @@ def _install_importers(early_config):
     so a workspace that is a pytest plugin ran unrecorded, its functions no test's evidence."""
     early_config._heal_overlay = heal_overlay.install_from_environment()
     # Ahead of the overlay on sys.meta_path, so overlaid workspace modules report their calls too.
-    if os.environ.get(wire.REPORT) and os.environ.get(wire.TRACE) == "1":
+    if os.environ.get(heal_env.REPORT) and os.environ.get(heal_env.TRACE) == "1":
         # pytest's rootdir may be unknown yet; which files are the workspace's needs only ROOT
         early_config._heal_recorder = heal_watch.CallRecorder(parts.PathRules(_root()))
 
 
 def pytest_configure(config):
     heal_cov.leave_alone(config)
-    report = os.environ.get(wire.REPORT)
+    report = os.environ.get(heal_env.REPORT)
     if not report:
         return
-    if os.environ.get(wire.SERIAL) == "1":
+    if os.environ.get(heal_env.SERIAL) == "1":
         heal_xdist.run_in_process(config)
-    timeout = float(os.environ.get(wire.TEST_TIMEOUT) or 0)
+    timeout = float(os.environ.get(heal_env.TEST_TIMEOUT) or 0)
     recorder, paths = getattr(config, "_heal_recorder", None), _path_rules(config)
     worker = heal_xdist.worker_id(config)
     reporter = HealReporter(report, paths, timeout, recorder, worker)
     if worker is not None:  # its rows go to the controller, on its reports
         config.pluginmanager.register(heal_xdist.WorkerRows(reporter.pending), "heal-ls-rows")
     else:
-        reporter.mac = parts.take_seal(os.environ.pop(wire.SEAL, None))
+        reporter.mac = parts.take_seal(os.environ.pop(heal_env.SEAL, None))
     if heal_xdist.distributing(config):
         config.pluginmanager.register(heal_xdist.Relay(reporter.emit, paths), "heal-ls-relay")
     config.pluginmanager.register(reporter, "heal-ls-reporter")
 
 
 def _root():
-    return os.path.realpath(os.environ.get(wire.ROOT) or os.getcwd())
+    return os.path.realpath(os.environ.get(heal_env.ROOT) or os.getcwd())
 
 
 def _path_rules(config):

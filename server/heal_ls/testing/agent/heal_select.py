@@ -9,7 +9,7 @@ guards given as ids cost minutes where their files take seconds. Stdlib only.
 import json
 import os
 
-import heal_protocol as wire
+import heal_env
 
 
 def deselect(config, items, exclude):
@@ -24,7 +24,7 @@ def deselect(config, items, exclude):
 
 def wanted():
     """The ids this run keeps (a frozenset), or None when it keeps what it collected."""
-    path = os.environ.get(wire.SELECT)
+    path = os.environ.get(heal_env.SELECT)
     if not path:
         return None
     with open(path, encoding="utf-8") as handle:

@@ -11,8 +11,8 @@ path (HEAL_LS_REPORT).
 import os
 
 import heal_cov
+import heal_env
 import heal_overlay
-import heal_protocol as wire
 import heal_select
 import heal_xdist
 import pytest
@@ -28,7 +28,7 @@ def pytest_addoption(parser, pluginmanager):
 def pytest_configure(config):
     # before pytest's junitxml plugin reads them: its XML goes where heal-ls reads the report
     # (the warm runner's exchange folder carries that file back out of the sandbox)
-    config.option.xmlpath = os.environ.get(wire.REPORT) or None
+    config.option.xmlpath = os.environ.get(heal_env.REPORT) or None
     config.option.junitprefix = None
     heal_xdist.run_in_process(config)
     heal_cov.leave_alone(config)  # its exit status counts: no coverage threshold may fail it

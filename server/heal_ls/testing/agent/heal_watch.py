@@ -13,8 +13,8 @@ import threading
 import time
 import types
 
+import heal_env
 import heal_hits
-import heal_protocol as wire
 
 MOCK_FILE = os.path.join("unittest", "mock.py")
 MOCK_CALL_NAMES = ("_increment_mock_call", "_mock_call")  # 3.8+, and 3.7's only one
@@ -55,9 +55,9 @@ class CallRecorder:
         self.finder = heal_hits.install(paths.is_code)
         # The Python processes a test starts record into this folder (agent/sitecustomize.py).
         self.children = tempfile.mkdtemp(prefix="heal-ls-children-")
-        self.environ = {k: os.environ.get(k) for k in (wire.CHILD_HITS, wire.ROOT)}
-        os.environ[wire.CHILD_HITS] = self.children
-        os.environ[wire.ROOT] = paths.root.rstrip(os.sep)
+        self.environ = {k: os.environ.get(k) for k in (heal_env.CHILD_HITS, heal_env.ROOT)}
+        os.environ[heal_env.CHILD_HITS] = self.children
+        os.environ[heal_env.ROOT] = paths.root.rstrip(os.sep)
         self.mock_patched = False
         self.explain_originals = {}  # module -> {helper name: its own function}, while wrapped
 

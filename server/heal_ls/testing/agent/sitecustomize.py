@@ -19,24 +19,24 @@ import sys
 
 
 def _serve_overlay():
-    import heal_protocol as wire  # lazy: inside the guard (a child's Python may be too old)
+    import heal_env  # lazy: inside the guard (a child's Python may be too old)
 
-    if os.environ.get(wire.CHILD_OVERLAY):
+    if os.environ.get(heal_env.CHILD_OVERLAY):
         import heal_overlay  # lazy: only an overlaid run's processes pay for it
 
-        heal_overlay.install_from_environment(wire.CHILD_OVERLAY)
+        heal_overlay.install_from_environment(heal_env.CHILD_OVERLAY)
 
 
 def _record_child():
-    import heal_protocol as wire  # lazy: inside the guard (a child's Python may be too old)
+    import heal_env  # lazy: inside the guard (a child's Python may be too old)
 
-    if not os.environ.get(wire.CHILD_HITS):
+    if not os.environ.get(heal_env.CHILD_HITS):
         return
     import heal_hits  # lazy: only a recorded test's children pay for the recorder
     import heal_paths  # lazy: the same
 
     heal_hits.record_child(
-        heal_paths.WorkspacePaths(os.environ.get(wire.ROOT) or os.getcwd()).is_code
+        heal_paths.WorkspacePaths(os.environ.get(heal_env.ROOT) or os.getcwd()).is_code
     )
 
 

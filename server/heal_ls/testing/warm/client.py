@@ -25,6 +25,7 @@ from platformdirs import user_cache_dir
 
 from heal_ls.payload import from_object, to_json
 from heal_ls.testing import sandbox as sandboxing
+from heal_ls.testing.agent import heal_env
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.prestart import COVERAGE_FILE
 from heal_ls.testing.sandbox import Sandbox, make_sandbox
@@ -46,7 +47,11 @@ LEARNED_DIR = os.path.join(CACHE_DIR, "warm-learned")  # preload lists, one file
 MAX_FAILURES = 3
 IO_INSIDE = "/run/heal-ls-io"  # where a sandboxed server sees its exchange folder (reports, output)
 # The files a sandboxed run reads, copied into its exchange folder: (variable, file name there)
-EXCHANGED = ((wire.OVERLAY, "overlay.json"), (wire.SELECT, "select.json"), (wire.SEAL, "seal"))
+EXCHANGED = (
+    (heal_env.OVERLAY, "overlay.json"),
+    (heal_env.SELECT, "select.json"),
+    (heal_env.SEAL, "seal"),
+)
 
 
 @dataclass
@@ -124,7 +129,7 @@ class WarmRunner:
         inner = f"{IO_INSIDE}/{os.path.basename(host)}"
         assert self.policy is not None, "boxed runs have a policy"
         env = sandboxing.sandbox_env(inv.env, self.policy)
-        env[wire.REPORT] = f"{inner}/report.jsonl"
+        env[heal_env.REPORT] = f"{inner}/report.jsonl"
         with contextlib.suppress(OSError):  # read live where the run writes it (ReportTail)
             os.symlink(os.path.join(host, "report.jsonl"), inv.report_path)
         # the files the run reads: the overlay, the ids a run of many keeps (agent/heal_select.py),

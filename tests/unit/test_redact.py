@@ -1,7 +1,7 @@
 """Secret masking for prompts (reversible placeholders) and errors/logs (***)."""
 
 import pytest
-from heal_ls.llm.redact import mask_secrets, redact, unmask
+from heal_ls.redact import mask_secrets, redact, unmask
 
 
 @pytest.mark.parametrize(

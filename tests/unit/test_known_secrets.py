@@ -7,8 +7,8 @@ import base64
 import logging
 
 import pytest
-from heal_ls.llm.redact import hide_known, known_secrets, mask_secrets, secret_forms
 from heal_ls.lsp.log import RedactFilter
+from heal_ls.redact import hide_known, known_secrets, mask_secrets, secret_forms
 
 AWS = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLE"  # no known key shape: found only by its name
 HF = "hf_QmVyeVNlY3JldFZhbHVlMTIz"
