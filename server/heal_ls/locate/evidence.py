@@ -8,7 +8,7 @@ import os
 import re
 import sys
 
-from heal_ls.locate.calls import statement_parts
+from heal_ls.locate.calls import name_of, statement_parts
 from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.models import Failure, Frame, RunResult
 from heal_ls.pysource.parse import Def
@@ -259,6 +259,13 @@ def is_getter(index: ModuleIndex | None, node: FunctionNode) -> bool:
     if found is None:
         return False
     params = {a.arg for a in [*found.args.posonlyargs, *found.args.args]} - {"self"}
+    returned = _returned(found)
+    return bool(returned) and all(_read_off(v, params) for v in returned)
+
+
+def _returned(found: Def) -> list[ast.expr]:
+    """What each `return` of the def hands back, a local it returns replaced by the value last
+    assigned to it (`attrs = getattr(cls, ...)` ... `return attrs`)."""
     nodes = list(ast.walk(found))
     made = {
         n.targets[0].id: n.value
@@ -266,7 +273,25 @@ def is_getter(index: ModuleIndex | None, node: FunctionNode) -> bool:
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
     }
     returns = [n.value for n in nodes if isinstance(n, ast.Return) and n.value is not None]
-    return bool(returns) and all(_read_off(made.get(_name(v), v), params) for v in returns)
+    return [made.get(_name(v), v) for v in returns]
+
+
+def returned_attributes(index: ModuleIndex | None, node: FunctionNode) -> set[str]:
+    """The attributes a getter (`is_getter`) returns as read off a parameter (`return
+    bound_logger._context`); empty for any other def."""
+    found = def_of(index, node)
+    if found is None or not is_getter(index, node):
+        return set()
+    return {v.attr for v in _returned(found) if isinstance(v, ast.Attribute)}
+
+
+PROPERTIES = {"property", "cached_property"}
+
+
+def is_property(index: ModuleIndex | None, node: FunctionNode) -> bool:
+    """Is the def a property's getter (`@property`, `@cached_property`): run by reading it?"""
+    found = def_of(index, node)
+    return found is not None and any(name_of(d) in PROPERTIES for d in found.decorator_list)
 
 
 def forwards(index: ModuleIndex | None, node: FunctionNode) -> bool:

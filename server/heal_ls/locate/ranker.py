@@ -23,6 +23,7 @@ from heal_ls.locate.evidence import (
     elements_of_arguments,
     forwards,
     is_getter,
+    is_property,
     location_of_test,
     module_level_reason,
     none_argument,
@@ -31,6 +32,7 @@ from heal_ls.locate.evidence import (
     raised_reason,
     reads_argument,
     rejected_argument,
+    returned_attributes,
     signature_error_callee,
 )
 from heal_ls.locate.expected import expected_exceptions, raises_any
@@ -727,10 +729,29 @@ class Ranker:
         if not acted:
             self.specific_blocks(failure, run, covered, [*on_line, *feeding], where)
         self.lacking_attribute(failure, covered, where)
+        self.property_makers(on_line, covered, where)
         self.add_covered(failure, scores, run)
         if not covered and not on_line and not feeding:  # (acted needs covered)
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"
+
+    def property_makers(self, on_line, covered, where: str):
+        """A getter called on the failing line returns an attribute of its argument
+        (`get_context(logger)`: `return bound_logger._context`) that a property of ours, which
+        the failing test ran, computed (`_context`): the property made the value the line
+        checks, the getter only read it; it comes first."""
+        for path, getter in on_line:
+            held = self.suspects.get(self.key(path, getter))
+            read = returned_attributes(self.index(path), getter)
+            if held is None or not read:
+                continue
+            for at, maker in covered:
+                if maker.name in read and is_property(self.index(at), maker):
+                    reason = (
+                        f"the property computing the {maker.name} that {getter.qualname},"
+                        f" called on the failing line {where}, returns"
+                    )
+                    self.add(at, maker, reason, held.score + 0.001)
 
     def lacking_attribute(self, failure: Failure, covered, where: str):
         """The test itself read an attribute its object lacks (`'vWeekday' object has no
