@@ -75,6 +75,19 @@ def handed_to(tree: ast.Module, line: int, callee: str) -> set[str] | None:
     return _reads([a for c in calls for a in [*c.args, *(k.value for k in c.keywords)]])
 
 
+def quoted_names(tree: ast.Module, line: int, values: dict[str, str], message: str) -> set[str]:
+    """The names the statement at `line` reads whose recorded `values` (their reprs) the
+    exception's `message` quotes (`typing.Self cannot be used with issubclass()`, the value of
+    `expected_class`): the value the refusal names."""
+    read = {
+        n.id
+        for p in statement_parts(tree.body, line)
+        for n in ast.walk(p)
+        if isinstance(n, ast.Name)
+    }
+    return {name for name in read if name in values and values[name] in message}
+
+
 def calls_before_line(tree: ast.Module, line: int) -> list[list[str]]:
     """The names each earlier statement of the test calls, nearest statement first: when the
     failing line checks what no call of ours returned (`out, err = capfd.readouterr()`), the

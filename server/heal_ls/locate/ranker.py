@@ -36,7 +36,13 @@ from heal_ls.locate.evidence import (
     signature_error_callee,
 )
 from heal_ls.locate.expected import expected_exceptions, raises_any
-from heal_ls.locate.flow import argument_reads, handed_to, names_feeding_line, passed_values
+from heal_ls.locate.flow import (
+    argument_reads,
+    handed_to,
+    names_feeding_line,
+    passed_values,
+    quoted_names,
+)
 from heal_ls.locate.index import FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.missing import nearest_names
 from heal_ls.locate.spectrum import (
@@ -162,7 +168,9 @@ class Ranker:
             return module_level_reason(innermost, self.root, self.index(innermost.path))
         reason = raised_reason(failure, innermost)
         covered = self.covered_functions(failure)
-        handed = self.handed_to_library(innermost, library_called(failure, innermost))
+        handed = self.handed_to_library(
+            innermost, library_called(failure, innermost), failure.message
+        )
         # a library refused what the line handed it, and a function of ours computed that: the
         # line only passed it on (`re.compile(raw)`, `raw` from `self.pattern_to_regex(...)`);
         # that function (0.95, below) and the blocks only failing tests ran (0.92) come first
@@ -207,13 +215,23 @@ class Ranker:
                 )
                 self.add(path, writer, reason, score - 0.001)
 
-    def handed_to_library(self, frame: Frame, called: Frame | None) -> set[str] | None:
+    def handed_to_library(
+        self, frame: Frame, called: Frame | None, message: str
+    ) -> set[str] | None:
         """What `frame`'s line handed the library function `called` (the frame below it, not
-        the workspace's; None when there is none, or no call of it on the line)."""
+        the workspace's; None when there is none). Where no call on the line is named for it
+        (Python called a protocol method: `issubclass(value, expected_class)` ran
+        `__subclasscheck__`), what the line read whose value the exception's `message` quotes
+        (`typing.Self cannot be used with issubclass()`): the value refused; None when the
+        message quotes none (too short a value, None, True, False: quoted by chance)."""
         index = self.index(frame.path)
         if called is None or index is None or index.tree is None:
             return None
-        return handed_to(index.tree, frame.line, called.function)
+        handed = handed_to(index.tree, frame.line, called.function)
+        if handed is None:
+            values = {n: v for n, v in frame.locals.items() if v not in PLAIN_VALUES and len(v) > 3}
+            handed = quoted_names(index.tree, frame.line, values, message) or None
+        return handed
 
     def made_for_library(self, frame: Frame, handed: set[str] | None, covered) -> list[Place]:
         """The functions of ours that computed the names `frame`'s line `handed` the library
