@@ -2,6 +2,7 @@
 
 import sys
 import types
+from pathlib import Path
 from textwrap import dedent
 
 import pytest
@@ -216,6 +217,16 @@ def test_very_long_module():
 )
 def test_is_test_file(path, root, expected):
     assert is_test_file(path, root) is expected
+
+
+def test_is_test_file_answers_each_root_apart():
+    """Answers are kept (the ranking asks of the same files again and again): a file under a
+    tests/ folder of one workspace is a plain module of another whose root is that folder."""
+    path = Path("/w/tests/pkg/mod.py")
+    assert is_test_file(path, "/w") is True
+    assert is_test_file(str(path), Path("/w/tests")) is False
+    assert is_test_file(path) is False  # its own folder, pkg, is no tests/ folder
+    assert is_test_file(path, "/w") is True
 
 
 PROGRAM = dedent(
