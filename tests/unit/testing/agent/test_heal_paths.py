@@ -1,0 +1,37 @@
+"""The agent's path rules: a file's real path, its folder resolved once for all its files."""
+
+import os
+import sys
+
+from heal_ls.testing.prestart import PLUGIN_DIR
+
+sys.path.insert(0, PLUGIN_DIR)
+import heal_paths  # noqa: E402
+
+
+def test_real_paths_are_realpaths_through_linked_folders_and_files(tmp_path, monkeypatch):
+    """The same answer as os.path.realpath for a file in a linked folder, a linked file, a link
+    to a link, a `..` after a link and a relative path (the folder of each is asked once)."""
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "other").mkdir()
+    for name in ("pkg/mod.py", "pkg/sub/deep.py", "other/target.py"):
+        (tmp_path / name).write_text("x = 1\n")
+    (tmp_path / "linked").symlink_to(tmp_path / "pkg")
+    (tmp_path / "pkg" / "alias.py").symlink_to(tmp_path / "other" / "target.py")
+    (tmp_path / "pkg" / "alias2.py").symlink_to("alias.py")  # relative, to a link
+    (tmp_path / "up").symlink_to(tmp_path / "pkg" / "sub")
+    monkeypatch.chdir(tmp_path)
+    paths = heal_paths.WorkspacePaths(str(tmp_path))
+    asked = [
+        tmp_path / "pkg" / "mod.py",
+        tmp_path / "linked" / "mod.py",
+        tmp_path / "linked" / "sub" / "deep.py",
+        tmp_path / "linked" / "alias.py",
+        tmp_path / "pkg" / "alias2.py",
+        tmp_path / "up" / ".." / "mod.py",
+        "linked/sub/deep.py",
+        tmp_path / "linked" / "missing.py",
+    ]
+    for path in asked:
+        assert paths.real(str(path)) == os.path.realpath(path), path
+    assert paths.real(str(tmp_path / "linked" / "alias.py")).endswith("other/target.py")
