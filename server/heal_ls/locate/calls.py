@@ -46,6 +46,18 @@ def call_names(parts: list[ast.AST]) -> list[str]:
     return [name for _, name in sorted(found, key=lambda f: f[0]) if name]
 
 
+def property_reads(part: ast.AST) -> list[str]:
+    """The attributes read in `part` that are not called (`req.POST`), marked to resolve to
+    properties only (`matches`): reading one runs no plain method (`filter(p.match_file, xs)`
+    hands the method on)."""
+    called = {id(n.func) for n in ast.walk(part) if isinstance(n, ast.Call)}
+    return [
+        f"{n.attr}{PROPERTY}"
+        for n in ast.walk(part)
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and id(n) not in called
+    ]
+
+
 _SUBSCRIPT_DUNDERS = {ast.Load: "__getitem__", ast.Store: "__setitem__", ast.Del: "__delitem__"}
 _BUILTIN_DUNDERS = {"len": "__len__", "str": "__str__", "repr": "__repr__"}  # len(c) -> __len__
 
@@ -109,6 +121,7 @@ def _returned_of(func: ast.AST) -> str | None:
 
 RETURNED = ".<locals>.*"
 NESTED = ".<locals>.**"  # a def nested at any depth in the named function
+PROPERTY = ".<property>"  # an attribute read: a property of that name
 
 
 def wrappers_of(tree: ast.Module, names: list[str]) -> list[str]:
@@ -138,6 +151,8 @@ def matches(name: str, function: FunctionNode) -> bool:
     """Does calling/reading `name` run `function`? (`Inventory(...)` runs `Inventory.__init__`)."""
     if function.name == name:
         return True
+    if name.endswith(PROPERTY):
+        return function.is_property and function.name == name[: -len(PROPERTY)]
     if name.endswith(NESTED):
         return f".{name[: -len(NESTED)]}.<locals>." in f".{function.qualname}"
     if name.endswith(RETURNED):  # a def nested directly in the named function

@@ -8,7 +8,7 @@ import os
 import re
 import sys
 
-from heal_ls.locate.calls import name_of, statement_parts
+from heal_ls.locate.calls import statement_parts
 from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.models import Failure, Frame, RunResult
 from heal_ls.pysource.parse import Def
@@ -283,15 +283,6 @@ def returned_attributes(index: ModuleIndex | None, node: FunctionNode) -> set[st
     if found is None or not is_getter(index, node):
         return set()
     return {v.attr for v in _returned(found) if isinstance(v, ast.Attribute)}
-
-
-PROPERTIES = {"property", "cached_property"}
-
-
-def is_property(index: ModuleIndex | None, node: FunctionNode) -> bool:
-    """Is the def a property's getter (`@property`, `@cached_property`): run by reading it?"""
-    found = def_of(index, node)
-    return found is not None and any(name_of(d) in PROPERTIES for d in found.decorator_list)
 
 
 def forwards(index: ModuleIndex | None, node: FunctionNode) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from heal_ls.locate.calls import RETURNED, call_names, name_of, statement_parts
+from heal_ls.locate.calls import RETURNED, call_names, name_of, property_reads, statement_parts
 from heal_ls.pysource.parse import DEF_TYPES, statements_holding
 
 MAX_HOPS = 3  # follow `a = f(); b = g(a); assert b` a few steps, no further
@@ -92,7 +92,8 @@ def calls_before_line(tree: ast.Module, line: int) -> list[list[str]]:
     """The names each earlier statement of the test calls, nearest statement first: when the
     failing line checks what no call of ours returned (`out, err = capfd.readouterr()`), the
     call just before it (`confirm(...)`) made the effect it checks. Calling a local bound to a
-    call's result (`mf = memoize(f)`, then `mf(2, 3)`) calls what that function returned."""
+    call's result (`mf = memoize(f)`, then `mf(2, 3)`) calls what that function returned;
+    reading a property (`result = req.POST`) runs it as a call would."""
     function = _enclosing_function(tree.body, line)
     if function is None:
         return []
@@ -109,6 +110,7 @@ def calls_before_line(tree: ast.Module, line: int) -> list[list[str]]:
     for statement in statements:
         names = call_names([statement])
         names += [made[n] for n in names if n in made]
+        names += property_reads(statement)
         if names:
             found.append(names)
     return found

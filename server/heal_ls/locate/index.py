@@ -32,6 +32,11 @@ class FunctionNode:
     end_line: int
     end_col: int
     is_async: bool
+    is_property: bool = False  # `@property`/`@cached_property`: run by reading the attribute
+
+
+# A def under one of these decorators runs when its attribute is read (`req.POST`).
+PROPERTIES = {"property", "cached_property"}
 
 
 @dataclass(frozen=True)
@@ -164,4 +169,12 @@ def _function_node(node, qualname: str, start: int, lines: list[str]) -> Functio
         end_line=end_line,
         end_col=byte_col_to_char(lines[end_line - 1], node.end_col_offset or 0),
         is_async=isinstance(node, ast.AsyncFunctionDef),
+        is_property=any(_decorator_name(d) in PROPERTIES for d in node.decorator_list),
     )
+
+
+def _decorator_name(decorator: ast.expr) -> str | None:
+    """`property` of `@property`, `cached_property` of `@functools.cached_property`."""
+    if isinstance(decorator, ast.Attribute):
+        return decorator.attr
+    return decorator.id if isinstance(decorator, ast.Name) else None

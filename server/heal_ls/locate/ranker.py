@@ -23,7 +23,6 @@ from heal_ls.locate.evidence import (
     elements_of_arguments,
     forwards,
     is_getter,
-    is_property,
     location_of_test,
     module_level_reason,
     none_argument,
@@ -764,7 +763,7 @@ class Ranker:
             if held is None or not read:
                 continue
             for at, maker in covered:
-                if maker.name in read and is_property(self.index(at), maker):
+                if maker.name in read and maker.is_property:
                     reason = (
                         f"the property computing the {maker.name} that {getter.qualname},"
                         f" called on the failing line {where}, returns"
