@@ -64,7 +64,13 @@ from heal_ls.locate.state import (
     read_off_self,
     stored_on_self,
 )
-from heal_ls.locate.testline import ACCESSORS, acted_before, line_suspects, resolve
+from heal_ls.locate.testline import (
+    ACCESSORS,
+    acted_before,
+    built_in_calls,
+    line_suspects,
+    resolve,
+)
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.parse import Def
 from heal_ls.pysource.paths import is_test_file, relative_path
@@ -709,6 +715,8 @@ class Ranker:
         covered = self.covered_functions(failure)
         scores = self.ochiai(failure, run)
         on_line, feeding = self.test_line_suspects(test_path, test_line, covered)
+        built_in = built_in_calls(failure.message)
+        on_line = [(p, n) for p, n in on_line if n.name not in built_in]
         # a getter only read what the test's earlier acts stored: it computed nothing checked
         feeding = [(p, n) for p, n in feeding if not is_getter(self.index(p), n)]
         # a def that only hands its arguments on to another computed nothing: what it called did

@@ -4,6 +4,7 @@ and, when it checks what no call of ours returned, the act just before it."""
 from __future__ import annotations
 
 import ast
+import re
 
 from heal_ls.locate.calls import imported_functions, matches, names_on_line, wrappers_of
 from heal_ls.locate.flow import calls_before_line, calls_given, locals_at, names_feeding_line
@@ -16,6 +17,8 @@ Pool = list[tuple[str, FunctionNode]]
 # changed it.
 ACCESSORS = {"__len__", "__contains__", "__getitem__", "__iter__", "__eq__", "__bool__"}
 ACCESSORS |= {"__str__", "__repr__"}
+# pytest's explanation of a failed assert names what each call on the line was
+_BUILT_IN = re.compile(r"<built-in method (\w+) of ")
 
 
 def line_suspects(tree: ast.Module, test_path: str, test_line: int, covered: Pool, root: str):
@@ -30,6 +33,14 @@ def line_suspects(tree: ast.Module, test_path: str, test_line: int, covered: Poo
     on_line += wrappers_of(tree, on_line)
     feeding = names_feeding_line(tree, test_line)
     return resolve(on_line, pool), resolve(feeding, pool)
+
+
+def built_in_calls(message: str) -> set[str]:
+    """The methods pytest's explanation of the failed assert shows were built-ins (`where -3599.0
+    = <built-in method timestamp of datetime.datetime object at 0x...>()`): the failing line's
+    call of that name ran Python's, not a def of ours of the same name (FakeDatetime.timestamp
+    did not run there: fromtimestamp returned a real datetime)."""
+    return set(_BUILT_IN.findall(message))
 
 
 HANDED = "was handed the object the failing check {where} reads"
