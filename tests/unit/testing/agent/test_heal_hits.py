@@ -4,6 +4,7 @@ import asyncio
 import importlib
 import sys
 import traceback
+from pathlib import Path
 
 import pytest
 from heal_ls.testing.prestart import PLUGIN_DIR
@@ -297,3 +298,24 @@ def test_block_code_is_cached_apart_from_the_plain_instrumented_code(tmp_path, m
     path = str(tmp_path / "m.py")
     assert heal_hits.cache_path(path, True).endswith(f".{heal_hits.BLOCKS_TAG}.pyc")
     assert heal_hits.cache_path(path, True) != heal_hits.cache_path(path)
+
+
+def test_instrumented_code_places_every_node_it_adds(tmp_path):
+    """The added calls carry their statement's place, so no fix_missing_locations walk is
+    needed: the same code (line table and positions included) as with that walk, for modules
+    with every kind of block, with blocks and without."""
+    import ast
+    import marshal
+
+    import heal_hits
+
+    def walked(source, path, blocks):  # how the code was compiled before
+        tree = heal_hits._AddHits(str(path), blocks).visit(ast.parse(source, str(path)))
+        return compile(ast.fix_missing_locations(tree), str(path), "exec", dont_inherit=True)
+
+    sources = [SOURCE, BRANCHY, Path(parts.__file__).read_text(encoding="utf-8")]
+    for number, source in enumerate(sources):
+        path = tmp_path / f"m{number}.py"
+        for blocks in (False, True):
+            code = heal_hits.compile_recording(source, str(path), blocks)
+            assert marshal.dumps(code) == marshal.dumps(walked(source, path, blocks))
