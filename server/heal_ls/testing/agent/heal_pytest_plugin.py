@@ -114,6 +114,7 @@ class HealReporter:
             self.watchdog = heal_watch.Watchdog(self._on_timeout, self.stuck_file)
         self.record = None
         self.import_covered = []
+        self.shared_setups = {}  # a broader-than-test fixture -> the hits of its latest setup
         self.mac = None  # set by pytest_configure when the run is sealed
         self.written = 0  # test lines, for the session line's count
         self.interrupt_pending = None  # the record of the test to interrupt
@@ -182,13 +183,28 @@ class HealReporter:
         if self.recorder:
             self.recorder.stop()
 
+    # A fixture broader than a test (module, class, session scope; unittest's setUpClass is one)
+    # sets up once, inside the first test that uses it: its setup's hits are kept apart and
+    # counted for every test that uses it, which ran that setup as much as the first did.
     @pytest.hookimpl(hookwrapper=True)
     def pytest_fixture_setup(self, fixturedef, request):
-        if self.recorder:
+        shared = fixturedef.scope != "function"
+        if self.recorder and shared:
+            self.recorder.start_apart()
+        elif self.recorder:
             self.recorder.start()
         heal_watch.numbered((yield))  # a timeout may leave a line-less entry
-        if self.recorder:
+        if self.recorder and shared:
+            self.shared_setups[fixturedef] = self.recorder.stop_apart()
+        elif self.recorder:
             self.recorder.stop()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item):
+        yield
+        if self.recorder:
+            for fixturedef in parts.fixtures_used(item):
+                self.recorder.credit(self.shared_setups.get(fixturedef, frozenset()))
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):

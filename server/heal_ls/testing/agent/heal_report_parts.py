@@ -123,6 +123,20 @@ def item_location(item):
     return path, (line + 1 if line is not None else None)
 
 
+def fixtures_used(item):
+    """The fixture definitions `item` uses: for each fixture name it needs, the definition in
+    force, and the one it overrides when it asks for its own name (pytest's request chain)."""
+    info = getattr(item, "_fixtureinfo", None)
+    used = []
+    for name in getattr(info, "names_closure", ()):
+        definitions = info.name2fixturedefs.get(name, ())
+        for definition in reversed(definitions):
+            used.append(definition)
+            if name not in definition.argnames:
+                break
+    return used
+
+
 def make_failure(nodeid, exc_type, message, frames, test_path, line):
     """The FailureRecord of a test at `test_path`:`line`."""
     in_test = [f.line for f in frames if os.path.realpath(f.path) == os.path.realpath(test_path)]

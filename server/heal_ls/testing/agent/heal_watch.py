@@ -60,6 +60,7 @@ class CallRecorder:
         os.environ[heal_env.ROOT] = paths.root.rstrip(os.sep)
         self.mock_patched = False
         self.explain_originals = {}  # module -> {helper name: its own function}, while wrapped
+        self.outer = []  # the hits a start_apart recording set aside, innermost last
 
     def _key(self, code):
         return f"{os.path.abspath(code.co_filename)}:{code.co_firstlineno}"
@@ -179,6 +180,30 @@ class CallRecorder:
         self.depth -= 1
         if self.depth == 0:
             heal_hits.record_into(heal_hits.OFF)
+
+    def start_apart(self):
+        """Begin recording into a set of its own (a fixture that outlives the test setting it
+        up: its hits are every later user's too, see stop_apart)."""
+        self.outer.append(self.hits)
+        self.hits = set()
+        self._record_into_hits()
+        self.start()
+
+    def stop_apart(self):
+        """End a start_apart recording: its hits, which the running test ran too."""
+        self.stop()
+        apart, self.hits = self.hits, self.outer.pop()
+        self.hits |= apart
+        self._record_into_hits()
+        return frozenset(apart)
+
+    def credit(self, hits):
+        """Count `hits` (a shared fixture's setup, run before this test) as this test's."""
+        self.hits |= hits
+
+    def _record_into_hits(self):
+        if self.depth and not self.paused:
+            heal_hits.record_into(self.hits.add)
 
     def close(self):
         self._unpatch_explanation()

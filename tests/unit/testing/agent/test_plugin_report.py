@@ -270,3 +270,44 @@ def test_a_module_imported_while_a_test_fakes_open_is_recorded_and_unseen_by_the
     late = os.path.realpath(tmp_path / "shop" / "late.py")
     (test,) = run.tests
     assert (test.outcome, test.covered) == ("passed", [f"{late}:1"])
+
+
+SHARED_SETUP = {
+    "db.py": (
+        "def connect():\n    return {'rows': []}\n\n\n"
+        "def seed(db):\n    db['rows'].append(1)\n    return db\n\n\n"
+        "def count(db):\n    return len(db['rows'])\n"
+    ),
+    "tests/conftest.py": (
+        "import pytest\nfrom db import connect\n\n\n"
+        "@pytest.fixture(scope='session')\ndef base():\n    return connect()\n\n\n"
+        "@pytest.fixture\ndef fresh():\n    return {'rows': []}\n"
+    ),
+    "tests/test_db.py": (
+        "import pytest\nimport unittest\nfrom db import count, seed\n\n\n"
+        "@pytest.fixture(scope='module')\ndef db(base):\n    return seed(base)\n\n\n"
+        "def test_first(db):\n    assert count(db) == 1\n\n\n"
+        "def test_second(db):\n    assert count(db) == 2\n\n\n"
+        "def test_without(fresh):\n    assert count(fresh) == 0\n\n\n"
+        "class TestClass(unittest.TestCase):\n"
+        "    @classmethod\n    def setUpClass(cls):\n        cls.db = seed({'rows': []})\n\n"
+        "    def test_a(self):\n        assert count(self.db) == 1\n\n"
+        "    def test_b(self):\n        assert count(self.db) == 2\n"
+    ),
+}
+
+
+def test_a_shared_fixtures_setup_counts_for_every_test_that_uses_it(tmp_path):
+    """A module- or session-scoped fixture (or setUpClass) sets up once, inside the first test
+    that uses it; every later test that uses it ran that setup too (a bug there fails them)."""
+    build_project(tmp_path, SHARED_SETUP)
+    run = asyncio.run(run_pytest(str(tmp_path), RunOptions(test_timeout=10, run_timeout=120)))
+    db = os.path.realpath(tmp_path / "db.py")
+    connect, seed, count = (f"{db}:{line}" for line in (1, 5, 10))
+    covered = {t.nodeid.rpartition("::")[2]: t.covered for t in run.tests}
+    covered.update({f.id.rpartition("::")[2]: f.covered for f in run.failures})
+    for name in ("test_first", "test_second"):
+        assert covered[name] == sorted([connect, seed, count]), name
+    assert covered["test_without"] == [count]  # never asked for the shared ones
+    for name in ("test_a", "test_b"):
+        assert covered[name] == sorted([seed, count]), name
