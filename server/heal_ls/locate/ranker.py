@@ -57,6 +57,7 @@ from heal_ls.locate.spectrum import (
 )
 from heal_ls.locate.state import (
     class_of,
+    held_locals,
     made_on_self,
     missing_attribute,
     none_tested,
@@ -782,8 +783,11 @@ class Ranker:
         """The test itself read an attribute its object lacks (`'vWeekday' object has no
         attribute 'sign'` on `assert weekday.sign == "-"`): the test says what the object should
         hold, so the def of its class that ran and stores its other attributes on `self` (the
-        constructor first: `__new__`, `__init__`) left this one out. Not when a def of ours
-        read it: that reader may have asked for the wrong name."""
+        constructor first: `__new__`, `__init__`) left this one out. Before it, a def that
+        holds a local the attribute is named for (`uri` of `request_uri`, `sign` of `sign`):
+        it had in hand the value the attribute would keep (waitress's `parse_header`, which
+        split `command, uri, version` and stored the others). Not when a def of ours read it:
+        that reader may have asked for the wrong name."""
         lacking = missing_attribute(failure)
         if lacking is None or not failure.frames:
             return
@@ -800,7 +804,12 @@ class Ranker:
                     f"made the {owner} the failing check {where} read .{name} of; it stores"
                     f" {', '.join(sorted(stored)[:3])} on it, not {name}"
                 )
-                self.add(path, node, reason, 1.02 if node.name in CONSTRUCTORS else 1.01)
+                score = 1.02 if node.name in CONSTRUCTORS else 1.01
+                named = {name} | {w for w in name.split("_") if len(w) >= 3}
+                if held := sorted(held_locals(found) & named):
+                    reason += f"; it held {held[0]} in a local"
+                    score += 0.015
+                self.add(path, node, reason, score)
 
     def deeper(self, failure: Failure, run: RunResult | None, covered, tied):
         """Functions only failing tests ran, when passing tests ran the calls the failing line

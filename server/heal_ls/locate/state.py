@@ -33,6 +33,15 @@ def stored_on_self(found: Def) -> set[str]:
     return stored
 
 
+def held_locals(found: Def) -> set[str]:
+    """The names the def assigns as its own locals (`command, uri, version = ...`)."""
+    return {
+        node.id
+        for node in ast.walk(found)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    }
+
+
 def made_on_self(found: Def) -> set[str]:
     """The attributes the def computes and stores on `self` (`self.ords = {...}`), not those
     it only keeps as it was handed them (`self.envvar = envvar`, or a default in its place:

@@ -48,3 +48,36 @@ def test_a_wrong_value_is_no_missing_attribute(tmp_path):
 def test_an_object_of_another_class_names_no_constructor(tmp_path):
     error = ("AttributeError", "'bytes' object has no attribute 'sign'")
     assert ranked(tmp_path, error)[0] == "Weekday.to_ical"
+
+
+PARSER = """\
+class Request:
+    def __init__(self):
+        self.headers = {}
+
+    def parse_first_line(self, line):
+        command, uri = line.split()
+        self.command = command
+        self.path = uri.split("?")[0]
+"""
+REQUEST = """\
+from parser import Request
+
+
+def test_request_uri():
+    request = Request()
+    request.parse_first_line("GET /a?b")
+    assert request.request_uri == "/a?b"
+"""
+
+
+def test_the_def_that_held_the_value_in_a_local_comes_before_the_constructor(tmp_path):
+    """`request_uri` is named for the `uri` parse_first_line split off the line and dropped:
+    the def that had the value in hand comes first, then the constructor."""
+    here, test_path = write_project(tmp_path, "parser", PARSER, REQUEST)
+    keys = [f"{here}:{line_of(PARSER, f'def {n}(')}" for n in ("__init__", "parse_first_line")]
+    nodeid = "tests/test_parser.py::test_request_uri"
+    error = ("AttributeError", "'Request' object has no attribute 'request_uri'")
+    failure = failing_test(test_path, nodeid, 7, error, [], keys)
+    ranked = ranked_among_passing(tmp_path, failure, keys)
+    assert ranked[:2] == ["Request.parse_first_line", "Request.__init__"]
