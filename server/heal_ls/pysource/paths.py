@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from functools import lru_cache
-from pathlib import PurePath
 
 TEST_DIRS = {"tests", "test"}
 # Folders inside a workspace that hold other people's code (virtualenvs, vendored packages).
@@ -33,6 +32,10 @@ def is_test_file(path: str | os.PathLike, root: str | os.PathLike | None = None)
 
 @lru_cache(maxsize=8192)  # the ranking asks ~200 times a failure, of a few dozen files
 def _is_test_file(path: str, root: str | None) -> bool:
+    # lazy: pathlib is ~6.5 ms of `check`'s start before it spawns pytest (its test-file check of
+    # the target is the only use then), and loads after that spawn anyway
+    from pathlib import PurePath
+
     pure = PurePath(path)
     name = pure.name
     if name == "conftest.py" or name.endswith("_test.py"):
@@ -60,6 +63,9 @@ def relative_path(path: str | os.PathLike, root: str | os.PathLike) -> str:
         return os.fspath(path)
     parts = _relative_parts(path, root)
     if not parts or parts[0] == "..":
+        # lazy: as in _is_test_file
+        from pathlib import PurePath
+
         return PurePath(os.path.abspath(path)).as_posix()
     return "/".join(parts)
 
@@ -69,6 +75,9 @@ def _relative_parts(path, root) -> tuple[str, ...]:
         rel = os.path.relpath(_real(path), _real(root))
     except ValueError:  # different drives on Windows
         return ("..",)
+    # lazy: as in _is_test_file
+    from pathlib import PurePath
+
     return PurePath(rel).parts
 
 
