@@ -4,8 +4,11 @@ CPU a bare server start takes, and nearly every test in tests/lsp starts a serve
 (the folder on two workers: 327 -> 289 CPU-s, every process counted).
 
 Each server is still a process of its own on the test's stdio pipes, with the test's environment
-and folder, and runs `heal-ls serve`'s code from the start (heal_ls is imported after the fork:
-its modules read the environment when they load). `python server_fork.py SOCKET` is the parent;
+and folder, and runs `heal-ls serve`'s code from the start. The parent has also imported the
+server's modules and what a heal loads (the openai SDK, ~1 CPU-s a heal; libcst): every
+environment variable those imports read is noted with its value, and a server whose environment
+gives one of them another value refuses to start, naming it (an import that read the parent's
+value would be stale). `python server_fork.py SOCKET` is the parent;
 `LAUNCH` is the small process pytest-lsp starts in place of the server: it hands its stdin,
 stdout and stderr, environment and folder to the parent, and exits with the server's exit code
 once the server is gone. If the launcher dies, its server does too.
@@ -24,7 +27,13 @@ import sys
 import tempfile
 import threading
 
-PRELOAD = ("lsprotocol.types", "pygls.lsp.server", "cattrs", "attrs", "asyncio", "sqlite3")
+PRELOAD = (
+    *("lsprotocol.types", "pygls.lsp.server", "cattrs", "attrs", "asyncio", "sqlite3"),
+    *("heal_ls.lsp.serve", "heal_ls.diagnose", "heal_ls.heal.loop", "heal_ls.heal.plan"),
+    *("heal_ls.llm.openai_compat", "libcst"),
+)
+# Set by the server's own code (helpers/lsp.SERVE: a cache folder per server), after the fork.
+SET_AFTER_THE_FORK = ("HEAL_LS_CACHE_DIR",)
 HEADER = struct.Struct("!Q")
 
 # The launcher, run as `python -I -S -c LAUNCH SOCKET CODE`: no site, so it starts in ~10 ms.
@@ -83,7 +92,44 @@ def _read_exactly(conn: socket.socket, size: int) -> bytes:
     return data
 
 
-def _serve(conn: socket.socket, fds: list[int], spec: dict) -> None:
+class _ReadsNoted(os._Environ):
+    """os.environ, noting which variables are read (get, in, getenv and [] all go through
+    __getitem__); a walk over all of them is noted as "*"."""
+
+    def __init__(self, environ: os._Environ) -> None:
+        vars(self).update(vars(environ))  # the same variables: one dict, one putenv
+        self.read: set[str] = set()
+
+    def __getitem__(self, key: str) -> str:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def __iter__(self):
+        self.read.add("*")
+        return super().__iter__()
+
+
+def preload(names: tuple[str, ...] = PRELOAD) -> dict[str, str | None]:
+    """Import `names`; return the variables the imports read, with their values."""
+    real = os.environ
+    noted = os.environ = _ReadsNoted(real)  # noqa: B003 - the same variables, their reads noted
+    try:
+        for name in names:
+            __import__(name)
+    finally:
+        os.environ = real  # noqa: B003
+    unsafe = sorted(noted.read & {"*", *SET_AFTER_THE_FORK})
+    if unsafe:  # "*": the whole environment was walked
+        raise SystemExit(f"server_fork: PRELOAD's imports read {unsafe}")
+    return {name: real.get(name) for name in noted.read}
+
+
+def changed(read: dict[str, str | None]) -> list[str]:
+    """The variables PRELOAD's imports read that this environment sets otherwise."""
+    return sorted(name for name, value in read.items() if os.environ.get(name) != value)
+
+
+def _serve(conn: socket.socket, fds: list[int], spec: dict, read: dict[str, str | None]) -> None:
     """In the forked child: become the launcher's server process, then run the server."""
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
@@ -91,6 +137,10 @@ def _serve(conn: socket.socket, fds: list[int], spec: dict) -> None:
     os.chdir(spec["cwd"])
     os.environ.clear()
     os.environ.update(spec["env"])
+    stale = changed(read)
+    if stale:  # before anything is sent: the test fails at its start, saying why
+        conn.sendall(b"\x01")
+        raise SystemExit(f"server_fork: PRELOAD's imports read {stale}, set otherwise here")
     sys.path[0] = ""  # as under `python -c`
     sys.argv = ["-c"]
 
@@ -111,8 +161,7 @@ def _serve(conn: socket.socket, fds: list[int], spec: dict) -> None:
 
 
 def main(path: str) -> None:
-    for name in PRELOAD:
-        __import__(name)
+    read = preload()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the children are reaped by the kernel
     listener = socket.socket(socket.AF_UNIX)
     listener.bind(path)
@@ -125,7 +174,7 @@ def main(path: str) -> None:
         if os.fork() == 0:
             listener.close()
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            _serve(conn, fds, spec)
+            _serve(conn, fds, spec, read)
             return  # not reached unless the server's code returned: exit as `python -c` does
         conn.close()
         for fd in fds:
