@@ -13,12 +13,14 @@ from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.pysource.parse import statements_holding
 
 RAISES = {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"}
+RAISES |= {"failUnlessRaises"}  # unittest's old name for assertRaises (until 3.12)
 
 
 def expected_exceptions(tree: ast.Module, line: int) -> set[str]:
     """The class names (last dotted part) a `with pytest.raises(E)`/`assertRaises(E)` block
     holding `line` expects, or its callable form on the line (`self.assertRaises(E, p.parse,
-    "", on_error=print)`); empty when the line is in no such block or call."""
+    "", on_error=print)`), and the names those are imported as (`error as ID3Error`: error too);
+    empty when the line is in no such block or call."""
     found: set[str] = set()
     for node in statements_holding(tree, line):
         call = node.value if isinstance(node, ast.Expr) else None
@@ -33,7 +35,19 @@ def expected_exceptions(tree: ast.Module, line: int) -> set[str]:
             call = item.context_expr
             if isinstance(call, ast.Call) and name_of(call.func) in RAISES and call.args:
                 found |= _class_names(call.args[0])
-    return found
+    return found | {imported for name in found if (imported := _aliases(tree).get(name))}
+
+
+def _aliases(tree: ast.Module) -> dict[str, str]:
+    """The names the test module imports under another name (`from m import error as
+    ID3Error`: ID3Error -> error): the code it calls raises the class by its own name."""
+    return {
+        alias.asname: alias.name
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.asname
+    }
 
 
 def raises_any(index: ModuleIndex | None, node: FunctionNode, names: set[str]) -> bool:
