@@ -58,6 +58,7 @@ from heal_ls.locate.spectrum import (
 from heal_ls.locate.state import (
     class_of,
     held_locals,
+    is_private,
     made_on_self,
     missing_attribute,
     none_tested,
@@ -207,7 +208,9 @@ class Ranker:
         found = def_of(self.index(innermost.path), node)
         if owner is None or found is None:
             return
-        read = read_off_self(found)
+        read = {name for name in read_off_self(found) if is_private(name)}
+        if not read:  # nothing another class could have changed: no def to walk (re-check time)
+            return
         held = self.suspects.get(self.key(innermost.path, node))
         score = held.score if held is not None else 1.0
         for path, writer in covered:

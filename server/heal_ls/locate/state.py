@@ -104,9 +104,13 @@ def private_written_outside(found: Def) -> set[str]:
         and isinstance(node.ctx, ast.Store)
         and isinstance(node.value, ast.Name)
         and node.value.id not in ("self", "cls")
-        and node.attr.startswith("_")
-        and not node.attr.startswith("__")
+        and is_private(node.attr)
     }
+
+
+def is_private(attribute: str) -> bool:
+    """One leading underscore (`_index`): not a dunder, not a mangled name."""
+    return attribute.startswith("_") and not attribute.startswith("__")
 
 
 def _on_self(node: ast.Attribute) -> bool:
