@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import ast
 
-from heal_ls.locate.calls import call_names, matches, name_of
+from heal_ls.locate.calls import call_names, matches
 from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.models import Failure, RunResult
+from heal_ls.pysource.parse import name_of
 
 CACHES = {"lru_cache", "cache"}  # functools' decorators: a call may return a kept result
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from heal_ls.locate.index import FunctionNode, index_file
-from heal_ls.pysource.parse import DEF_TYPES
+from heal_ls.pysource.parse import DEF_TYPES, name_of
 
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
 
@@ -137,14 +137,6 @@ def wrappers_of(tree: ast.Module, names: list[str]) -> list[str]:
                 if name:
                     found.append(f"{name}{NESTED}")
     return list(dict.fromkeys(found))
-
-
-def name_of(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
 
 
 def matches(name: str, function: FunctionNode) -> bool:

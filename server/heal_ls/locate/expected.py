@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import ast
 
-from heal_ls.locate.calls import name_of
 from heal_ls.locate.index import FunctionNode, ModuleIndex
-from heal_ls.pysource.parse import statements_holding
+from heal_ls.pysource.parse import name_of, statements_holding
 
 RAISES = {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"}
 RAISES |= {"failUnlessRaises"}  # unittest's old name for assertRaises (until 3.12)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from heal_ls.locate.calls import RETURNED, call_names, name_of, property_reads, statement_parts
-from heal_ls.pysource.parse import DEF_TYPES, statements_holding
+from heal_ls.locate.calls import RETURNED, call_names, property_reads, statement_parts
+from heal_ls.pysource.parse import DEF_TYPES, name_of, statements_holding
 
 MAX_HOPS = 3  # follow `a = f(); b = g(a); assert b` a few steps, no further
 

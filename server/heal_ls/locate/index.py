@@ -13,7 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from heal_ls.pysource.parse import Def, first_line, qualified_nodes
+from heal_ls.pysource.parse import Def, first_line, name_of, qualified_nodes
 from heal_ls.pysource.source import SourceError, byte_col_to_char, read_source, split_lines
 
 _CACHE_SIZE = 256
@@ -169,12 +169,5 @@ def _function_node(node, qualname: str, start: int, lines: list[str]) -> Functio
         end_line=end_line,
         end_col=byte_col_to_char(lines[end_line - 1], node.end_col_offset or 0),
         is_async=isinstance(node, ast.AsyncFunctionDef),
-        is_property=any(_decorator_name(d) in PROPERTIES for d in node.decorator_list),
+        is_property=any(name_of(d) in PROPERTIES for d in node.decorator_list),
     )
-
-
-def _decorator_name(decorator: ast.expr) -> str | None:
-    """`property` of `@property`, `cached_property` of `@functools.cached_property`."""
-    if isinstance(decorator, ast.Attribute):
-        return decorator.attr
-    return decorator.id if isinstance(decorator, ast.Name) else None

@@ -11,7 +11,6 @@ from heal_ls.locate.callgraph import Key, call_distances, key_of
 from heal_ls.locate.calls import (
     imported_functions,
     matches,
-    name_of,
     names_on_line,
     statement_parts,
 )
@@ -74,7 +73,7 @@ from heal_ls.locate.testline import (
     resolve,
 )
 from heal_ls.models import Failure, Frame, RunResult, Suspect
-from heal_ls.pysource.parse import Def
+from heal_ls.pysource.parse import Def, name_of
 from heal_ls.pysource.paths import is_test_file, relative_path
 from heal_ls.pysource.source import SourceError, read_source
 

@@ -8,9 +8,8 @@ import ast
 import re
 
 from heal_ls.locate.blocks import in_block
-from heal_ls.locate.calls import name_of
 from heal_ls.models import Failure
-from heal_ls.pysource.parse import Def
+from heal_ls.pysource.parse import Def, name_of
 
 _MISSING_ATTRIBUTE = re.compile(r"^'(?P<owner>\w+)' object has no attribute '(?P<name>\w+)'")
 

@@ -62,6 +62,15 @@ def statements_holding(node: ast.AST, line: int) -> Iterator[ast.stmt]:
             yield from statements_holding(stmt, line)
 
 
+def name_of(node: ast.AST) -> str | None:
+    """The name a reference ends in: `f` of `f`, `attr` of `obj.attr`; None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
 def first_line(node: ast.AST) -> int:
     """The line a def (or class) starts on: its first decorator's, else the `def` line."""
     decorators = getattr(node, "decorator_list", [])
