@@ -79,12 +79,7 @@ def quoted_names(tree: ast.Module, line: int, values: dict[str, str], message: s
     """The names the statement at `line` reads whose recorded `values` (their reprs) the
     exception's `message` quotes (`typing.Self cannot be used with issubclass()`, the value of
     `expected_class`): the value the refusal names."""
-    read = {
-        n.id
-        for p in statement_parts(tree.body, line)
-        for n in ast.walk(p)
-        if isinstance(n, ast.Name)
-    }
+    read = _reads(statement_parts(tree.body, line))
     return {name for name in read if name in values and values[name] in message}
 
 
