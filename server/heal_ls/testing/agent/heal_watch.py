@@ -141,8 +141,7 @@ class CallRecorder:
 
     def resume(self):
         self.paused -= 1
-        if self.depth and not self.paused:
-            heal_hits.record_into(self.hits.add)
+        self._record_into_hits()
 
     def mock_callers(self, tb):
         """Keys of the workspace functions that called the mock a failed mock assertion checked,
@@ -173,8 +172,7 @@ class CallRecorder:
         if self.depth == 1:
             self._patch_mock()
             self._patch_explanation()
-            if not self.paused:
-                heal_hits.record_into(self.hits.add)
+            self._record_into_hits()
 
     def stop(self):
         self.depth -= 1
@@ -202,6 +200,7 @@ class CallRecorder:
         self.hits |= hits
 
     def _record_into_hits(self):
+        """Hits go to the current set while recording is on and not paused."""
         if self.depth and not self.paused:
             heal_hits.record_into(self.hits.add)
 
