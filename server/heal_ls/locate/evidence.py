@@ -12,7 +12,7 @@ from heal_ls.locate.calls import statement_parts
 from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.models import Failure, Frame, RunResult
 from heal_ls.pysource.parse import Def
-from heal_ls.pysource.paths import relative_path
+from heal_ls.pysource.paths import is_test_file, relative_path
 
 # The Python heal-ls parses workspace code with (its own, whatever the project's interpreter).
 OWN_PYTHON = f"{sys.version_info[0]}.{sys.version_info[1]}"
@@ -66,6 +66,23 @@ def location_of_test(failure: Failure, frames: list[Frame]) -> tuple[str | None,
     if frames:  # the innermost workspace frame is in a test file here
         return frames[-1].path, frames[-1].line
     return failure.test_path, failure.test_line
+
+
+# Python's own words for an operation on a value of the wrong kind (`with 3:`, `3[0]`). Not
+# None: a call that returns None found nothing, which may be the input's doing or a deeper
+# function's (a pattern that did not match), not a value made wrong.
+_WRONG_KIND = re.compile(r"^'(?!NoneType')\w+' object (is not|does not|cannot)\b")
+
+
+def crashed_on_a_value(failure: Failure, root: str) -> bool:
+    """Did the test's own statement crash on a value of the wrong kind (`'int' object does not
+    support the context manager protocol` on `with attempt:`)? Python raised it on the value,
+    so what made the value, not the statement, is wrong."""
+    last = failure.frames[-1] if failure.frames else None
+    if last is None or not is_test_file(last.path, root):
+        return False
+    kind = failure.exc_type.rsplit(".", 1)[-1] == "TypeError"
+    return kind and _WRONG_KIND.match(failure.message.strip()) is not None
 
 
 def raised_reason(failure: Failure, innermost: Frame) -> str:

@@ -18,6 +18,7 @@ from heal_ls.locate.evidence import (
     always_raises,
     arguments_read,
     contrasted,
+    crashed_on_a_value,
     def_of,
     elements_of_arguments,
     forwards,
@@ -747,12 +748,16 @@ class Ranker:
                 self.add(path, node, f"called on the failing line {where}", 0.8 + 0.1 * bonus)
         if contrast:
             self.deeper(failure, run, covered, [*on_line, *feeding])
+        crashed = crashed_on_a_value(failure, self.root)
         for rank, (path, node) in enumerate(feeding):  # data-flow order: nearest value first
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             reason = f"computes a value checked on the failing line {where}"
             # A constructor only built the object; what was done to it, or read from it on the
             # failing line, is likelier wrong.
             base = 0.5 if node.name == "__init__" else 0.6
+            if crashed:  # the test's statement crashed on the value: its maker made it wrong
+                base += 0.4
+                reason = f"made the value of the wrong kind the failing line {where} crashed on"
             self.add(path, node, reason, base + 0.1 * bonus - 0.001 * rank)
         if not acted:
             self.specific_blocks(failure, run, covered, [*on_line, *feeding], where)
