@@ -118,6 +118,16 @@ def always_raises(index: ModuleIndex | None, node: FunctionNode) -> bool:
     return isinstance(last, ast.Raise) and last.exc is not None and not returns
 
 
+def raises_at(index: ModuleIndex | None, node: FunctionNode, line: int) -> bool:
+    """Is `line` a `raise` statement of the def (it refused on purpose, as it was written to),
+    not a crash of an expression there?"""
+    found = def_of(index, node)
+    return found is not None and any(
+        isinstance(raised, ast.Raise) and raised.lineno <= line <= (raised.end_lineno or line)
+        for raised in ast.walk(found)
+    )
+
+
 def rejected_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> str | None:
     """The parameter a `raise E(f"... {n} ...")` at `line` reports as invalid (`self`/`cls`
     aside), or that the `if` guarding it alone tests (`if not os.path.exists(path): raise

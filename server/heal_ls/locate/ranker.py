@@ -29,6 +29,7 @@ from heal_ls.locate.evidence import (
     passed_on,
     protocol_error_method,
     raised_reason,
+    raises_at,
     reads_argument,
     rejected_argument,
     returned_attributes,
@@ -203,7 +204,10 @@ class Ranker:
     def outside_writers(self, innermost: Frame, node: FunctionNode, covered):
         """The raise site read its object's private state (`self._index`) that a def of
         another class, which the failing test ran, changed from outside (`lines._index -=
-        n`): that def set what the raise site tripped over; it comes right after it."""
+        n`): that def set what the raise site tripped over; it comes right after it. When the
+        raise site raised on purpose (`raise StopIteration` once `_index` ran past the end),
+        it did what it was written to do with the state it kept, and the def that changed
+        that state behind its back comes first."""
         owner = class_of(node.qualname)
         found = def_of(self.index(innermost.path), node)
         if owner is None or found is None:
@@ -213,6 +217,7 @@ class Ranker:
             return
         held = self.suspects.get(self.key(innermost.path, node))
         score = held.score if held is not None else 1.0
+        offset = 0.001 if raises_at(self.index(innermost.path), node, innermost.line) else -0.001
         for path, writer in covered:
             made = def_of(self.index(path), writer)
             if made is None or class_of(writer.qualname) == owner:
@@ -222,7 +227,7 @@ class Ranker:
                     f"changes {owner}'s private {written[0]} from outside it, which"
                     f" {node.qualname} read where it raised"
                 )
-                self.add(path, writer, reason, score - 0.001)
+                self.add(path, writer, reason, score + offset)
 
     def handed_to_library(
         self, frame: Frame, called: Frame | None, message: str

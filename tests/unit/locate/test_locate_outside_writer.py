@@ -1,8 +1,10 @@
 """locate() after a crash whose raise site read its object's private state (`self._index`):
 a def of another class that the failing test ran and that changed that state from outside
 (`lines._index -= n`) set what the raise site tripped over; it comes right after the raise
-site, before the callers that only led there (issue 22, ranking: mistletoe's `Footnote.backtrack`
-rewinding a `FileWrapper` too far, whose `__next__` then raised StopIteration)."""
+site, before the callers that only led there, and before the raise site when that raised on
+purpose (a `raise` statement refusing the state it kept) (issue 22, ranking: mistletoe's
+`Footnote.backtrack` rewinding a `FileWrapper` too far, whose `__next__` then raised
+StopIteration)."""
 
 import pytest
 from heal_ls.locate import locate
@@ -41,21 +43,45 @@ def test_read_block():
 """
 
 
-def ranked(tmp_path, lines: str = LINES) -> list[str]:
+def ranked(tmp_path, lines: str = LINES, raised: str = "raise StopIteration") -> list[str]:
     here, test_path = write_project(tmp_path, "lines", lines, TEST)
     names = ("__init__", "__next__", "backtrack", "read_block")
     keys = [f"{here}:{line_of(lines, f'def {name}(')}" for name in names]
     frames = [
         Frame(here, line_of(lines, "return [first, next(lines)]"), "read_block"),
-        Frame(here, line_of(lines, "raise StopIteration"), "__next__"),
+        Frame(here, line_of(lines, raised), "__next__"),
     ]
     nodeid = "tests/test_lines.py::test_read_block"
     failure, run = failed_run(tmp_path, test_path, nodeid, 5, ("StopIteration", ""), frames, keys)
     return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
 
 
-def test_the_def_that_changed_private_state_from_outside_comes_right_after_the_raise(tmp_path):
-    assert ranked(tmp_path)[:3] == ["Lines.__next__", "backtrack", "read_block"]
+def test_the_def_that_changed_private_state_from_outside_comes_before_a_deliberate_raise(
+    tmp_path,
+):
+    assert ranked(tmp_path)[:3] == ["backtrack", "Lines.__next__", "read_block"]
+
+
+CRASHING = LINES.replace(
+    """        if self._index + 1 < len(self.lines):
+            self._index += 1
+            return self.lines[self._index]
+        raise StopIteration
+""",
+    """        self._index += 1
+        return self.lines[self._index]
+""",
+)
+
+
+def test_the_def_that_changed_private_state_comes_right_after_a_crash(tmp_path):
+    """The raise site crashed on its state (`self.lines[self._index]`): the line itself may
+    be what is wrong, so it keeps the first place."""
+    assert ranked(tmp_path, CRASHING, "return self.lines[self._index]")[:3] == [
+        "Lines.__next__",
+        "backtrack",
+        "read_block",
+    ]
 
 
 @pytest.mark.parametrize("attribute", ["index", "__index"])
