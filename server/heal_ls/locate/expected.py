@@ -37,6 +37,52 @@ def expected_exceptions(tree: ast.Module, line: int) -> set[str]:
     return found | {imported for name in found if (imported := _aliases(tree).get(name))}
 
 
+# What a test wraps around code it expects to warn (`pytest.warns`, `self.assertWarns`), or that
+# records the warnings it then counts (`with warnings.catch_warnings(record=True) as w:`).
+WARNS = {"warns", "assertWarns", "assertWarnsRegex", "deprecated_call", "catch_warnings"}
+WARNS_FAILED = ("DID NOT WARN", "not triggered")  # pytest.warns', unittest's assertWarns' words
+
+
+def expects_warning(tree: ast.Module, line: int, message: str) -> bool:
+    """Did the check failing at `line` count the warnings a block around it recorded (`assert
+    len(w) == 1` under `catch_warnings(record=True) as w`), or did a `pytest.warns` or
+    `assertWarns` block holding it fail because no warning came? A check of another value
+    inside such a block is about that value."""
+    none_came = message.strip().startswith(WARNS_FAILED[0]) or message.strip().endswith(
+        WARNS_FAILED[1]
+    )
+    for node in statements_holding(tree, line):
+        if not isinstance(node, (ast.With, ast.AsyncWith)) or not node.body:
+            continue
+        inside = node.body[0].lineno <= line  # (no warning came: raised at the `with` line)
+        for item in node.items:
+            call = item.context_expr
+            if not isinstance(call, ast.Call) or name_of(call.func) not in WARNS:
+                continue
+            held = item.optional_vars
+            if none_came or (
+                inside and isinstance(held, ast.Name) and held.id in _read_on(tree, line)
+            ):
+                return True
+    return False
+
+
+def _read_on(tree: ast.Module, line: int) -> set[str]:
+    """The names the innermost statement at `line` reads."""
+    found = [s for s in statements_holding(tree, line) if s.lineno == line]
+    return {n.id for n in ast.walk(found[-1]) if isinstance(n, ast.Name)} if found else set()
+
+
+def warns(index: ModuleIndex | None, node: FunctionNode, helpers: set[str]) -> bool:
+    """Does the def issue a warning itself (`warnings.warn(...)`) or call one of `helpers`, the
+    defs that do (`self._pickle_warning(obj)`)?"""
+    found = index.def_node(node.def_line) if index is not None else None
+    if found is None:
+        return False
+    called = {name_of(c.func) for c in ast.walk(found) if isinstance(c, ast.Call)}
+    return bool(called & ({"warn", "warn_explicit"} | helpers))
+
+
 def _aliases(tree: ast.Module) -> dict[str, str]:
     """The names the test module imports under another name (`from m import error as
     ID3Error`: ID3Error -> error): the code it calls raises the class by its own name."""

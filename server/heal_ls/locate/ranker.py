@@ -35,7 +35,7 @@ from heal_ls.locate.evidence import (
     returned_attributes,
     signature_error_callee,
 )
-from heal_ls.locate.expected import expected_exceptions, raises_any
+from heal_ls.locate.expected import expected_exceptions, expects_warning, raises_any, warns
 from heal_ls.locate.flow import (
     argument_reads,
     handed_to,
@@ -768,10 +768,41 @@ class Ranker:
             self.specific_blocks(failure, run, covered, [*on_line, *feeding], where)
         self.lacking_attribute(failure, covered, where)
         self.property_makers(on_line, covered, where)
+        self.missing_warning(failure, run, covered, (test_path, test_line), where)
         self.add_covered(failure, scores, run)
         if not covered and not on_line and not feeding:  # (acted needs covered)
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"
+
+    def missing_warning(self, failure: Failure, run: RunResult | None, covered, at, where: str):
+        """The test counted the warnings its code issued and got the wrong number (`assert
+        len(w) == 1` under `catch_warnings(record=True) as w`; `pytest.warns`: DID NOT WARN):
+        where the warning is missing (or too many) is a function the test ran that warns for
+        other inputs (`warnings.warn`, or a def of ours that does: `self._pickle_warning(obj)`),
+        the one whose block is the most specific to the failing tests first. A function that
+        only led there decided nothing about warning."""
+        index = self.index(at[0]) if at[0] else None
+        if index is None or index.tree is None or not at[1]:
+            return
+        if not expects_warning(index.tree, at[1], failure.message):
+            return
+        helpers = set()
+        for path in sorted({path for path, _ in covered}):
+            module = self.index(path)
+            for node in module.functions if module is not None else []:
+                if warns(module, node, set()):
+                    helpers.add(node.name)
+        found = [(p, n) for p, n in covered if warns(self.index(p), n, helpers)]
+        blocks = self.block_scores(failure, run)
+        scores = self.ochiai(failure, run)
+        for path, node in found:
+            key = f"{path}:{node.start_line}"
+            specific = max(blocks.get(key, (0.0, 0))[0], scores.get(key, 0.0))
+            reason = (
+                f"warns for other inputs; the failing check {where} counts the warnings the"
+                f" test's code issued (Ochiai {specific:.2f})"
+            )
+            self.add(path, node, reason, 1.0 + 0.01 * specific)
 
     def property_makers(self, on_line, covered, where: str):
         """A getter called on the failing line returns an attribute of its argument
