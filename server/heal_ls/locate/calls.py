@@ -139,6 +139,23 @@ def wrappers_of(tree: ast.Module, names: list[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def patched_with(tree: ast.Module, names: list[str]) -> dict[str, str]:
+    """The defs a module puts in place of another object's attribute of one of `names`
+    (`time.time_ns = fake_time_ns`, a fake's or freezer's patch), by that name: while the patch
+    holds, calling `time.time_ns()` runs `fake_time_ns`."""
+    wanted = set(names)
+    defined = {node.name for node in ast.walk(tree) if isinstance(node, DEF_TYPES)}
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Name):
+            continue
+        attributes = [t.attr for t in node.targets if isinstance(t, ast.Attribute)]
+        for attribute in attributes:
+            if attribute in wanted and node.value.id in defined:
+                found.setdefault(attribute, node.value.id)
+    return found
+
+
 def matches(name: str, function: FunctionNode) -> bool:
     """Does calling/reading `name` run `function`? (`Inventory(...)` runs `Inventory.__init__`)."""
     if function.name == name:

@@ -9,9 +9,11 @@ from heal_ls.locate.blocks import block_of, starts_handler
 from heal_ls.locate.cached import called_in, memoized, skipped_callees
 from heal_ls.locate.callgraph import Key, call_distances, key_of
 from heal_ls.locate.calls import (
+    call_names,
     imported_functions,
     matches,
     names_on_line,
+    patched_with,
     statement_parts,
 )
 from heal_ls.locate.evidence import (
@@ -726,6 +728,8 @@ class Ranker:
         on_line, feeding = self.test_line_suspects(test_path, test_line, covered)
         built_in = built_in_calls(failure.message)
         on_line = [(p, n) for p, n in on_line if n.name not in built_in]
+        if not on_line:
+            on_line = self.patched_calls(test_path, test_line, covered)
         # a getter only read what the test's earlier acts stored: it computed nothing checked
         feeding = [(p, n) for p, n in feeding if not is_getter(self.index(p), n)]
         # a def that only hands its arguments on to another computed nothing: what it called did
@@ -803,6 +807,21 @@ class Ranker:
                 f" test's code issued (Ochiai {specific:.2f})"
             )
             self.add(path, node, reason, 1.0 + 0.01 * specific)
+
+    def patched_calls(self, test_path, test_line, covered) -> list[Place]:
+        """The failing line calls no def of ours by name, but a library's function that a
+        module of ours replaced with its own def, which the test ran (`time.time_ns()` under
+        `time.time_ns = fake_time_ns`): the line's call ran that def."""
+        index = self.index(test_path) if test_path else None
+        if index is None or index.tree is None or not test_line:
+            return []
+        names = call_names(statement_parts(index.tree.body, test_line))
+        found: list[Place] = []
+        for path in sorted({path for path, _ in covered}):
+            module = self.index(path)
+            patched = patched_with(module.tree, names) if module and module.tree else {}
+            found += [(p, n) for p, n in covered if p == path and n.name in patched.values()]
+        return found
 
     def property_makers(self, on_line, covered, where: str):
         """A getter called on the failing line returns an attribute of its argument
