@@ -187,7 +187,8 @@ class Ranker:
         score = 0.91 if self.made_for_library(innermost, handed, covered) else 1.0
         self.raise_site(code, reason, score, "on the failing call path", refused=failure.message)
         self.outside_writers(innermost, node, covered)
-        self.value_origin(code, handed)
+        if not self.named_for_the_object(failure, node):
+            self.value_origin(code, handed)
         scores = self.ochiai(failure, run)
         index = self.index(innermost.path)
         # `size = self.getsizeof(v)` then `if size > limit` raised: the callee made the value,
@@ -230,6 +231,14 @@ class Ranker:
                     f" {node.qualname} read where it raised"
                 )
                 self.add(path, writer, reason, score + offset)
+
+    def named_for_the_object(self, failure: Failure, node: FunctionNode) -> bool:
+        """`'DictComp' object has no attribute 'elt'` raised in `visit_DictComp`: the def is
+        named for the kind of object it lacked an attribute of, so it was handed what it
+        handles; the line asked for the wrong attribute, and the callers that made the object
+        made the right one."""
+        lacking = missing_attribute(failure)
+        return lacking is not None and lacking[0].lower() in node.name.lower().split("_")
 
     def handed_to_library(
         self, frame: Frame, called: Frame | None, message: str
