@@ -68,6 +68,7 @@ from heal_ls.locate.state import (
     private_written_outside,
     read_off_self,
     stored_on_self,
+    written_outside,
 )
 from heal_ls.locate.testline import (
     ACCESSORS,
@@ -780,12 +781,45 @@ class Ranker:
         if not acted:
             self.specific_blocks(failure, run, covered, [*on_line, *feeding], where)
         self.lacking_attribute(failure, covered, where)
+        self.attribute_writers(failure, test_path, test_line, covered, where)
         self.property_makers(on_line, covered, where)
         self.missing_warning(failure, run, covered, (test_path, test_line), where)
         self.add_covered(failure, scores, run)
         if not covered and not on_line and not feeding:  # (acted needs covered)
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"
+
+    def attribute_writers(self, failure: Failure, test_path, test_line, covered, where: str):
+        """The failing check compares an attribute (`assert int == fields(B).n.type`) that a
+        def the test ran stored on an object it was handed, after that object was made
+        (`_obj_setattr(field, "type", hints[name])`), in a block the failing test ran: an act
+        that changed the value the check reads from outside its class; it comes first. A
+        constructor storing what it was given on `self` is how the value began, not a
+        change."""
+        index = self.index(test_path) if test_path else None
+        if index is None or index.tree is None or not test_line:
+            return
+        parts = statement_parts(index.tree.body, test_line)
+        compared = {
+            operand.attr
+            for p in parts
+            for node in ast.walk(p)
+            if isinstance(node, ast.Compare)
+            for operand in (node.left, *node.comparators)
+            if isinstance(operand, ast.Attribute)
+        }
+        for path, node in covered if compared else ():
+            found = def_of(self.index(path), node)
+            written = written_outside(found) if found is not None else {}
+            ran = set(failure.blocks.get(path, [])) if failure.blocks is not None else None
+            for name in sorted(compared & set(written)):
+                blocks = [block_of(found, line) for line in written[name]] if found else []
+                if ran is None or any(b is None or b in ran for b in blocks):
+                    reason = (
+                        f"stores .{name} on an object it was handed, which the failing check"
+                        f" {where} compares"
+                    )
+                    self.add(path, node, reason, 1.0)
 
     def missing_warning(self, failure: Failure, run: RunResult | None, covered, at, where: str):
         """The test counted the warnings its code issued and got the wrong number (`assert

@@ -107,6 +107,34 @@ def private_written_outside(found: Def) -> set[str]:
     }
 
 
+def written_outside(found: Def) -> dict[str, list[int]]:
+    """The attributes the def stores on an object other than its own after it was made, and
+    the lines it does it at: `field.type = ...`, or by name through a setattr
+    (`_obj_setattr(field, "type", hint)`, the way a frozen object is changed)."""
+    written: dict[str, list[int]] = {}
+    for node in ast.walk(found):
+        name = None
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            name = node.attr if _outside(node.value) else None
+        elif isinstance(node, ast.Call) and _sets_by_name(node):
+            held = node.args[1]
+            if isinstance(held, ast.Constant) and isinstance(held.value, str):
+                name = held.value
+        if name is not None and isinstance(node, ast.expr):
+            written.setdefault(name, []).append(node.lineno)
+    return written
+
+
+def _sets_by_name(call: ast.Call) -> bool:
+    """`setattr(obj, name, value)` or a def named like it, on an object not its own."""
+    named = (name_of(call.func) or "").endswith("setattr")
+    return named and len(call.args) == 3 and _outside(call.args[0])
+
+
+def _outside(target: ast.expr) -> bool:
+    return isinstance(target, ast.Name) and target.id not in ("self", "cls")
+
+
 def is_private(attribute: str) -> bool:
     """One leading underscore (`_index`): not a dunder, not a mangled name."""
     return attribute.startswith("_") and not attribute.startswith("__")
