@@ -62,6 +62,7 @@ from heal_ls.locate.state import (
     class_of,
     held_locals,
     is_private,
+    literal_tables,
     made_on_self,
     missing_attribute,
     none_tested,
@@ -589,7 +590,13 @@ class Ranker:
                 makers.append((path, maker, stored))
         for rank, (path, maker, stored) in enumerate(makers):
             reason = f"stores {', '.join(stored[:3])}, which {first.qualname} reads off self"
-            self.add(path, maker, reason, first.score - 0.000001 * (rank + 1))
+            score = first.score - 0.000001 * (rank + 1)
+            if tables := sorted(set(stored) & literal_tables(def_of(self.index(path), maker))):
+                # the branch looked up an entry of a table written out by hand: the entry is
+                # data, likelier wrong than the lookup that applies every entry alike
+                reason = f"stores the literal table {tables[0]}, which {first.qualname} reads"
+                score = first.score + 0.000001 * (len(makers) - rank)
+            self.add(path, maker, reason, score)
 
     def likeliest_branch(
         self, failure: Failure, run: RunResult | None, first: Suspect

@@ -62,6 +62,31 @@ def made_on_self(found: Def) -> set[str]:
     return made
 
 
+def literal_tables(found: Def | None) -> set[str]:
+    """The attributes the def stores on `self` as a table written out in the source (`self.ords
+    = {"nen": "nens", "rde": "rdes"}`): a dict, list, tuple or set display of two entries or
+    more, all literals."""
+    tables = set()
+    for node in ast.walk(found) if found is not None else []:
+        if isinstance(node, ast.Assign) and _table(node.value):
+            tables |= {t.attr for t in node.targets if isinstance(t, ast.Attribute) and _on_self(t)}
+    return tables
+
+
+def _table(value: ast.expr) -> bool:
+    if isinstance(value, ast.Dict):
+        size = len(value.keys)
+    elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        size = len(value.elts)
+    else:
+        return False
+    try:
+        ast.literal_eval(value)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return size >= 2
+
+
 EMPTY_MAKERS = {"dict", "list", "set", "tuple", "frozenset", "OrderedDict", "defaultdict", "deque"}
 
 

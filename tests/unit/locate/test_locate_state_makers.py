@@ -1,7 +1,9 @@
 """locate(): the first suspect reads, in its likeliest block, state off `self` that another
 def of its class computed and stored (issue 22, ranking, class A: the fault made a value and
 returned; a later reader ranks first). That maker comes right after the reader, here a table
-built by `setup` while the module was imported. A parameter stored as it came
+built by `setup` while the module was imported; before it when what it stored is a table
+written out as literals (a hand-written entry is likelier wrong than the lookup that applies
+every entry alike: num2words' German `ords`). A parameter stored as it came
 (`self.suffix = suffix`) was made by the caller: its constructor is not lifted."""
 
 import pytest
@@ -52,8 +54,17 @@ def ranked(tmp_path, words: str = WORDS) -> list[str]:
     return ranked_among_passing(tmp_path, failure, ran, {here: []})
 
 
-def test_the_def_that_stored_what_the_reader_reads_comes_right_after_it(tmp_path):
-    assert ranked(tmp_path)[:2] == ["Words.ordinal", "Words.setup"]
+def test_the_def_that_stored_a_literal_table_the_reader_reads_comes_first(tmp_path):
+    assert ranked(tmp_path)[:2] == ["Words.setup", "Words.ordinal"]
+
+
+@pytest.mark.parametrize(
+    "table",
+    ['dict(zip(["eins", "drei"], ["ers", "drit"]))', '{"eins": "ers", "drei": SUFFIX}'],
+)
+def test_the_def_that_computed_what_the_reader_reads_comes_right_after_it(tmp_path, table):
+    words = WORDS.replace('{"eins": "ers", "drei": "drit"}', table)
+    assert ranked(tmp_path, "SUFFIX = 'drit'\n" + words)[:2] == ["Words.ordinal", "Words.setup"]
 
 
 @pytest.mark.parametrize("stored", ["suffix", 'suffix or "-"'])
