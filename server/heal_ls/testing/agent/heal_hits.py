@@ -182,21 +182,40 @@ _INSIDE = ("body", "orelse", "finalbody", "handlers", "cases")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-class _AddHits(ast.NodeTransformer):
+# The statement lists a statement holds: a def is a statement, found only in these (no
+# expression holds one), so the walk for defs never enters an expression.
+_BODIES = ("body", "orelse", "finalbody")
+_PARTS = ("handlers", "cases")  # except handlers and match cases, each with its own body
+
+
+class _AddHits:
     def __init__(self, path, blocks=False):
         self.path = path
         self.blocks = blocks
 
-    def visit_FunctionDef(self, node):
-        self.generic_visit(node)
+    def add(self, statements):
+        """Instrument every def among `statements` and inside them, nested defs first. Only
+        statements are visited: an ast.NodeTransformer's walk of every expression node was
+        ~40% of instrumenting a module (networkx: 1.7 s of CPU against a plain compile's 0.6)."""
+        for statement in statements:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._def(statement)
+                continue
+            for name in _BODIES:
+                inner = getattr(statement, name, None)
+                if isinstance(inner, list):
+                    self.add(inner)
+            for name in _PARTS:
+                for part in getattr(statement, name, None) or ():
+                    self.add(part.body)
+
+    def _def(self, node):
+        self.add(node.body)
         if self.blocks:
             node.body = self._blocks(node.body, entry=True)
         first = min([node.lineno] + [d.lineno for d in node.decorator_list])
         at = 1 if _is_docstring(node.body[0]) and len(node.body) > 1 else 0
         node.body.insert(at, _hit(f"{self.path}:{first}", node.body[at]))
-        return node
-
-    visit_AsyncFunctionDef = visit_FunctionDef
 
     def _blocks(self, statements, entry):
         """`statements` with a block hit before the first (unless `entry`) and after every
@@ -246,7 +265,8 @@ def compile_recording(source, path, blocks=None):
     """Module code for `source` whose functions (and with `blocks`, their blocks; None: as the
     environment says) report their runs, compiled as `path`."""
     blocks = blocks_wanted() if blocks is None else blocks
-    tree = _AddHits(os.path.abspath(path), blocks).visit(ast.parse(source, path))
+    tree = ast.parse(source, path)
+    _AddHits(os.path.abspath(path), blocks).add(tree.body)
     return compile(tree, path, "exec", dont_inherit=True)
 
 

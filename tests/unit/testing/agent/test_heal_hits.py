@@ -310,7 +310,8 @@ def test_instrumented_code_places_every_node_it_adds(tmp_path):
     import heal_hits
 
     def walked(source, path, blocks):  # how the code was compiled before
-        tree = heal_hits._AddHits(str(path), blocks).visit(ast.parse(source, str(path)))
+        tree = ast.parse(source, str(path))
+        heal_hits._AddHits(str(path), blocks).add(tree.body)
         return compile(ast.fix_missing_locations(tree), str(path), "exec", dont_inherit=True)
 
     sources = [SOURCE, BRANCHY, Path(parts.__file__).read_text(encoding="utf-8")]
@@ -319,3 +320,100 @@ def test_instrumented_code_places_every_node_it_adds(tmp_path):
         for blocks in (False, True):
             code = heal_hits.compile_recording(source, str(path), blocks)
             assert marshal.dumps(code) == marshal.dumps(walked(source, path, blocks))
+
+
+DEFS_EVERYWHERE = """
+import contextlib
+
+
+def f_top():
+    def f_nested():
+        class K:
+            def f_in_class_in_def(self):
+                pass
+        return K
+    if True:
+        def f_in_if_in_def():
+            pass
+    return f_nested
+
+
+class C:
+    def f_method(self):
+        pass
+
+    class Inner:
+        async def f_async_in_inner(self):
+            pass
+
+
+if len("x"):
+    def f_if():
+        pass
+else:
+    def f_else():
+        pass
+for _ in ():
+    def f_for():
+        pass
+else:
+    def f_for_else():
+        pass
+while False:
+    def f_while():
+        pass
+else:
+    def f_while_else():
+        pass
+try:
+    def f_try():
+        pass
+except ValueError:
+    def f_except():
+        pass
+else:
+    def f_try_else():
+        pass
+finally:
+    def f_finally():
+        pass
+try:
+    pass
+except* TypeError:
+    def f_except_star():
+        pass
+with contextlib.nullcontext():
+    def f_with():
+        pass
+match 1:
+    case 1:
+        def f_case():
+            pass
+    case _:
+        @staticmethod
+        def f_decorated_case():
+            pass
+"""
+
+
+def test_every_def_is_instrumented_wherever_it_sits(tmp_path):
+    """The instrumenting walk visits statements only (defs are statements): a def in each kind of
+    statement list (class, def, if/else, loops and their else, try's four parts and except*,
+    with, match case) reports its run, and nothing else does."""
+    import ast
+
+    import heal_hits
+
+    path = str(tmp_path / "everywhere.py")
+    written = {
+        node.name
+        for node in ast.walk(ast.parse(DEFS_EVERYWHERE))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    hitting, stack = set(), [heal_hits.compile_recording(DEFS_EVERYWHERE, path, blocks=False)]
+    while stack:
+        code = stack.pop()
+        stack += [const for const in code.co_consts if hasattr(const, "co_names")]
+        if heal_hits.HIT in code.co_names:
+            hitting.add(code.co_name)
+    assert len(written) == 20 and hitting == written
