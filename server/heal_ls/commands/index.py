@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
                 options=options,
                 workers=workers,
                 full=args.full,
-                on_row=live.on_row,
+                on_row=live.rows(),
             )
         )
     if filled.run is not None and filled.run.error:

@@ -65,3 +65,36 @@ def test_a_long_test_shows_when_the_timeout_will_stop_it(monkeypatch):
         assert "stopping" in bar_line(bar, 160)
         bar.on_row(wire.TestLine("tests/test_a.py::test_slow", "passed", 1.0, "", 1, [], None, ""))
         assert "stop" not in bar_line(bar, 160)  # the test ended: nothing to stop
+
+
+def test_rows_go_to_the_bar_only_where_it_is_shown(monkeypatch):
+    """Off a terminal (a pipe, --json) a run gets no row reader: its report is not read while it
+    goes, only once at its end."""
+    with Live(False, title="index") as quiet:
+        assert quiet.rows() is None
+    monkeypatch.setattr("sys.stderr", Terminal())
+    with Live(True, title="index") as shown:
+        assert shown.rows() == shown.on_row
+
+
+def test_index_with_json_reads_no_rows_while_it_runs(monkeypatch, tmp_path, capsys):
+    import argparse
+
+    from heal_ls.commands import index
+    from heal_ls.impact.store import MapStats
+    from heal_ls.testing.fill_map import Filled
+
+    given = {}
+
+    async def fill_map(root, **kwargs):
+        given.update(kwargs)
+        return Filled(None, [], None, 0.0, MapStats(0, 0, 0, 0))
+
+    monkeypatch.setattr(index, "fill_map", fill_map)
+    monkeypatch.setattr(index, "has_xdist", lambda python: True)
+    parser = argparse.ArgumentParser()
+    index.add_arguments(parser)
+    args = parser.parse_args([str(tmp_path), "--json"])
+    assert index.run(args) == 0
+    assert "on_row" in given and given["on_row"] is None
+    assert '"ran": 0' in capsys.readouterr().out
