@@ -65,6 +65,7 @@ def name_bonus(
     failure: Failure,
     eligible: set[Key],
     specificity: dict[Key, float] | None = None,
+    written: dict[Key, str] | None = None,
 ) -> None:
     """Lift the `eligible` suspects whose qualname shares a word with the failing test's name
     (in place), and again those sharing one with its class's name: a test class gathers the
@@ -75,7 +76,8 @@ def name_bonus(
     helper named like `test_error_...`). A name breaks near ties only: a lift that would carry
     a suspect past an eligible one at least SPECIFIC times as `specificity` (its likeliest
     block's Ochiai) is withdrawn (`DiffLevel.path`, 0.10, lifted twice, passing
-    `DeepDiff._diff_dict`, 0.58)."""
+    `DeepDiff._diff_dict`, 0.58). The suspects that `written` the wrong text the failing
+    check shows (a constant of theirs in it: `written.py`) are lifted, and withdrawn, alike."""
     before = {key: (suspects[key].score, suspects[key].reason) for key in eligible}
     for wanted, named in (
         (failing_test_words(failure), "the failing test is named for it"),
@@ -87,6 +89,10 @@ def name_bonus(
             if shared:
                 suspect.score += NAME_BONUS
                 suspect.reason = f"{suspect.reason}; {named} ({shared[0]})"
+    for key, text in (written or {}).items():
+        if key in eligible:
+            suspects[key].score += NAME_BONUS
+            suspects[key].reason += f"; the failing check shows text it writes ({text!r})"
     for key in _past_more_specific(suspects, before, specificity or {}):
         suspects[key].score, suspects[key].reason = before[key]
 

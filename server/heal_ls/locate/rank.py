@@ -56,7 +56,8 @@ def locate(
         ranker.add(path, node, reason, 0.9)
     changed_bonus(ranker.suspects.values(), run)
     eligible = ranker.named_for_test()
-    name_bonus(ranker.suspects, failure, eligible, ranker.specificity(failure, run, eligible))
+    specific = ranker.specificity(failure, run, eligible)
+    name_bonus(ranker.suspects, failure, eligible, specific, ranker.wrote_text(failure, eligible))
     ranker.enclosing_defs()
     tested = in_tested_module(failure)  # of equal scores, the tested module's first
     suspects = sorted(ranker.suspects.values(), key=lambda s: (-s.score, not tested(s)))

@@ -78,6 +78,7 @@ from heal_ls.locate.testline import (
     line_suspects,
     resolve,
 )
+from heal_ls.locate.written import checked_text, written_into
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.parse import Def, name_of
 from heal_ls.pysource.paths import is_test_file, relative_path
@@ -165,6 +166,20 @@ class Ranker:
         a caller named like the test (oauthlib's `parse_request_body_response`) only led to the
         raise below it."""
         return self.by_spectrum - self.called_on_line - self.on_path
+
+    def wrote_text(self, failure: Failure, keys) -> dict[Key, str]:
+        """Of the suspects `keys`, those whose string constants are in the text the failing
+        check shows wrong (`written.checked_text`), each with the first such constant."""
+        text = checked_text(failure.message)
+        found = {}
+        for key in keys if text else ():
+            suspect = self.suspects[key]
+            index = self.index(suspect.path)
+            node = index.at_start_line(suspect.start_line) if index is not None else None
+            body = def_of(index, node) if node is not None else None
+            if body is not None and (constants := written_into(body, text)):
+                found[key] = constants[0]
+        return found
 
     def key(self, path: str, node: FunctionNode) -> Key:
         return key_of(path, node)
