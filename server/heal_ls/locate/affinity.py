@@ -116,6 +116,24 @@ def _past_more_specific(
     return found
 
 
+def named_inside_first(
+    suspects: list[Suspect], failure: Failure, quoted_words: Callable[[Suspect], set[str]]
+) -> list[Suspect]:
+    """`suspects` (best first) with those tied at the top reordered: the ones whose body
+    quotes a word of the failing test's name that their own name lacks (a key, an option's
+    name: `options.get("figwidth")` for `test_..._rejects_figwidth_css_injection`) come first.
+    The test says what it is about, and of suspects the evidence cannot tell apart, the one
+    that handles that thing by name is likelier the one tested; a tie only, never past a
+    better score. Not a parameter's or attribute's name: a constructor keeping
+    `self._initial = initial` handles nothing."""
+    wanted = failing_test_words(failure)
+    top = [s for s in suspects if s.score == suspects[0].score] if suspects else []
+    if len(top) < 2 or not wanted:
+        return suspects
+    said = {id(s) for s in top if (quoted_words(s) - words(s.qualname)) & wanted}
+    return sorted(top, key=lambda s: id(s) not in said) + suspects[len(top) :]
+
+
 def module_words(path: str) -> set[str]:
     """The words of a module's file name (its package's for an `__init__.py`), two letters
     kept: a module named for a language or a format (`lang_FR.py`, `io.py`) is named by them."""

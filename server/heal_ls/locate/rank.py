@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from heal_ls.locate.affinity import in_tested_module, name_bonus
+from heal_ls.locate.affinity import in_tested_module, name_bonus, named_inside_first
 from heal_ls.locate.evidence import unparsable_note
 from heal_ls.locate.history import changed_bonus
 from heal_ls.locate.missing import missing_dependency, missing_name, suggested_defs
@@ -65,6 +65,7 @@ def locate(
         ranker.state_makers(failure, run, suspects[0])
         ranker.none_returner(failure, run, suspects[0])
         suspects = sorted(ranker.suspects.values(), key=lambda s: (-s.score, not tested(s)))
+    suspects = named_inside_first(suspects, failure, ranker.quoted_words)
     if not suspects:
         reason = reason or "no function of the workspace is involved"
         note = missing_dependency(failure, root) or unparsable_note(ranker.unparsable, root, reason)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from heal_ls.locate.affinity import words
 from heal_ls.locate.blocks import block_of, starts_handler
 from heal_ls.locate.cached import called_in, memoized, skipped_callees
 from heal_ls.locate.callgraph import Key, call_distances, key_of
@@ -180,6 +181,21 @@ class Ranker:
             if body is not None and (constants := written_into(body, text)):
                 found[key] = constants[0]
         return found
+
+    def quoted_words(self, suspect: Suspect) -> set[str]:
+        """The words of the names a suspect's def quotes (a key, an option's or attribute's
+        name: a string that is an identifier), not prose (a message, its docstring)."""
+        index = self.index(suspect.path)
+        found = index.def_node(suspect.def_line) if index is not None else None
+        if found is None:
+            return set()
+        body = found.body[1:] if ast.get_docstring(found) is not None else found.body
+        quoted = set()
+        for node in (n for statement in body for n in ast.walk(statement)):
+            value = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(value, str) and value.isidentifier():
+                quoted |= words(value)
+        return quoted
 
     def key(self, path: str, node: FunctionNode) -> Key:
         return key_of(path, node)
