@@ -11,7 +11,7 @@ import sys
 from heal_ls.locate.calls import statement_parts
 from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.models import Failure, Frame, RunResult
-from heal_ls.pysource.parse import Def
+from heal_ls.pysource.parse import Def, name_of, statements_holding
 from heal_ls.pysource.paths import is_test_file, relative_path
 
 # The Python heal-ls parses workspace code with (its own, whatever the project's interpreter).
@@ -373,3 +373,29 @@ def unparsable_note(unparsable: dict[str, SyntaxError], root: str, reason: str) 
         f" (line {err.lineno}: {err.msg}); if the project uses a newer Python's syntax, run"
         " heal-ls itself on that Python"
     )
+
+
+def checks_for_tests(index: ModuleIndex | None, node: FunctionNode) -> bool:
+    """Is the def test code kept outside a test file: a method of a unittest TestCase
+    (`YAPFTest.assertCodeEqual` in a helper module), or an assertion helper whose whole body
+    asserts on its parameters (`def eq_(a, b, msg=None): assert a == b, msg`)? It checks what
+    a test computed and computes nothing of the code under test: the failure it raises is the
+    test's own check, never a suspect."""
+    found = def_of(index, node)
+    if found is None or index is None or index.tree is None:
+        return False
+    owner = index.class_at(node.start_line)
+    if owner is not None and node.qualname == f"{owner.qualname}.{node.name}":
+        held = statements_holding(index.tree, owner.def_line)
+        cls = next((c for c in held if isinstance(c, ast.ClassDef)), None)
+        if cls is not None and any((name_of(b) or "").endswith("TestCase") for b in cls.bases):
+            return True
+    body = [s for s in found.body if not _is_docstring(s)]
+    if len(body) != 1 or not isinstance(body[0], ast.Assert):
+        return False
+    read = {n.id for n in ast.walk(body[0].test) if isinstance(n, ast.Name)}
+    return bool(read) and read <= _parameters(found)
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)

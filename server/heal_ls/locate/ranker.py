@@ -20,6 +20,7 @@ from heal_ls.locate.calls import (
 from heal_ls.locate.evidence import (
     always_raises,
     arguments_read,
+    checks_for_tests,
     contrasted,
     crashed_on_a_value,
     def_of,
@@ -133,6 +134,7 @@ class Ranker:
         # readers; each pass counts every block of every recorded test)
         self.blocks_of: dict[str, tuple[dict[str, float], dict[str, tuple[float, int]]]] = {}
         self.ochiai_of: dict[str, dict[str, float]] = {}
+        self.tests_code: dict[Key, bool] = {}
 
     def index(self, path: str) -> ModuleIndex | None:
         if path not in self.indexes:
@@ -151,6 +153,8 @@ class Ranker:
 
     def add(self, path, node: FunctionNode, reason: str, score: float, line=None, spectrum=False):
         key = self.key(path, node)
+        if self.is_test_code(key, path, node):
+            return
         known = self.suspects.get(key)
         if known is None or score > known.score:  # the strongest reason wins
             self.suspects[key] = suspect_for(path, node, reason, score, line)
@@ -158,6 +162,13 @@ class Ranker:
                 self.by_spectrum.add(key)
             else:
                 self.by_spectrum.discard(key)
+
+    def is_test_code(self, key: Key, path: str, node: FunctionNode) -> bool:
+        """Test code kept outside a test file (`evidence.checks_for_tests`), asked once a
+        def: it checks what the test computed and is never a suspect."""
+        if key not in self.tests_code:
+            self.tests_code[key] = checks_for_tests(self.index(path), node)
+        return self.tests_code[key]
 
     def named_for_test(self) -> set[tuple[str, int]]:
         """The suspects the failing test's name may lift: those ranked by the run's spectrum
