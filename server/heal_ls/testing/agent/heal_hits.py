@@ -337,12 +337,29 @@ class RecordingFinder:
 
     Loaders that already compile from text with a `compile_source` hook (the overlay) are handed
     `compile_recording`; test files and non-workspace modules are left exactly as found.
+
+    A module none of them finds is searched twice: by this finder, then by the import system,
+    which asks the same finders after this one returns None. Such a search is remembered
+    (`missing`) until the places it looked change or `importlib.invalidate_caches()`, so a
+    repeated import of a missing module is searched once, as without heal-ls: networkx calls
+    `import numpy` (not installed) inside its random-graph functions, ~80,000 times in one test
+    file, which ran 1.6x as long recorded (19 -> 31 s of CPU).
     """
 
     def __init__(self, wants):
         self.wants = wants  # path -> bool: a workspace file outside the tests
+        self.missing = set()  # (name, where it was looked for, the finders asked): none had it
+
+    def invalidate_caches(self):
+        self.missing.clear()
 
     def find_spec(self, fullname, path=None, target=None):
+        searched = (fullname, tuple(sys.path if path is None else path), tuple(sys.meta_path))
+        try:
+            if searched in self.missing:
+                return None
+        except TypeError:  # something unhashable on a path: not remembered
+            searched = None
         spec = None
         for finder in sys.meta_path[sys.meta_path.index(self) + 1 :]:
             find = getattr(finder, "find_spec", None)
@@ -351,6 +368,8 @@ class RecordingFinder:
             spec = find(fullname, path, target)
             if spec is not None:
                 break
+        if spec is None and searched is not None:
+            self.missing.add(searched)
         if spec is None or not spec.origin or not self.wants(spec.origin):
             return spec
         loader = spec.loader

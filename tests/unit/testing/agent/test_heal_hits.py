@@ -417,3 +417,45 @@ def test_every_def_is_instrumented_wherever_it_sits(tmp_path):
         if heal_hits.HIT in code.co_names:
             hitting.add(code.co_name)
     assert len(written) == 20 and hitting == written
+
+
+class Counting:
+    """A finder after the recorder that finds nothing and counts how often it is asked."""
+
+    def __init__(self, name):
+        self.name = name
+        self.asked = 0
+
+    def find_spec(self, fullname, path=None, target=None):
+        self.asked += fullname == self.name
+        return None
+
+
+def test_a_missing_module_is_searched_once_an_import_after_its_first_miss(
+    tmp_path, recorder, monkeypatch
+):
+    """The recorder asks the finders after it, and then the import system asks them again: a
+    module none has is remembered missing, so importing it again asks them once (networkx
+    imports the absent numpy in its hot functions), until the places to look change or
+    importlib.invalidate_caches(); a module made meanwhile is then found and recorded."""
+    name = "heal_missing_mod"
+    counting = Counting(name)
+    sys.meta_path.append(counting)
+    try:
+        for _ in range(3):
+            with pytest.raises(ModuleNotFoundError):
+                importlib.import_module(name)
+        assert counting.asked == 2 + 1 + 1
+        monkeypatch.syspath_prepend(tmp_path / "elsewhere")  # another place to look: searched again
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(name)
+        assert counting.asked == 4 + 2
+        (tmp_path / f"{name}.py").write_text("def made():\n    return 1\n", encoding="utf-8")
+        importlib.invalidate_caches()
+        mod = importlib.import_module(name)
+    finally:
+        sys.meta_path.remove(counting)
+    recorder.start()
+    mod.made()
+    recorder.stop()
+    assert recorder.collected() == [f"{tmp_path / name}.py:1"]
