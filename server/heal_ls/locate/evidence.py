@@ -375,17 +375,23 @@ def unparsable_note(unparsable: dict[str, SyntaxError], root: str, reason: str) 
     )
 
 
-def checks_for_tests(index: ModuleIndex | None, node: FunctionNode) -> bool:
-    """Is the def test code kept outside a test file: a method of a unittest TestCase
-    (`YAPFTest.assertCodeEqual` in a helper module), or an assertion helper whose whole body
-    asserts on its parameters (`def eq_(a, b, msg=None): assert a == b, msg`)? It checks what
-    a test computed and computes nothing of the code under test: the failure it raises is the
-    test's own check, never a suspect."""
+def checks_for_tests(path: str, index: ModuleIndex | None, node: FunctionNode) -> bool:
+    """Is the def test code kept outside a test file: a method of a unittest TestCase in a
+    helper module beside the tests (`YAPFTest.assertCodeEqual` in yapftests/), or an assertion
+    helper whose whole body asserts on its parameters (`def eq_(a, b, msg=None): assert a == b,
+    msg`)? It checks what a test computed and computes nothing of the code under test: the
+    failure it raises is the test's own check, never a suspect. A TestCase of a package with no
+    test file beside it is the product of a testing library (Django's SimpleTestCase): its
+    assertions are the code under test."""
     found = def_of(index, node)
     if found is None or index is None or index.tree is None:
         return False
     owner = index.class_at(node.start_line)
-    if owner is not None and node.qualname == f"{owner.qualname}.{node.name}":
+    if (
+        owner is not None
+        and node.qualname == f"{owner.qualname}.{node.name}"
+        and beside_tests(path)
+    ):
         held = statements_holding(index.tree, owner.def_line)
         cls = next((c for c in held if isinstance(c, ast.ClassDef)), None)
         if cls is not None and any((name_of(b) or "").endswith("TestCase") for b in cls.bases):
@@ -395,6 +401,16 @@ def checks_for_tests(index: ModuleIndex | None, node: FunctionNode) -> bool:
         return False
     read = {n.id for n in ast.walk(body[0].test) if isinstance(n, ast.Name)}
     return bool(read) and read <= _parameters(found)
+
+
+def beside_tests(path: str) -> bool:
+    """Does the file's folder hold a test file (test_*.py, *_test.py)?"""
+    folder = os.path.dirname(path)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    return any(is_test_file(os.path.join(folder, name)) for name in names if name.endswith(".py"))
 
 
 def _is_docstring(statement: ast.stmt) -> bool:

@@ -32,14 +32,16 @@ class CodeTest(unittest.TestCase):
 
 
 @pytest.mark.parametrize(
-    ("helper", "name", "raising"),
-    [(EQ, "eq_", "assert a == b"), (CASE, "assertCodeEqual", "self.fail")],
+    ("helper", "name", "raising", "folder"),
+    [(EQ, "eq_", "assert a == b", "."), (CASE, "assertCodeEqual", "self.fail", "fmttests")],
 )
-def test_the_check_kept_in_a_helper_module_is_no_suspect(tmp_path, helper, name, raising):
+def test_the_check_kept_in_a_helper_module_is_no_suspect(tmp_path, helper, name, raising, folder):
     test = "from checks import *\nfrom fmt import reformat\n\n\ndef test_spaces():\n"
     test += f"    {name}('a  b', reformat('a  b'))\n"
     here, test_path = write_project(tmp_path, "fmt", FMT, test)
-    checks = Path(tmp_path / "checks.py")
+    (tmp_path / folder).mkdir(exist_ok=True)
+    (tmp_path / folder / "spacing_test.py").write_text("def test_nothing():\n    pass\n")
+    checks = Path(tmp_path / folder / "checks.py")
     checks.write_text(helper)
     keys = [*keys_of(here, FMT, ("reformat",)), *keys_of(str(checks), helper, (name,))]
     frames = [Frame(str(checks), line_of(helper, raising), name)]
@@ -58,3 +60,32 @@ def test_a_def_that_asserts_on_its_own_state_is_code_under_test(tmp_path):
         test_path, "tests/test_stack.py::test_pop", 2, ("AssertionError", ""), frames, []
     )
     assert locate(failure, str(tmp_path)).suspects[0].qualname == "pop"
+
+
+LIBRARY_CASE = """\
+import unittest
+
+
+class HtmlTestCase(unittest.TestCase):
+    def assertHtmlEqual(self, expected, html):
+        if html.strip() != expected:
+            self.fail("HTML mismatch")
+"""
+
+
+def test_a_testing_librarys_own_testcase_is_code_under_test(tmp_path):
+    """A TestCase in a package with no test file beside it is what a testing library ships
+    (Django's SimpleTestCase): a wrong assertion there is the bug, and stays the suspect."""
+    test = "from htmltest.case import HtmlTestCase\n\n\ndef test_spaces():\n"
+    test += "    HtmlTestCase().assertHtmlEqual('<a>', '<a >')\n"
+    here, test_path = write_project(tmp_path, "fmt", FMT, test)
+    (tmp_path / "htmltest").mkdir()
+    case = tmp_path / "htmltest" / "case.py"
+    case.write_text(LIBRARY_CASE)
+    keys = keys_of(str(case), LIBRARY_CASE, ())
+    keys.append(f"{case}:{line_of(LIBRARY_CASE, 'def assertHtmlEqual(')}")
+    frames = [Frame(str(case), line_of(LIBRARY_CASE, "self.fail"), "assertHtmlEqual")]
+    error = ("AssertionError", "HTML mismatch")
+    failure = failing_test(test_path, "tests/test_fmt.py::test_spaces", 5, error, frames, keys)
+    suspects = [s.qualname for s in locate(failure, str(tmp_path)).suspects]
+    assert suspects[:1] == ["HtmlTestCase.assertHtmlEqual"]
