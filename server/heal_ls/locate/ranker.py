@@ -185,10 +185,7 @@ class Ranker:
         text = checked_text(failure.message)
         found = {}
         for key in keys if text else ():
-            suspect = self.suspects[key]
-            index = self.index(suspect.path)
-            node = index.at_start_line(suspect.start_line) if index is not None else None
-            body = def_of(index, node) if node is not None else None
+            body = self.def_of_suspect(self.suspects[key])
             if body is not None and (constants := written_into(body, text)):
                 found[key] = constants[0]
         return found
@@ -196,8 +193,7 @@ class Ranker:
     def quoted_words(self, suspect: Suspect) -> set[str]:
         """The words of the names a suspect's def quotes (a key, an option's or attribute's
         name: a string that is an identifier), not prose (a message, its docstring)."""
-        index = self.index(suspect.path)
-        found = index.def_node(suspect.def_line) if index is not None else None
+        found = self.def_of_suspect(suspect)
         if found is None:
             return set()
         body = found.body[1:] if ast.get_docstring(found) is not None else found.body
@@ -207,6 +203,17 @@ class Ranker:
             if isinstance(value, str) and value.isidentifier():
                 quoted |= words(value)
         return quoted
+
+    def def_of_suspect(self, suspect: Suspect) -> Def | None:
+        """The parsed def of a suspect, None when its module did not parse."""
+        index = self.index(suspect.path)
+        return index.def_node(suspect.def_line) if index is not None else None
+
+    def test_tree(self, test_path: str | None, test_line: int | None) -> ast.Module | None:
+        """The failing test's module, parsed, when the failure says where in it the test
+        failed; None otherwise (no line to read, or the module did not parse)."""
+        index = self.index(test_path) if test_path and test_line else None
+        return index.tree if index is not None else None
 
     def key(self, path: str, node: FunctionNode) -> Key:
         return key_of(path, node)
@@ -845,10 +852,10 @@ class Ranker:
         that changed the value the check reads from outside its class; it comes first. A
         constructor storing what it was given on `self` is how the value began, not a
         change."""
-        index = self.index(test_path) if test_path else None
-        if index is None or index.tree is None or not test_line:
+        tree = self.test_tree(test_path, test_line)
+        if tree is None:
             return
-        parts = statement_parts(index.tree.body, test_line)
+        parts = statement_parts(tree.body, test_line)
         compared = {
             operand.attr
             for p in parts
@@ -877,10 +884,8 @@ class Ranker:
         other inputs (`warnings.warn`, or a def of ours that does: `self._pickle_warning(obj)`),
         the one whose block is the most specific to the failing tests first. A function that
         only led there decided nothing about warning."""
-        index = self.index(at[0]) if at[0] else None
-        if index is None or index.tree is None or not at[1]:
-            return
-        if not expects_warning(index.tree, at[1], failure.message):
+        tree = self.test_tree(*at)
+        if tree is None or not expects_warning(tree, at[1], failure.message):
             return
         helpers = set()
         for path in sorted({path for path, _ in covered}):
@@ -904,10 +909,10 @@ class Ranker:
         """The failing line calls no def of ours by name, but a library's function that a
         module of ours replaced with its own def, which the test ran (`time.time_ns()` under
         `time.time_ns = fake_time_ns`): the line's call ran that def."""
-        index = self.index(test_path) if test_path else None
-        if index is None or index.tree is None or not test_line:
+        tree = self.test_tree(test_path, test_line)
+        if tree is None:
             return []
-        names = call_names(statement_parts(index.tree.body, test_line))
+        names = call_names(statement_parts(tree.body, test_line))
         found: list[Place] = []
         for path in sorted({path for path, _ in covered}):
             module = self.index(path)
@@ -1139,13 +1144,13 @@ class Ranker:
 
     def test_line_suspects(self, test_path, test_line, covered):
         """Functions called on the failing test line, and those that computed what it checks."""
-        index = self.index(test_path) if test_path else None
-        if index is None or index.tree is None or not test_line:
+        tree = self.test_tree(test_path, test_line)
+        if tree is None:
             return [], []
-        return line_suspects(index.tree, test_path, test_line, covered, self.root)
+        return line_suspects(tree, test_path, test_line, covered, self.root)
 
     def acted_before(self, test_path, test_line, covered, wanted: bool):
-        index = self.index(test_path) if test_path and wanted else None
-        if index is None or index.tree is None or not test_line:
+        tree = self.test_tree(test_path, test_line) if wanted else None
+        if tree is None:
             return [], ""
-        return acted_before(index.tree, test_line, covered)
+        return acted_before(tree, test_line, covered)
