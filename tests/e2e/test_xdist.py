@@ -60,6 +60,33 @@ def test_the_whole_suite_runs_on_the_workers_and_is_reported_whole(project):
     assert double.covered == [f"{os.path.realpath(project / 'calc.py')}:1"]
 
 
+# On a worker: one recording import hook (the worker's own), and a Python the test starts records
+# into that worker's folder, so its function joins the test's coverage.
+ONE_RECORDER = """import os
+import subprocess
+import sys
+
+
+def test_one_recorder():
+    finders = [f for f in sys.meta_path if type(f).__name__ == "RecordingFinder"]
+    assert len(finders) == 1
+
+
+def test_a_child_runs_double():
+    code = "from calc import double; double(1)"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=os.getcwd())
+"""
+
+
+def test_a_worker_records_once_and_its_childrens_calls_too(project):
+    write(project, {"tests/test_recorders.py": ONE_RECORDER})
+    run = asyncio.run(run_pytest(project))
+    assert outcomes(run)["test_one_recorder"] == "passed", run.failures
+    [child] = [t for t in run.tests if t.nodeid.endswith("test_a_child_runs_double")]
+    assert child.outcome == "passed"
+    assert child.covered == [f"{os.path.realpath(project / 'calc.py')}:1"]
+
+
 def test_a_test_that_kills_its_worker_is_reported_failed(project):
     crash = "import os\n\n\ndef test_worker_dies():\n    os._exit(3)\n"
     write(project, {"tests/test_crash.py": crash})

@@ -61,6 +61,8 @@ def pytest_configure(config):
         return
     if os.environ.get(heal_env.SERIAL) == "1":
         heal_xdist.run_in_process(config)
+    if heal_xdist.distributing(config):
+        _drop_recorder(config)
     timeout = float(os.environ.get(heal_env.TEST_TIMEOUT) or 0)
     recorder, paths = getattr(config, "_heal_recorder", None), _path_rules(config)
     worker = heal_xdist.worker_id(config)
@@ -72,6 +74,16 @@ def pytest_configure(config):
     if heal_xdist.distributing(config):
         config.pluginmanager.register(heal_xdist.Relay(reporter.emit, paths), "heal-ls-relay")
     config.pluginmanager.register(reporter, "heal-ls-reporter")
+
+
+def _drop_recorder(config):
+    """xdist's controller runs no test: its recorder goes before the workers start, so they do
+    not inherit its CHILD_HITS and start as a recorded test's children (a second recording
+    finder on every import of theirs, hits kept for nobody); each worker records on its own."""
+    recorder = getattr(config, "_heal_recorder", None)
+    if recorder is not None:
+        recorder.close()
+        config._heal_recorder = None
 
 
 def _root():
