@@ -173,7 +173,8 @@ def try_commit(
         print(f"  {sha[:8]}: {str(exc)[:100]}")
         return None
     functions = touched_functions(buggy, fixed, source_patch)
-    if not functions or len(functions) > 2 or any(f.endswith(MODULE_LEVEL) for f in functions):
+    # a module-level change alone has nothing to rank (beside a def: a top-level def it adds)
+    if not functions or len(functions) > 2 or all(f.endswith(MODULE_LEVEL) for f in functions):
         print(f"  {sha[:8]}: touches {functions}")
         return None
     files = [p for p, _ in split_files(test_patch) if (buggy / p).is_file() and p.endswith(".py")]
