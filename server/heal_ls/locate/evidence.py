@@ -10,6 +10,7 @@ import sys
 
 from heal_ls.locate.calls import statement_parts
 from heal_ls.locate.index import FunctionNode, ModuleIndex
+from heal_ls.locate.state import lacked
 from heal_ls.models import Failure, Frame, RunResult
 from heal_ls.pysource.parse import Def, name_of, statements_holding
 from heal_ls.pysource.paths import is_test_file, relative_path
@@ -185,6 +186,42 @@ def none_argument(
         n for n in arguments_read(index, node, frame.line) if frame.locals.get(n) == "None"
     )
     return held[0] if held else None
+
+
+def wrong_kind_argument(
+    index: ModuleIndex | None, node: FunctionNode, frame: Frame, message: str
+) -> str | None:
+    """The parameter whose attribute the frame's line read (`tree.children`) when Python said
+    an object of the kind it held, by its recorded repr, has none (`'Token' object has no
+    attribute 'children'`, `tree = Token('INT', '123')`): the def was handed a kind of value
+    it does not handle, as `none_argument` one that is None."""
+    found = def_of(index, node)
+    lacking = lacked(message)
+    if found is None or lacking is None or index is None or index.tree is None:
+        return None
+    kind, name = lacking
+    if handles_kind(node, kind):  # it was handed what it handles: it read the wrong attribute
+        return None
+    read = {
+        n.value.id
+        for p in statement_parts(index.tree.body, frame.line)
+        for n in ast.walk(p)
+        if isinstance(n, ast.Attribute) and n.attr == name and isinstance(n.value, ast.Name)
+    }
+    held = [n for n in read & _parameters(found) if _of_kind(frame.locals.get(n, ""), kind)]
+    return min(held, default=None)
+
+
+def handles_kind(node: FunctionNode, kind: str) -> bool:
+    """Is the def named for a kind of object (`visit_DictComp` for a `DictComp`)?"""
+    return kind.lower() in node.name.lower().split("_")
+
+
+def _of_kind(value: str, kind: str) -> bool:
+    """Is a recorded repr one of an object of class `kind` (`Token('INT', '1')`,
+    `<lark.lexer.Token object at 0x...>`)?"""
+    head = value.lstrip("<").split("(", 1)[0].split(" ", 1)[0]
+    return head.rsplit(".", 1)[-1] == kind
 
 
 def reads_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> bool:

@@ -26,6 +26,7 @@ from heal_ls.locate.evidence import (
     def_of,
     elements_of_arguments,
     forwards,
+    handles_kind,
     is_getter,
     location_of_test,
     module_level_reason,
@@ -38,6 +39,7 @@ from heal_ls.locate.evidence import (
     rejected_argument,
     returned_attributes,
     signature_error_callee,
+    wrong_kind_argument,
 )
 from heal_ls.locate.expected import expected_exceptions, expects_warning, raises_any, warns
 from heal_ls.locate.flow import (
@@ -289,7 +291,7 @@ class Ranker:
         handles; the line asked for the wrong attribute, and the callers that made the object
         made the right one."""
         lacking = missing_attribute(failure)
-        return lacking is not None and lacking[0].lower() in node.name.lower().split("_")
+        return lacking is not None and handles_kind(node, lacking[0])
 
     def handed_to_library(
         self, frame: Frame, called: Frame | None, message: str
@@ -718,21 +720,29 @@ class Ranker:
         raise helper) only did what its caller chose, and one that refused its argument (a
         crash, not a checked exception: `refused` is its message) was handed the wrong value:
         it raised naming the argument, or tripped over an argument that is None (`'NoneType'
-        object has no attribute ...`). The caller comes first; and when the calls between only
-        passed the value on, the frame that made it comes before them (`refused_maker`)."""
+        object has no attribute ...`) or of a kind that lacks what the line read (`'Token'
+        object has no attribute 'children'` on `tree.children`). The caller comes first; and
+        when the calls between only passed the value on, the frame that made it comes before
+        them (`refused_maker`). When it came from the test unchanged, a def that refused it
+        with a raise of its own keeps the blame, but one that only tripped over it was never
+        meant to take it: the entry the test called should have (`entry_took`)."""
         innermost = frames[-1]
         node = self.function_of(innermost)
         index = self.index(innermost.path)
         helper = node is not None and always_raises(index, node)
         argument = None
         if node is not None and refused is not None and not helper:
-            argument = rejected_argument(index, node, innermost.line) or none_argument(
-                index, node, innermost, refused
+            argument = (
+                rejected_argument(index, node, innermost.line)
+                or none_argument(index, node, innermost, refused)
+                or wrong_kind_argument(index, node, innermost, refused)
             )
-        if argument and self.refused_trail(frames, argument) == (0, True):
+        if node is not None and argument and self.refused_trail(frames, argument) == (0, True):
             # the refused value came into the workspace's code as it was (the test's input,
             # passed down unchanged: `StreamingDecoder(memoryview(...))` handing `substrate`
-            # to `asSeekableStream`): no caller chose it, the refusal is the def's own
+            # to `asSeekableStream`): no caller chose it, a raise refusing it is the def's own
+            if len(frames) > 1 and not raises_at(index, node, innermost.line):
+                self.entry_took(frames, argument, score)
             argument = None
         if node is not None and len(frames) > 1 and (helper or argument):
             caller = f"called {node.name}, which always raises: the raise was chosen here"
@@ -749,6 +759,17 @@ class Ranker:
             return
         self.call_path(frames[-1:], score, reason)
         self.call_path(frames[:-1], 0.9, callers)
+
+    def entry_took(self, frames: list[Frame], argument: str, score: float):
+        """The test handed the outermost frame (the function it called) a value that went down
+        unchanged to a def that tripped over it (`to(None)` ... `units.items()`; `transform(
+        token)` ... `tree.children`): no def below chose it, and the one that crashed was not
+        written to take it, so the entry, where the value came in, should have handled it (a
+        conversion or a branch missing there) and comes first."""
+        entry = self.function_of(frames[0])
+        if entry is not None and frames[0].function != "<module>":
+            why = f"took the test's {argument!r} as it was and passed it down to where it crashed"
+            self.add(frames[0].path, entry, why, score + 0.002, frames[0].line)
 
     def refused_maker(self, frames: list[Frame], refused: str) -> int | None:
         """The frame that made the argument the innermost one refused, when the calls between

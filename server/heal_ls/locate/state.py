@@ -18,7 +18,12 @@ def missing_attribute(failure: Failure) -> tuple[str, str] | None:
     """(class name, attribute) of `'vWeekday' object has no attribute 'sign'`, else None."""
     if failure.exc_type.rsplit(".", 1)[-1] != "AttributeError":
         return None
-    found = _MISSING_ATTRIBUTE.match(failure.message.strip())
+    return lacked(failure.message)
+
+
+def lacked(message: str) -> tuple[str, str] | None:
+    """(class name, attribute) that an AttributeError's message says an object lacks."""
+    found = _MISSING_ATTRIBUTE.match(message.strip())
     return (found["owner"], found["name"]) if found else None
 
 
