@@ -43,3 +43,60 @@ async def test_a_missing_name_is_an_error_on_its_module(vscode_client, project):
     editor.save(uri)
     await eventually(lambda: editor.diagnostics("pkg/mod.py") == [], timeout=60, what="cleared")
     assert editor.diagnostics("tests/test_mod.py") == []
+
+
+LACKING_METHOD = {
+    "pytest.ini": "[pytest]\npythonpath = .\n",
+    "pkg/__init__.py": "",
+    "pkg/sets.py": (
+        '"""Sets."""\n\n\nclass Set:\n    def __init__(self, items=()):\n'
+        "        self.items = dict.fromkeys(items)\n"
+    ),
+    "tests/test_sets.py": (
+        "from pkg.sets import Set\n\n\n"
+        "def test_disjoint():\n    assert Set([1]).isdisjoint(Set([2]))\n"
+    ),
+}
+ISDISJOINT = (
+    "\n    def isdisjoint(self, other):\n"
+    "        return not any(item in self.items for item in other.items)\n"
+)
+
+
+@pytest.mark.parametrize("project", ["lacking-method"])
+async def test_a_method_its_class_lacks_is_an_error_on_the_class_with_no_heal(
+    vscode_client, project
+):
+    """class M (issue 22): the test calls a method the class has yet to have. The Error sits on
+    the `class` line, says so, and offers no heal (a function heal cannot add the member)."""
+    editor = vscode_client.editor
+    write(editor.root, LACKING_METHOD)
+    summary = await editor.command("heal.runTests", {"test": "tests/test_sets.py::test_disjoint"})
+    assert summary["failed"] == 1, summary
+    [error] = editor.diagnostics("pkg/sets.py")
+    assert (error.range.start.line, error.severity, error.code) == (
+        3,
+        t.DiagnosticSeverity.Error,
+        "AttributeError",
+    )
+    assert error.message == (
+        "test_disjoint failed: AttributeError: 'Set' object has no attribute 'isdisjoint'"
+        " (no heal action: Set lacks the method isdisjoint that tests/test_sets.py:5 calls:"
+        " write it there first (heal-ls heals functions that exist))"
+    )
+    assert error.data["suspect"]["qualname"] == "Set" and error.data["healable"] is False
+    uri = editor.open("pkg/sets.py")
+    params = t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri),
+        range=error.range,
+        context=t.CodeActionContext(diagnostics=[error]),
+    )
+    actions = await vscode_client.text_document_code_action_async(params)
+    assert [a.title for a in actions] == ["Debug failing test", "Re-run test"]
+    healed = await editor.command(
+        "heal.healFailingTest", {"test": "tests/test_sets.py::test_disjoint"}
+    )
+    assert healed["status"] == "skipped" and "lacks the method isdisjoint" in healed["message"]
+    editor.type_text(uri, LACKING_METHOD["pkg/sets.py"] + ISDISJOINT)
+    editor.save(uri)
+    await eventually(lambda: editor.diagnostics("pkg/sets.py") == [], timeout=60, what="cleared")

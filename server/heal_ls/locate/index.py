@@ -45,6 +45,8 @@ class ClassNode:
     start_line: int  # first decorator line
     def_line: int  # the `class` keyword line
     end_line: int
+    start_col: int = 0  # as FunctionNode's: a class can be a suspect too (locate/missing.py)
+    end_col: int = 0
 
     @property
     def name(self) -> str:
@@ -149,7 +151,11 @@ def _build(text: str) -> ModuleIndex | SyntaxError:
     for qualname, node in qualified_nodes(tree):
         if isinstance(node, ast.ClassDef):
             end = node.end_lineno or node.lineno
-            index.classes.append(ClassNode(qualname, first_line(node), node.lineno, end))
+            start_col = byte_col_to_char(lines[node.lineno - 1], node.col_offset)
+            end_col = byte_col_to_char(lines[end - 1], node.end_col_offset or 0)
+            index.classes.append(
+                ClassNode(qualname, first_line(node), node.lineno, end, start_col, end_col)
+            )
         else:
             index.functions.append(_function_node(node, qualname, first_line(node), lines))
             index.defs_by_line.setdefault(node.lineno, node)

@@ -1,7 +1,9 @@
 """`cannot import name 'x' from 'pkg.mod' (/w/pkg/mod.py)`: the module that lacks the name; and
 `No module named 'x'` for an x that is not the workspace's: a dependency the test interpreter lacks;
 `module 'pkg.mod' has no attribute 'x'`: the def of that module Python's traceback would suggest
-("Did you mean: ...?", 3.10+), a def renamed or misspelt that the test never reached.
+("Did you mean: ...?", 3.10+), a def renamed or misspelt that the test never reached;
+`'Set' object has no attribute 'isdisjoint'` on the test's own line: the class of ours that lacks
+the member the test uses.
 
 The normal state of a test written first: it imports what does not exist yet. The failure points
 at that module (line 1), the importing line stays the failing line, and no function holds the
@@ -10,11 +12,15 @@ bug, so the suspect is the module, with the reason and without a heal action.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from heal_ls.locate.index import FunctionNode, ModuleIndex
+from heal_ls.locate.calls import statement_parts
+from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex
+from heal_ls.locate.state import missing_attribute, stored_on_self
 from heal_ls.models import Failure, Suspect
 from heal_ls.pysource.paths import is_test_file, is_workspace_file, relative_path
 from heal_ls.pysource.source import SourceError, read_source, split_lines
@@ -61,6 +67,89 @@ def missing_name(failure: Failure, root: str, overlay: dict[str, str]):
         focus_line=1,
     )
     return suspect, reason
+
+
+@dataclass(frozen=True)
+class LackingMember:
+    """A class of ours that lacks the member a failing test uses."""
+
+    path: str
+    node: ClassNode
+    short: str  # the suspect's reason: "lacks the method isdisjoint that t.py:7 calls"
+    reason: str  # why no function is healed
+
+
+def lacking_member(
+    failure: Failure, root: str, index_of: Callable[[str], ModuleIndex | None]
+) -> LackingMember | None:
+    """The class when the test's own line used a member its object lacks (`'Set' object
+    has no attribute 'isdisjoint'`), the object's class is ours, and the test says it is a
+    member to write: it calls it (`s.isdisjoint(t)`), or the class keeps the value under the
+    private name a public accessor would read (`self._format`, read as `p.format`). No def of
+    the class ran wrong: the fix adds the member. Not when a def of the class stores the
+    attribute on `self` (it left it out on this path: ranker.lacking_attribute)."""
+    lacking = missing_attribute(failure)
+    frame = failure.frames[-1] if failure.frames else None
+    if lacking is None or frame is None or not is_test_file(frame.path, root):
+        return None
+    owner, name = lacking
+    found = _class_named(owner, failure.covered, root, index_of)
+    if found is None:
+        return None
+    path, index, node = found
+    stored: set[str] = set()
+    for member in index.functions:
+        body = index.def_node(member.def_line)
+        if member.qualname.rsplit(".", 1)[0] == node.qualname and body is not None:
+            stored |= stored_on_self(body)
+    test = index_of(frame.path)
+    parts = statement_parts(test.tree.body, frame.line) if test and test.tree else []
+    where = f"{relative_path(frame.path, root)}:{frame.line}"
+    if name in stored:
+        return None
+    if _calls_member(parts, name):
+        short = f"lacks the method {name} that {where} calls"
+    elif f"_{name}" in stored:
+        short = f"keeps _{name} but has no {name}, which {where} reads"
+    else:
+        return None
+    reason = f"{node.name} {short}: write it there first (heal-ls heals functions that exist)"
+    return LackingMember(path, node, short, reason)
+
+
+def _calls_member(parts: list[ast.AST], name: str) -> bool:
+    """Whether the statement calls `.name` where it reads it first (`s.isdisjoint(t)`; not
+    `p.format.format(x)`, which reads `p.format` and calls what that holds)."""
+    reads = [
+        n for p in parts for n in ast.walk(p) if isinstance(n, ast.Attribute) and n.attr == name
+    ]
+    first = [a for a in reads if not any(b is not a for b in reads if b in set(ast.walk(a.value)))]
+    funcs = {id(n.func) for p in parts for n in ast.walk(p) if isinstance(n, ast.Call)}
+    return bool(first) and all(id(a) in funcs for a in first)
+
+
+def _class_named(
+    owner: str, covered: list[str], root: str, index_of: Callable[[str], ModuleIndex | None]
+) -> tuple[str, ModuleIndex, ClassNode] | None:
+    """The class of ours named `owner` in a module whose defs the test ran: the one holding a
+    def that ran when the name is not unique there; None when that still leaves several."""
+    ran: dict[str, set[int]] = {}
+    for key in covered:
+        path, _, line = key.rpartition(":")
+        if line.isdigit() and is_workspace_file(path, root) and not is_test_file(path, root):
+            ran.setdefault(path, set()).add(int(line))
+    named: list[tuple[str, ModuleIndex, ClassNode]] = []
+    for path in sorted(ran):
+        index = index_of(path)
+        if index is not None:
+            named += [(path, index, node) for node in index.classes if node.name == owner]
+    if len(named) > 1:
+        named = [
+            (path, index, node)
+            for path, index, node in named
+            if any(node.start_line <= line <= node.end_line for line in ran[path])
+        ]
+    return named[0] if len(named) == 1 else None
 
 
 def _read(path: str) -> str:

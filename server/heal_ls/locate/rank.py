@@ -14,8 +14,13 @@ from dataclasses import dataclass, field
 from heal_ls.locate.affinity import in_tested_module, name_bonus, named_inside_first
 from heal_ls.locate.evidence import unparsable_note
 from heal_ls.locate.history import changed_bonus
-from heal_ls.locate.missing import missing_dependency, missing_name, suggested_defs
-from heal_ls.locate.ranker import Ranker
+from heal_ls.locate.missing import (
+    lacking_member,
+    missing_dependency,
+    missing_name,
+    suggested_defs,
+)
+from heal_ls.locate.ranker import Ranker, suspect_for
 from heal_ls.models import Failure, RunResult, Suspect
 from heal_ls.pysource.paths import is_test_file, is_workspace_file
 
@@ -66,6 +71,11 @@ def locate(
         ranker.none_returner(failure, run, suspects[0])
         suspects = sorted(ranker.suspects.values(), key=lambda s: (-s.score, not tested(s)))
     suspects = named_inside_first(suspects, failure, ranker.quoted_words)
+    lacking = lacking_member(failure, root, ranker.index)
+    if lacking is not None:  # a member the class has yet to have: no function to heal
+        top = max([1.0, *(s.score for s in suspects)]) + 0.01
+        cls = suspect_for(lacking.path, lacking.node, lacking.short, top)
+        return Located([cls, *suspects], False, lacking.reason)
     if not suspects:
         reason = reason or "no function of the workspace is involved"
         note = missing_dependency(failure, root) or unparsable_note(ranker.unparsable, root, reason)

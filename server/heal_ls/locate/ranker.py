@@ -49,7 +49,7 @@ from heal_ls.locate.flow import (
     passed_values,
     quoted_names,
 )
-from heal_ls.locate.index import FunctionNode, ModuleIndex, index_source
+from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.missing import nearest_names
 from heal_ls.locate.spectrum import (
     BLOCK_MARK,
@@ -100,7 +100,11 @@ Place = tuple[str, FunctionNode]  # a workspace function: its module's path, its
 
 
 def suspect_for(
-    path: str, node: FunctionNode, reason: str, score: float = 1.0, focus_line: int | None = None
+    path: str,
+    node: FunctionNode | ClassNode,
+    reason: str,
+    score: float = 1.0,
+    focus_line: int | None = None,
 ) -> Suspect:
     return Suspect(
         path=path,
