@@ -4,7 +4,8 @@ attribute 'items'` on `units.items()`, `'Token' object has no attribute 'childre
 `tree.children`. No def below the entry chose the value and the one that crashed was never
 written to take it, so the entry the test called, where a conversion or a branch is missing,
 comes first. A def that refused the test's value with a raise of its own keeps the blame
-(test_locate_act.py)."""
+(test_locate_act.py). A wrong kind a caller made is that caller's (as a None is); a def named
+for the kind (`visit_token`) was handed what it handles and asked for the wrong attribute."""
 
 from heal_ls.locate import locate
 from heal_ls.models import Frame
@@ -78,3 +79,50 @@ def test_the_entry_that_took_an_object_of_a_kind_below_it_lacks_comes_first(tmp_
     error = ("AttributeError", "'Token' object has no attribute 'children'")
     located = ranked(tmp_path, "test_a_token", error, frames)
     assert located[:2] == ["transform", "walk"]
+
+
+MADE = (
+    UNITS
+    + """
+
+def visit_token(token):
+    return token.children
+
+
+def leaves(text):
+    return walk(Token(text))
+
+
+def visit(text):
+    return visit_token(Token(text))
+"""
+)
+
+
+def ranked_made(tmp_path, frames: list[tuple[str, str, dict]]) -> list[str]:
+    here, test_path = write_project(tmp_path, "units", MADE, TEST)
+    keys = keys_of(here, MADE, ("walk", "leaves", "visit_token", "visit"))
+    crash = [Frame(here, line_of(MADE, line), name, held) for line, name, held in frames]
+    error = ("AttributeError", "'Token' object has no attribute 'children'")
+    nodeid = "tests/test_units.py::test_a_token"
+    failure, run = failed_run(tmp_path, test_path, nodeid, 8, error, crash, keys)
+    return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
+
+
+def test_the_caller_that_made_an_object_of_the_wrong_kind_comes_first(tmp_path):
+    """`leaves` built the Token it handed `walk`, which trips over it: the caller chose it."""
+    token = {"tree": "<units.Token object at 0x1>"}
+    frames = [
+        ("return walk(Token(text))", "leaves", {"text": "'1'"}),
+        ("for child in tree.children", "walk", token),
+    ]
+    assert ranked_made(tmp_path, frames)[:2] == ["leaves", "walk"]
+
+
+def test_a_def_named_for_the_kind_it_lacked_an_attribute_of_keeps_the_blame(tmp_path):
+    """`visit_token` is written for Tokens: it asked one for the wrong attribute."""
+    frames = [
+        ("return visit_token(Token(text))", "visit", {"text": "'1'"}),
+        ("return token.children", "visit_token", {"token": "<units.Token object at 0x1>"}),
+    ]
+    assert ranked_made(tmp_path, frames)[0] == "visit_token"
