@@ -64,6 +64,36 @@ def test_formats_a_located_crash_and_a_not_healable_failure(tmp_path):
     assert summary_line(run) == "1 failed, 1 error, 2 passed in 1.2s"
 
 
+def test_a_class_that_lacks_the_called_method_is_the_suspect_not_a_heal_target(tmp_path):
+    write(
+        tmp_path, {"pkg/sets.py": "class Set:\n    def __init__(self):\n        self.items = {}\n"}
+    )
+    write(
+        tmp_path,
+        {"tests/test_sets.py": "from pkg.sets import Set\n\n\ndef test_pop():\n    Set().pop()\n"},
+    )
+    sets, test = str(tmp_path / "pkg/sets.py"), str(tmp_path / "tests/test_sets.py")
+    failure = Failure(
+        id="tests/test_sets.py::test_pop",
+        exc_type="AttributeError",
+        message="'Set' object has no attribute 'pop'",
+        frames=[Frame(test, 5, "test_pop")],
+        test="tests/test_sets.py::test_pop",
+        test_path=test,
+        test_line=5,
+        covered=[f"{sets}:2"],
+    )
+    run = RunResult(root=str(tmp_path), failed=1, failures=[failure])
+    lines = human_lines(run, [(failure, locate(failure, str(tmp_path), run))], str(tmp_path))
+    assert lines[0].endswith(
+        "-> not healable: Set lacks the method pop that tests/test_sets.py:5 calls:"
+        " write it there first (heal-ls heals functions that exist)"
+    )
+    assert lines[2] == (
+        "    suspect Set at pkg/sets.py:1 (lacks the method pop that tests/test_sets.py:5 calls)"
+    )
+
+
 def test_json_paths_are_relative_with_slashes_and_foreign_ones_stay_absolute(tmp_path):
     write(tmp_path, {"pkg/m.py": "def f():\n    raise KeyError('k')\n"})
     failure = Failure(

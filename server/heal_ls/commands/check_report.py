@@ -38,13 +38,19 @@ def human_lines(
             shown = {(f.path, f.line) for f in failure.frames}
         unseen = [s for s in where.suspects if (s.path, s.focus_line) not in shown]
         if traceback and unseen and unseen[0] is where.suspects[0]:  # say why the target
-            lines.append(_note(unseen.pop(0), root, "heal target"))
+            lines.append(_note(unseen.pop(0), root, _top_label(where)))
         # Runner-ups with a reason of their own; "it merely ran" ones stay in --json.
         others = [s for s in unseen if s is not where.suspects[0] and s.score > WEAK]
         lines += [_note(other, root, "also") for other in others[:MAX_NOTES]]
     if result.timed_out:
         lines.append(f"{root}: the run timed out before every test finished")
     return lines
+
+
+def _top_label(where: Located) -> str:
+    """What the first suspect is called: no heal target when nothing is healed (a class that
+    lacks the member the test calls, a module that lacks the name it imports)."""
+    return "heal target" if where.healable else "suspect"
 
 
 def _note(suspect: Suspect, root: str, label: str) -> str:
@@ -77,7 +83,7 @@ def _traceback(failure: Failure, where: Located, root: str) -> list[str]:
             hidden = 0
         mark = ""
         if top and (frame.path, frame.line) == (top.path, top.focus_line):
-            mark = " <- heal target"
+            mark = f" <- {_top_label(where)}"
         lines.append(
             f"    {relative_path(frame.path, root)}:{frame.line} in {frame.function}{mark}"
         )
