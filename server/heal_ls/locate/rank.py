@@ -65,11 +65,18 @@ def locate(
     name_bonus(ranker.suspects, failure, eligible, specific, ranker.wrote_text(failure, eligible))
     ranker.enclosing_defs()
     tested = in_tested_module(failure)  # of equal scores, the tested module's first
-    suspects = sorted(ranker.suspects.values(), key=lambda s: (-s.score, not tested(s)))
+    # then the one with more blocks only the failing test ran: the spectrum of whole functions
+    # (or of their likeliest block) ties them, the count of their blocks need not
+    own = ranker.own_blocks(failure, run)
+
+    def order(s: Suspect) -> tuple[float, bool, int]:
+        return -s.score, not tested(s), -own.get(f"{s.path}:{s.start_line}", 0)
+
+    suspects = sorted(ranker.suspects.values(), key=order)
     if suspects:  # what the first suspect reads off its object was made where it was stored
         ranker.state_makers(failure, run, suspects[0])
         ranker.none_returner(failure, run, suspects[0])
-        suspects = sorted(ranker.suspects.values(), key=lambda s: (-s.score, not tested(s)))
+        suspects = sorted(ranker.suspects.values(), key=order)
     suspects = named_inside_first(suspects, failure, ranker.quoted_words)
     lacking = lacking_member(failure, root, ranker.index)
     if lacking is not None:  # a member the class has yet to have: no function to heal

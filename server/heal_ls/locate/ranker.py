@@ -58,6 +58,7 @@ from heal_ls.locate.spectrum import (
     dstar_scores,
     every_failing_ran,
     failing_only,
+    failing_only_blocks,
     ochiai_scores,
     split_block,
     split_key,
@@ -1109,6 +1110,28 @@ class Ranker:
             found[key] = max(blocks.get(at, (0.0, 0))[0], scores.get(at, 0.0))
         return found
 
+    def own_blocks(self, failure: Failure, run: RunResult | None) -> dict[str, int]:
+        """How many blocks of each function (its entry and its branches) the failing test ran
+        that no passing test did (`spectrum.failing_only_blocks`), by function key
+        ("abs_path:first_line"). Not a constructor's: its branch says the object was built for
+        this input, and what was done to it is likelier wrong (as in `specific_blocks`)."""
+        counts: dict[str, int] = {}
+        for key in failing_only_blocks(failure, run):
+            node, owner = self.owner_of_block(key)
+            if node is not None and node.name not in CONSTRUCTORS:
+                counts[owner] = counts.get(owner, 0) + 1
+        return counts
+
+    def owner_of_block(self, key: str) -> tuple[FunctionNode | None, str]:
+        """The def a block key ("abs_path:line:b", or a def's own "abs_path:first_line" for
+        its entry) belongs to, and that def's key; (None, "") when no def holds it."""
+        where = split_block(key) or split_key(key)
+        if where is None:
+            return None, ""
+        index = self.index(where[0])
+        node = index.function_at(where[1]) if index is not None else None
+        return node, f"{where[0]}:{node.start_line}" if node is not None else ""
+
     def each_block(self, failure: Failure, run: RunResult | None) -> dict[str, float]:
         """Block Ochiai of every block the failing test ran (`spectrum.block_ochiai`)."""
         return self.blocks(failure, run)[0]
@@ -1136,17 +1159,12 @@ class Ranker:
         """Each function's most suspicious block of `each_block` (see block_scores)."""
         best: dict[str, tuple[float, int]] = {}
         for key, score in each_block.items():
-            block = split_block(key)
-            where = block or split_key(key)
-            if where is None:
-                continue
-            index = self.index(where[0])
-            node = index.function_at(where[1]) if index else None
+            node, owner = self.owner_of_block(key)
             if node is None:
                 continue
-            owner = f"{where[0]}:{node.start_line}"
+            block = split_block(key)
             # an entry block is the def itself: its line is the def's, past any decorator
-            line = where[1] if block else node.def_line
+            line = block[1] if block else node.def_line
             # of equally suspicious blocks, the first in the function names it
             if owner not in best or (score, -line) > (best[owner][0], -best[owner][1]):
                 best[owner] = (score, line)

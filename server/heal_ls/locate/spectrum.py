@@ -49,6 +49,18 @@ def failing_only(failure: Failure, run: RunResult | None) -> set[str]:
     return {key for key, (_, passed, _) in spectrum_counts(failure, run).items() if not passed}
 
 
+def failing_only_blocks(failure: Failure, run: RunResult | None) -> set[str]:
+    """The blocks (entries included, keyed as `block_ochiai` keys them) this failing test ran
+    that no passing test whose blocks were recorded ran; none when this test's were not."""
+    if failure.blocks is None:
+        return set()
+    mine = block_keys(failure.covered, failure.blocks)
+    for test in run.tests if run is not None else []:
+        if test.outcome == "passed" and test.blocks is not None:
+            mine -= block_keys(test.covered, test.blocks)
+    return mine
+
+
 def every_failing_ran(failure: Failure, run: RunResult | None) -> set[str] | None:
     """The functions this failing test ran that every other failing test of the run sharing
     its cause ran too; None when no other failing test shares it. Under a single fault the
