@@ -13,7 +13,7 @@ from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.locate.state import lacked
 from heal_ls.models import Failure, Frame, RunResult
 from heal_ls.pysource.parse import Def, name_of, statements_holding
-from heal_ls.pysource.paths import is_test_file, relative_path
+from heal_ls.pysource.paths import TestFiles, is_test_file, relative_path
 
 # The Python heal-ls parses workspace code with (its own, whatever the project's interpreter).
 OWN_PYTHON = f"{sys.version_info[0]}.{sys.version_info[1]}"
@@ -75,12 +75,12 @@ def location_of_test(failure: Failure, frames: list[Frame]) -> tuple[str | None,
 _WRONG_KIND = re.compile(r"^'(?!NoneType')\w+' object (is not|does not|cannot)\b")
 
 
-def crashed_on_a_value(failure: Failure, root: str) -> bool:
+def crashed_on_a_value(failure: Failure, tests: TestFiles) -> bool:
     """Did the test's own statement crash on a value of the wrong kind (`'int' object does not
     support the context manager protocol` on `with attempt:`)? Python raised it on the value,
     so what made the value, not the statement, is wrong."""
     last = failure.frames[-1] if failure.frames else None
-    if last is None or not is_test_file(last.path, root):
+    if last is None or last.path not in tests:
         return False
     kind = failure.exc_type.rsplit(".", 1)[-1] == "TypeError"
     return kind and _WRONG_KIND.match(failure.message.strip()) is not None

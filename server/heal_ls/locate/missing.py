@@ -22,7 +22,7 @@ from heal_ls.locate.calls import statement_parts
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex
 from heal_ls.locate.state import missing_attribute, stored_on_self
 from heal_ls.models import Failure, Suspect
-from heal_ls.pysource.paths import is_test_file, is_workspace_file, relative_path
+from heal_ls.pysource.paths import TestFiles, is_test_file, is_workspace_file, relative_path
 from heal_ls.pysource.source import SourceError, read_source, split_lines
 
 # Python's own words (3.8+); "partially initialized module" (a circular import) is not a name
@@ -80,7 +80,7 @@ class LackingMember:
 
 
 def lacking_member(
-    failure: Failure, root: str, index_of: Callable[[str], ModuleIndex | None]
+    failure: Failure, tests: TestFiles, index_of: Callable[[str], ModuleIndex | None]
 ) -> LackingMember | None:
     """The class when the test's own line used a member its object lacks (`'Set' object
     has no attribute 'isdisjoint'`), the object's class is ours, and the test says it is a
@@ -90,10 +90,10 @@ def lacking_member(
     attribute on `self` (it left it out on this path: ranker.lacking_attribute)."""
     lacking = missing_attribute(failure)
     frame = failure.frames[-1] if failure.frames else None
-    if lacking is None or frame is None or not is_test_file(frame.path, root):
+    if lacking is None or frame is None or frame.path not in tests:
         return None
     owner, name = lacking
-    found = _class_named(owner, failure.covered, root, index_of)
+    found = _class_named(owner, failure.covered, tests, index_of)
     if found is None:
         return None
     path, index, node = found
@@ -104,7 +104,7 @@ def lacking_member(
             stored |= stored_on_self(body)
     test = index_of(frame.path)
     parts = statement_parts(test.tree.body, frame.line) if test and test.tree else []
-    where = f"{relative_path(frame.path, root)}:{frame.line}"
+    where = f"{relative_path(frame.path, tests.root)}:{frame.line}"
     if name in stored:
         return None
     if _calls_member(parts, name):
@@ -129,14 +129,14 @@ def _calls_member(parts: list[ast.AST], name: str) -> bool:
 
 
 def _class_named(
-    owner: str, covered: list[str], root: str, index_of: Callable[[str], ModuleIndex | None]
+    owner: str, covered: list[str], tests: TestFiles, index_of: Callable[[str], ModuleIndex | None]
 ) -> tuple[str, ModuleIndex, ClassNode] | None:
     """The class of ours named `owner` in a module whose defs the test ran: the one holding a
     def that ran when the name is not unique there; None when that still leaves several."""
     ran: dict[str, set[int]] = {}
     for key in covered:
         path, _, line = key.rpartition(":")
-        if line.isdigit() and is_workspace_file(path, root) and not is_test_file(path, root):
+        if line.isdigit() and is_workspace_file(path, tests.root) and path not in tests:
             ran.setdefault(path, set()).add(int(line))
     named: list[tuple[str, ModuleIndex, ClassNode]] = []
     for path in sorted(ran):

@@ -22,7 +22,7 @@ from heal_ls.locate.missing import (
 )
 from heal_ls.locate.ranker import Ranker, suspect_for
 from heal_ls.models import Failure, RunResult, Suspect
-from heal_ls.pysource.paths import is_test_file, is_workspace_file
+from heal_ls.pysource.paths import TestFiles, is_workspace_file
 
 
 @dataclass
@@ -43,9 +43,10 @@ def locate(
     lacking = missing_name(failure, root, overlay or {})
     if lacking is not None:  # a name the module does not have yet: no function to heal
         return Located([lacking[0]], False, lacking[1])
-    ranker = Ranker(root, overlay or {})
+    tests = TestFiles.of_run(root, run, failure)
+    ranker = Ranker(root, overlay or {}, tests)
     frames = [f for f in failure.frames if is_workspace_file(f.path, root)]
-    code = [f for f in frames if not is_test_file(f.path, root)]
+    code = [f for f in frames if f.path not in tests]
     ranker.signature_callee(failure, frames, run)
     if code and frames[-1] is code[-1]:
         reason = ranker.from_crash(failure, code, run)
@@ -78,7 +79,7 @@ def locate(
         ranker.none_returner(failure, run, suspects[0])
         suspects = sorted(ranker.suspects.values(), key=order)
     suspects = named_inside_first(suspects, failure, ranker.quoted_words)
-    lacking = lacking_member(failure, root, ranker.index)
+    lacking = lacking_member(failure, tests, ranker.index)
     if lacking is not None:  # a member the class has yet to have: no function to heal
         top = max([1.0, *(s.score for s in suspects)]) + 0.01
         cls = suspect_for(lacking.path, lacking.node, lacking.short, top)

@@ -86,7 +86,7 @@ from heal_ls.locate.testline import (
 from heal_ls.locate.written import checked_text, written_into
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.parse import Def, name_of
-from heal_ls.pysource.paths import is_test_file, relative_path
+from heal_ls.pysource.paths import TestFiles, relative_path
 from heal_ls.pysource.source import SourceError, read_source
 
 # Run by the spectrum alone, a constructor or a renderer is less suspect than code that decides
@@ -128,8 +128,9 @@ def library_called(failure: Failure, innermost: Frame) -> Frame | None:
 
 
 class Ranker:
-    def __init__(self, root: str, overlay: dict[str, str]):
+    def __init__(self, root: str, overlay: dict[str, str], tests: TestFiles | None = None):
         self.root = root
+        self.tests = tests or TestFiles(root)  # the files holding tests: never suspects
         self.overlay = overlay
         self.suspects: dict[tuple[str, int], Suspect] = {}
         self.unparsable: dict[str, SyntaxError] = {}  # workspace modules this Python cannot parse
@@ -387,7 +388,7 @@ class Ranker:
         every failing test ran comes before the raise site (`linux = _normalize_string(...)`
         then `linux.split("_", 1)`, raising here; the other failing tests compare the
         normalised string)."""
-        every = every_failing_ran(failure, run)
+        every = every_failing_ran(failure, run, self.tests)
         node = self.function_of(innermost)
         index = self.index(innermost.path)
         if every is None or node is None or index is None or index.tree is None:
@@ -429,7 +430,7 @@ class Ranker:
         `ValueError` for other inputs; it outranks the line that tripped over the input. First
         the `makers` of the argument the crash tripped over (a converter that refuses other
         bad inputs let this one through), then the callers on the path, innermost first."""
-        test = [f for f in failure.frames if is_test_file(f.path, self.root)]
+        test = [f for f in failure.frames if f.path in self.tests]
         index = self.index(test[-1].path) if test else None
         if index is None or index.tree is None:
             return
@@ -715,7 +716,7 @@ class Ranker:
     def caught_raiser(self, failure: Failure):
         """`pytest.raises(E, match=...)` did not match, or the test checked the exception it
         kept: the function that raised it built the wrong exception, then its callers."""
-        frames = [f for f in failure.caught if not is_test_file(f.path, self.root)]
+        frames = [f for f in failure.caught if f.path not in self.tests]
         if frames and self.function_of(frames[-1]) is not None:
             reason = "raised the exception the failing check is about"
             self.raise_site(frames, reason, 0.97, "on the path that raised the checked exception")
@@ -849,7 +850,7 @@ class Ranker:
                 self.add(path, node, f"called on the failing line {where}", 0.8 + 0.1 * bonus)
         if contrast:
             self.deeper(failure, run, covered, [*on_line, *feeding])
-        crashed = crashed_on_a_value(failure, self.root)
+        crashed = crashed_on_a_value(failure, self.tests)
         for rank, (path, node) in enumerate(feeding):  # data-flow order: nearest value first
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             reason = f"computes a value checked on the failing line {where}"
@@ -976,7 +977,7 @@ class Ranker:
         lacking = missing_attribute(failure)
         if lacking is None or not failure.frames:
             return
-        if not is_test_file(failure.frames[-1].path, self.root):
+        if failure.frames[-1].path not in self.tests:
             return
         owner, name = lacking
         for path, node in covered:
@@ -1033,7 +1034,7 @@ class Ranker:
         blocks = self.block_scores(failure, run)
         if not blocks or not tied:
             return
-        every = every_failing_ran(failure, run)
+        every = every_failing_ran(failure, run, self.tests)
         best = {
             f"{p}:{n.start_line}": blocks.get(f"{p}:{n.start_line}", (0.0, 0))[0]
             for p, n in tied
@@ -1177,7 +1178,7 @@ class Ranker:
         found = []
         for key in failure.covered if keys is None else keys:
             parsed = split_key(key)
-            if parsed is None or is_test_file(parsed[0], self.root):
+            if parsed is None or parsed[0] in self.tests:
                 continue
             index = self.index(parsed[0])
             node = index.at_start_line(parsed[1]) if index else None
@@ -1190,7 +1191,7 @@ class Ranker:
         tree = self.test_tree(test_path, test_line)
         if tree is None:
             return [], []
-        return line_suspects(tree, test_path, test_line, covered, self.root)
+        return line_suspects(tree, test_path, test_line, covered, self.tests)
 
     def acted_before(self, test_path, test_line, covered, wanted: bool):
         tree = self.test_tree(test_path, test_line) if wanted else None

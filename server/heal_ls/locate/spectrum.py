@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from heal_ls.models import Failure, RunResult
-from heal_ls.pysource.paths import is_test_file
+from heal_ls.pysource.paths import TestFiles
 
 DSTAR_CAP = 10.0  # D* is infinite for a function no passing test ran and every failing one did
 
@@ -61,7 +61,7 @@ def failing_only_blocks(failure: Failure, run: RunResult | None) -> set[str]:
     return mine
 
 
-def every_failing_ran(failure: Failure, run: RunResult | None) -> set[str] | None:
+def every_failing_ran(failure: Failure, run: RunResult | None, tests: TestFiles) -> set[str] | None:
     """The functions this failing test ran that every other failing test of the run sharing
     its cause ran too; None when no other failing test shares it. Under a single fault the
     faulty code ran in every failing test (Naish et al.'s Op1, the maximal formulas of Xie et
@@ -75,16 +75,16 @@ def every_failing_ran(failure: Failure, run: RunResult | None) -> set[str] | Non
     if run is None:
         return None
     mine = set(failure.covered)
-    code = {key for key in mine if not in_test_file(key, run.root)}
+    code = {key for key in mine if not in_test_file(key, tests)}
     others = [set(f.covered) for f in run.failures if f.id != failure.id]
     others = [c for c in others if c & code]
     return mine.intersection(*others) if others else None
 
 
-def in_test_file(key: str, root: str) -> bool:
+def in_test_file(key: str, tests: TestFiles) -> bool:
     """Whether a function key ("abs_path:first_line") is a test file's (malformed keys are not)."""
     parsed = split_key(key)
-    return parsed is not None and is_test_file(parsed[0], root)
+    return parsed is not None and parsed[0] in tests
 
 
 def split_key(key: str) -> tuple[str, int] | None:

@@ -9,7 +9,7 @@ import re
 from heal_ls.locate.calls import imported_functions, matches, names_on_line, wrappers_of
 from heal_ls.locate.flow import calls_before_line, calls_given, locals_at, names_feeding_line
 from heal_ls.locate.index import FunctionNode
-from heal_ls.pysource.paths import is_test_file
+from heal_ls.pysource.paths import TestFiles
 
 Pool = list[tuple[str, FunctionNode]]
 
@@ -21,13 +21,15 @@ ACCESSORS |= {"__str__", "__repr__"}
 _BUILT_IN = re.compile(r"<built-in method (\w+) of ")
 
 
-def line_suspects(tree: ast.Module, test_path: str, test_line: int, covered: Pool, root: str):
+def line_suspects(
+    tree: ast.Module, test_path: str, test_line: int, covered: Pool, tests: TestFiles
+):
     """(called on the line, computed what it checks), resolved against the functions the test
     ran, or without a record of those, the functions of the modules the test imports."""
     pool = covered or [
         (path, node)
-        for path, node in imported_functions(tree, test_path, root)
-        if not is_test_file(path, root)
+        for path, node in imported_functions(tree, test_path, tests.root)
+        if path not in tests
     ]
     on_line = names_on_line(tree, test_line, locals_at(tree, test_line))
     on_line += wrappers_of(tree, on_line)

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from heal_ls.models import Failure, RunResult
 
 TEST_DIRS = {"tests", "test"}
 # Folders inside a workspace that hold other people's code (virtualenvs, vendored packages).
@@ -44,6 +48,28 @@ def _is_test_file(path: str, root: str | None) -> bool:
         return True
     folders = _relative_parts(path, root)[:-1] if root else (pure.parent.name,)
     return any(folder in TEST_DIRS for folder in folders)
+
+
+class TestFiles:
+    """Which files of a workspace hold tests for one ranking: those named as tests
+    (`is_test_file`), and those a run collected a test from. pytest's own `python_files` and
+    `testpaths` said so for the latter (rope's `ropetest/.../autoimporttest.py`): matching those
+    patterns here would also take `rope/__init__.py`, as pytest applies them only where it
+    collects. Built per run, so nothing leaks between workspaces."""
+
+    def __init__(self, root: str, collected: Iterable[str] = ()) -> None:
+        self.root = root
+        self.collected = frozenset(_real(path) for path in set(collected))  # a file, many tests
+
+    def __contains__(self, path: str | os.PathLike) -> bool:
+        return is_test_file(path, self.root) or _real(path) in self.collected
+
+    @classmethod
+    def of_run(cls, root: str, run: RunResult | None, failure: Failure | None = None) -> TestFiles:
+        """The files of the run's tests, the failing test's own included."""
+        tests = run.tests if run is not None else []
+        paths = [t.path for t in tests] + [failure.test_path if failure is not None else None]
+        return cls(root, (path for path in paths if path))
 
 
 def is_workspace_file(path: str | os.PathLike, root: str | os.PathLike) -> bool:

@@ -18,6 +18,15 @@ class WorkspacePaths:
         self.rootdir = rootdir or root
         self._real = {}
         self._inside = {}
+        self.collected = set()  # relative paths of the files pytest collects tests from
+
+    def collects_tests(self, path):
+        """pytest collects tests from `path` (a Module collector): a test file whatever its name,
+        as the project's own `python_files` said (rope's `*test.py`). Only where pytest collects:
+        the same patterns elsewhere (`__init__.py`) name code."""
+        relative = self.relative(path)
+        if relative is not None:
+            self.collected.add(relative)
 
     def real(self, path):
         """os.path.realpath(path), its folder's resolved once: an import of networkx asks of
@@ -63,5 +72,6 @@ class WorkspacePaths:
         name = os.path.basename(path)
         if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
             return True
-        parts = (self.relative(path) or "").split(os.sep)[:-1]
-        return "tests" in parts or "test" in parts
+        relative = self.relative(path) or ""
+        parts = relative.split(os.sep)[:-1]
+        return "tests" in parts or "test" in parts or relative in self.collected

@@ -172,6 +172,15 @@ class HealReporter:
             self._interrupted(item, rec, outcome.excinfo)
         self._finish(rec)
 
+    def pytest_collectstart(self, collector):
+        """A test module is a test file before it imports: it is not instrumented as code, keeps
+        pytest's assert rewriting, and its frames are the test's."""
+        if isinstance(collector, pytest.Module):
+            path = str(getattr(collector, "path", None) or collector.fspath)  # pytest < 7: fspath
+            self.paths.collects_tests(path)
+            if self.recorder:
+                self.recorder.paths.collects_tests(path)
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_collection(self, session):
         """Functions that run while test modules import workspace code (module-level tables

@@ -1,0 +1,49 @@
+"""A file pytest collected a test from is a test file (issue 22, class N): a project's own
+`python_files` (rope's `*test.py`) names tests the name rule does not know, and the test's
+own function must not be the suspect."""
+
+import asyncio
+
+from heal_ls.locate import locate
+from heal_ls.pysource import paths
+from heal_ls.testing.options import RunOptions
+from heal_ls.testing.runner import run_pytest
+
+
+def test_a_test_file_is_one_the_run_collected_from(tmp_path):
+    (tmp_path / "checks").mkdir()
+    check = tmp_path / "checks" / "pricecheck.py"
+    tests = paths.TestFiles(str(tmp_path), [str(check), str(check)])
+    assert str(check) in tests
+    assert str(tmp_path / "test_shop.py") in tests  # the name rule still holds
+    # python_files patterns alone would take a package's __init__.py: only collected files count
+    assert str(tmp_path / "shop" / "__init__.py") not in tests
+    assert str(check) not in paths.TestFiles(str(tmp_path))
+
+
+def test_the_test_of_a_project_python_files_is_no_suspect(tmp_path):
+    # python_files names __init__.py too (as rope's does): only where pytest collects (checks/)
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\npython_files = *check.py __init__.py\ntestpaths = checks\n", encoding="utf-8"
+    )
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("def total(items):\n    return sum(items) - 1\n")
+    (tmp_path / "checks").mkdir()
+    check = tmp_path / "checks" / "pricecheck.py"
+    check.write_text(
+        "from shop import total\n\n\n"
+        "def test_total():\n    items = [1, 2]\n    assert total(items) == 3\n",
+        encoding="utf-8",
+    )
+    run = asyncio.run(run_pytest(str(tmp_path), RunOptions(test_timeout=10)))
+    assert run.failed == 1
+    failure = run.failures[0]
+    # the agent knew the collected module for a test file before it imported: not instrumented
+    # as code (so pytest rewrote its asserts), its def not recorded as code that ran
+    assert "where 2 = total([1, 2])" in failure.message
+    assert not [key for key in failure.covered if key.startswith(str(check))]
+    assert any(key.startswith(str(tmp_path / "shop" / "__init__.py")) for key in failure.covered)
+    located = locate(failure, str(tmp_path), run)
+    names = [s.qualname for s in located.suspects]
+    assert names[0] == "total"
+    assert "test_total" not in names
