@@ -66,10 +66,19 @@ class TestFiles:
 
     @classmethod
     def of_run(cls, root: str, run: RunResult | None, failure: Failure | None = None) -> TestFiles:
-        """The files of the run's tests, the failing test's own included."""
-        tests = run.tests if run is not None else []
-        paths = [t.path for t in tests] + [failure.test_path if failure is not None else None]
-        return cls(root, (path for path in paths if path))
+        """The files of the run's tests, the failing test's own included; not a module's
+        doctests (--doctest-modules): that module is code."""
+        tests = [(t.nodeid, t.path) for t in run.tests] if run is not None else []
+        if failure is not None and failure.test:
+            tests.append((failure.test, failure.test_path))
+        return cls(root, (path for nodeid, path in tests if path and not _is_doctest(nodeid)))
+
+
+def _is_doctest(nodeid: str) -> bool:
+    """pytest names a module's doctest by the dotted name of what holds it
+    (`src/pkg/maths.py::pkg.maths.twice`); a test function or class is one plain name."""
+    _file, _sep, rest = nodeid.partition("::")
+    return "." in rest.split("::")[0].split("[")[0]
 
 
 def is_workspace_file(path: str | os.PathLike, root: str | os.PathLike) -> bool:

@@ -5,6 +5,7 @@ own function must not be the suspect."""
 import asyncio
 
 from heal_ls.locate import locate
+from heal_ls.models import Failure, RunResult, TestOutcome
 from heal_ls.pysource import paths
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
@@ -19,6 +20,25 @@ def test_a_test_file_is_one_the_run_collected_from(tmp_path):
     # python_files patterns alone would take a package's __init__.py: only collected files count
     assert str(tmp_path / "shop" / "__init__.py") not in tests
     assert str(check) not in paths.TestFiles(str(tmp_path))
+
+
+def test_a_module_whose_doctests_ran_stays_code(tmp_path):
+    code, check = str(tmp_path / "pkg" / "maths.py"), str(tmp_path / "checks" / "mathcheck.py")
+    run = RunResult(str(tmp_path))
+    run.tests = [
+        TestOutcome("pkg/maths.py::pkg.maths.twice", "passed", path=code),
+        TestOutcome("checks/mathcheck.py::Twice::test_two[1.5]", "passed", path=check),
+    ]
+    failing = Failure(
+        "pkg/maths.py::pkg.maths.half",
+        "AssertionError",
+        "",
+        test="pkg/maths.py::pkg.maths.half",
+        test_path=code,
+    )
+    tests = paths.TestFiles.of_run(str(tmp_path), run, failing)
+    assert check in tests
+    assert code not in tests
 
 
 def test_the_test_of_a_project_python_files_is_no_suspect(tmp_path):

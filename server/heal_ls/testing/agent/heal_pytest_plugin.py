@@ -174,8 +174,9 @@ class HealReporter:
 
     def pytest_collectstart(self, collector):
         """A test module is a test file before it imports: it is not instrumented as code, keeps
-        pytest's assert rewriting, and its frames are the test's."""
-        if isinstance(collector, pytest.Module):
+        pytest's assert rewriting, and its frames are the test's. Exactly pytest.Module: a
+        module's doctests (DoctestModule, a subclass) leave it code."""
+        if type(collector) is pytest.Module:
             path = str(getattr(collector, "path", None) or collector.fspath)  # pytest < 7: fspath
             self.paths.collects_tests(path)
             if self.recorder:
