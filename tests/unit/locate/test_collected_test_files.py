@@ -4,8 +4,8 @@ own function must not be the suspect."""
 
 import asyncio
 
+from heal_ls import models
 from heal_ls.locate import locate
-from heal_ls.models import Failure, RunResult, TestOutcome
 from heal_ls.pysource import paths
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
@@ -24,12 +24,12 @@ def test_a_test_file_is_one_the_run_collected_from(tmp_path):
 
 def test_a_module_whose_doctests_ran_stays_code(tmp_path):
     code, check = str(tmp_path / "pkg" / "maths.py"), str(tmp_path / "checks" / "mathcheck.py")
-    run = RunResult(str(tmp_path))
+    run = models.RunResult(str(tmp_path))
     run.tests = [
-        TestOutcome("pkg/maths.py::pkg.maths.twice", "passed", path=code),
-        TestOutcome("checks/mathcheck.py::Twice::test_two[1.5]", "passed", path=check),
+        models.TestOutcome("pkg/maths.py::pkg.maths.twice", "passed", path=code),
+        models.TestOutcome("checks/mathcheck.py::Twice::test_two[1.5]", "passed", path=check),
     ]
-    failing = Failure(
+    failing = models.Failure(
         "pkg/maths.py::pkg.maths.half",
         "AssertionError",
         "",
