@@ -64,11 +64,12 @@ def locate(
     eligible = ranker.named_for_test()
     specific = ranker.specificity(failure, run, eligible)
     name_bonus(ranker.suspects, failure, eligible, specific, ranker.wrote_text(failure, eligible))
+    # the count of blocks only the failing test ran: of equal scores, the one with more first
+    # (the spectrum of whole functions, or of their likeliest block, ties them)
+    own = ranker.own_blocks(failure, run)
+    ranker.builders_below_checked(own)
     ranker.enclosing_defs()
     tested = in_tested_module(failure)  # of equal scores, the tested module's first
-    # then the one with more blocks only the failing test ran: the spectrum of whole functions
-    # (or of their likeliest block) ties them, the count of their blocks need not
-    own = ranker.own_blocks(failure, run)
 
     def order(s: Suspect) -> tuple[float, bool, int]:
         return -s.score, not tested(s), -own.get(f"{s.path}:{s.start_line}", 0)

@@ -136,6 +136,7 @@ class Ranker:
         self.unparsable: dict[str, SyntaxError] = {}  # workspace modules this Python cannot parse
         self.indexes: dict[str, ModuleIndex | None] = {}  # read once a ranking (~200 asks)
         self.called_on_line: set[tuple[str, int]] = set()  # keys of the failing line's calls
+        self.checked: set[Key] = set()  # those and the keys of the defs computing its values
         self.on_path: set[tuple[str, int]] = set()  # keys of the traceback's frames (call_path)
         self.by_spectrum: set[tuple[str, int]] = set()  # keys whose best reason is a spectrum
         # block Ochiai and each function's likeliest block, by failure id: computed once (four
@@ -609,6 +610,28 @@ class Ranker:
             pool += imported_functions(index.tree, caller.path, self.root)
         return pool
 
+    def builders_below_checked(self, own: dict[str, int]):
+        """Ranked by the spectrum alone (a block few passing tests ran, a name lift), a
+        constructor or a renderer does not pass a def that decides and is ranked for what the
+        failing line checks (called there, or computing a value it checks): it built or
+        rendered what the run's decisions made (`MultiMarker.__str__` formatting the union
+        `MarkerUnion.exclude` returned), so its block says which values were built, not where
+        one went wrong (as BUILDER_WEIGHT for whole functions). A renderer with a branch no
+        passing test took (`own`: `own_blocks`, which counts no constructor's) keeps its place."""
+        builds = lambda s: s.qualname.rsplit(".", 1)[-1] in BUILDERS | CONSTRUCTORS  # noqa: E731
+        checked = [
+            s.score
+            for key, s in self.suspects.items()
+            if key in self.checked and key not in self.by_spectrum and not builds(s)
+        ]
+        if not checked:
+            return
+        bar = max(checked) - 0.001
+        for key in self.by_spectrum:
+            suspect = self.suspects[key]
+            if builds(suspect) and not own.get(f"{suspect.path}:{suspect.start_line}"):
+                suspect.score = min(suspect.score, bar)
+
     def enclosing_defs(self):
         """A suspect nested function brings its enclosing def in right after it."""
         for suspect in sorted(self.suspects.values(), key=lambda s: -s.score):
@@ -841,6 +864,7 @@ class Ranker:
         for path, node in self.mock_callers(failure):
             score = scores.get(f"{path}:{node.start_line}", 0.0)
             self.add(path, node, "called the mock the failing assertion checks", 0.85 + 0.1 * score)
+        self.checked |= {self.key(path, node) for path, node in [*on_line, *feeding]}
         for path, node in on_line:
             self.called_on_line.add(self.key(path, node))
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
