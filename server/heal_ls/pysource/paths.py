@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
+# not typing's: `check` imports this module before it launches pytest, and typing is ~5 ms that
+# must come after (tests/e2e/test_check_one_run.py); type checkers read this name as theirs
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from heal_ls.models import Failure, RunResult
 

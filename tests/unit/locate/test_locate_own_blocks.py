@@ -4,8 +4,9 @@ spectra and exact ties, where the functions the failing test ran have the same O
 whole functions say nothing; the branches inside them still differ)."""
 
 import pytest
+from heal_ls import models
 from heal_ls.locate import locate
-from heal_ls.models import RunResult, TestOutcome
+from heal_ls.models import RunResult
 
 from tests.helpers.locate import failing_test, keys_of, line_of, write_project
 
@@ -46,7 +47,7 @@ def ranked(tmp_path, recorded=True, passing_took=False) -> list[str]:
     error = ("AssertionError", "assert 'Rows1' == 'Rows1,None'")
     nodeid = "tests/test_rows.py::test_report_skips_nothing"
     failure = failing_test(test_path, nodeid, 5, error, [], covered, branches if recorded else None)
-    passing = TestOutcome(
+    passing = models.TestOutcome(
         "tests/test_rows.py::test_other", "passed",
         covered=covered if passing_took else covered[:1],
         blocks=branches if passing_took else {here: []},
