@@ -17,7 +17,7 @@ from heal_ls.heal.config import HealConfig, provider_for
 from heal_ls.heal.events import HealEvent, never_back
 from heal_ls.heal.guards import Guards, candidate_timeout, find_guards, original_seconds
 from heal_ls.heal.steps import cached_fix, local_search, model_rounds
-from heal_ls.locate import is_test_file, locate
+from heal_ls.locate import locate
 from heal_ls.models import (
     Failure,
     HealResult,
@@ -25,6 +25,7 @@ from heal_ls.models import (
     RunResult,
     Suspect,
 )
+from heal_ls.pysource.paths import TestFiles, relative_path
 from heal_ls.pysource.source import read_source
 from heal_ls.pysource.splice import function_source
 from heal_ls.testing.warm.client import get_warm_runner
@@ -51,6 +52,9 @@ async def heal_failure(
         if not located.healable or not located.suspects:
             return HealResult("skipped", reason=located.reason or "no function to heal")
         suspect = located.suspects[0]
+    tests = TestFiles.of_run(root, run, failure, also_failing)
+    if suspect.path in tests and not config.allow_test_edits:
+        return HealResult("skipped", suspect=suspect, reason=_a_test_file(suspect.path, root))
     ctx = _context(root, failure, suspect, config, run, overlay or {}, on_event, also_failing)
     ctx.emit(HealEvent("guards", "finding the passing tests that exercise the function"))
     options = config.run_options(overlay=ctx.overlay, warm=ctx.warm_runner)
@@ -73,6 +77,14 @@ async def heal_failure(
     result.seconds = round(time.monotonic() - started, 3)
     ctx.emit(HealEvent("done", f"{result.status}: {result.reason or ''}".strip(": ")))
     return result
+
+
+def _a_test_file(path: str, root: str) -> str:
+    # the run's collected files, not only test_*.py: pytest's python_files may say `*test.py`
+    return (
+        f"{relative_path(path, root)} holds tests pytest collected, and tests are the spec:"
+        " heal-ls fixes the code under test (--allow-test-edits to heal a test)"
+    )
 
 
 def _context(
@@ -120,14 +132,13 @@ def offered_suspects(
         ranked = locate(failure, root, run, overlay=overlay).suspects
     except Exception:  # ranking is advice: without it, the target alone is offered
         return [suspect]
+    tests = TestFiles.of_run(root, run, failure)
     inside = suspect.qualname + ".<locals>."
     top = [s for s in ranked if not s.qualname.startswith(inside)][:max_nodes]
     close = [
         s
         for s in top
-        if s.path == suspect.path
-        and s.qualname != suspect.qualname
-        and not is_test_file(s.path, root)
+        if s.path == suspect.path and s.qualname != suspect.qualname and s.path not in tests
     ]
     return [suspect, *close[: max_nodes - 1]]
 

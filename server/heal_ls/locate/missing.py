@@ -22,7 +22,7 @@ from heal_ls.locate.calls import statement_parts
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex
 from heal_ls.locate.state import missing_attribute, stored_on_self
 from heal_ls.models import Failure, Suspect
-from heal_ls.pysource.paths import TestFiles, is_test_file, is_workspace_file, relative_path
+from heal_ls.pysource.paths import TestFiles, is_workspace_file, relative_path
 from heal_ls.pysource.source import SourceError, read_source, split_lines
 
 # Python's own words (3.8+); "partially initialized module" (a circular import) is not a name
@@ -36,8 +36,9 @@ _SOURCE_DIRS = ("", "src")  # where a workspace's top-level packages sit
 MODULE = "<module>"  # the qualname of a suspect that is a whole module, as frames name it
 
 
-def missing_name(failure: Failure, root: str, overlay: dict[str, str]):
+def missing_name(failure: Failure, tests: TestFiles, overlay: dict[str, str]):
     """(suspect, reason) when the failure is a name a workspace module lacks, else None."""
+    root = tests.root
     found = _MISSING.match(failure.message.strip()) if failure.exc_type == "ImportError" else None
     if found is None:
         return None
@@ -52,7 +53,7 @@ def missing_name(failure: Failure, root: str, overlay: dict[str, str]):
         f"{where} imports {name} from {module}, which {rel} does not define:"
         " write it there first (heal-ls heals functions that exist)"
     )
-    if is_test_file(path, root):
+    if path in tests:
         reason = f"{where} imports {name} from {module}, which {rel} does not define"
     end_line, end_col = _end(overlay[path] if path in overlay else _read(path))
     suspect = Suspect(

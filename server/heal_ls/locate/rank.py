@@ -40,10 +40,10 @@ def locate(
     overlay: dict[str, str] | None = None,
 ) -> Located:
     """Rank the functions that may hold the bug behind `failure` (overlay: unsaved texts)."""
-    lacking = missing_name(failure, root, overlay or {})
+    tests = TestFiles.of_run(root, run, failure)
+    lacking = missing_name(failure, tests, overlay or {})
     if lacking is not None:  # a name the module does not have yet: no function to heal
         return Located([lacking[0]], False, lacking[1])
-    tests = TestFiles.of_run(root, run, failure)
     ranker = Ranker(root, overlay or {}, tests)
     frames = [f for f in failure.frames if is_workspace_file(f.path, root)]
     code = [f for f in frames if f.path not in tests]

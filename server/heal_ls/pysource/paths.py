@@ -67,12 +67,19 @@ class TestFiles:
         return is_test_file(path, self.root) or _real(path) in self.collected
 
     @classmethod
-    def of_run(cls, root: str, run: RunResult | None, failure: Failure | None = None) -> TestFiles:
-        """The files of the run's tests, the failing test's own included; not a module's
+    def of_run(
+        cls,
+        root: str,
+        run: RunResult | None,
+        failure: Failure | None = None,
+        also_failing: Iterable[Failure] | None = None,
+    ) -> TestFiles:
+        """The files of the run's tests, the failing tests' own included; not a module's
         doctests (--doctest-modules): that module is code."""
         tests = [(t.nodeid, t.path) for t in run.tests] if run is not None else []
-        if failure is not None and failure.test:
-            tests.append((failure.test, failure.test_path))
+        for failed in (failure, *(also_failing or ())):
+            if failed is not None and failed.test:
+                tests.append((failed.test, failed.test_path))
         return cls(root, (path for nodeid, path in tests if path and not _is_doctest(nodeid)))
 
 

@@ -5,6 +5,8 @@ own function must not be the suspect."""
 import asyncio
 
 from heal_ls import models
+from heal_ls.heal.config import HealConfig
+from heal_ls.heal.loop import heal_failure
 from heal_ls.locate import locate
 from heal_ls.pysource import paths
 from heal_ls.testing.options import RunOptions
@@ -67,3 +69,30 @@ def test_the_test_of_a_project_python_files_is_no_suspect(tmp_path):
     names = [s.qualname for s in located.suspects]
     assert names[0] == "total"
     assert "test_total" not in names
+
+
+def test_a_heal_refuses_a_function_of_a_collected_test_file(tmp_path):
+    # the attack: the spec's own helper (in a `*check.py` file pytest collects, which the name
+    # rule does not know) is offered as the function to heal; editing it would make the test pass
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\npython_files = *check.py\ntestpaths = checks\n", encoding="utf-8"
+    )
+    (tmp_path / "shop.py").write_text("def total(items):\n    return sum(items)\n")
+    (tmp_path / "checks").mkdir()
+    check = tmp_path / "checks" / "pricecheck.py"
+    check.write_text(
+        "from shop import total\n\n\n"
+        "def expected():\n    return 4\n\n\n"
+        "def test_total():\n    assert total([1, 2]) == expected()\n",
+        encoding="utf-8",
+    )
+    run = asyncio.run(run_pytest(str(tmp_path), RunOptions(test_timeout=10)))
+    assert run.failed == 1
+    helper = models.Suspect(str(check), "expected", 4, 0, 5, 12, "chosen by hand", def_line=4)
+    config = HealConfig(provider="local", warm=False)
+    result = asyncio.run(
+        heal_failure(str(tmp_path), run.failures[0], config=config, run=run, suspect=helper)
+    )
+    assert result.status == "skipped"
+    assert result.reason is not None and "checks/pricecheck.py holds tests" in result.reason
+    assert "return 4" in check.read_text(encoding="utf-8")
