@@ -299,5 +299,11 @@ def count_tests(python: str, project: Project, root: Path) -> int | None:
         timeout=600,
         check=False,
     )
-    found = re.findall(r"(?m)^(\d+) tests? collected", done.stdout)
+    return collected_count(done.stdout)
+
+
+def collected_count(output: str) -> int | None:
+    """The tests `pytest --collect-only -q` selected: "12 tests collected", or with a `-k`/`-m`
+    in the project's options "2344/2353 tests collected (9 deselected)"."""
+    found = re.findall(r"(?m)^(\d+)(?:/\d+)? tests? collected", output)
     return int(found[-1]) if found else None

@@ -327,3 +327,11 @@ def test_a_tree_keeps_the_sdists_links_as_links_even_a_broken_one(tmp_path, monk
     assert os.readlink(built / "box_link.py") == "pkg/box.py"  # into the copy, not the cache
     assert (built / "box_link.py").read_text() == OLD.replace("[0]", "[1]")
     assert (pristine / "pkg" / "box.py").read_text() == OLD  # the cached sdist untouched
+
+
+def test_the_suite_size_is_read_with_and_without_deselected_tests():
+    # poetry-core's options deselect 9 of its tests: pytest prints "selected/total"
+    assert corpus.collected_count("a.py::t\n\n12 tests collected in 0.10s\n") == 12
+    assert corpus.collected_count("1 test collected in 0.01s\n") == 1
+    assert corpus.collected_count("2344/2353 tests collected (9 deselected) in 1.20s\n") == 2344
+    assert corpus.collected_count("no tests ran in 0.01s\n") is None
