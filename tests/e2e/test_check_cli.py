@@ -204,6 +204,24 @@ def test_path_can_be_a_test_file_a_test_id_or_a_script(example_copy):
     assert resolve_target(str(inventory), ["t"], None) == (str(inventory), ["t"], None)
 
 
+def test_a_file_of_a_projects_own_python_files_runs_its_tests(tmp_path):
+    # rope's python_files is `*test.py`: its tests/ folder's `parsetest.py` is no script
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.pytest.ini_options]\npython_files = ["*test.py"]\n'
+    )
+    (tmp_path / "ropetest").mkdir()
+    checks = tmp_path / "ropetest" / "parsetest.py"
+    checks.write_text("import os\n\n\nclass TestParse:\n    def test_one(self):\n        pass\n")
+    assert resolve_target(str(checks), None, None) == (
+        str(tmp_path),
+        ["ropetest/parsetest.py"],
+        None,
+    )
+    script = tmp_path / "ropetest" / "run_all.py"
+    script.write_text("def main():\n    pass\n\n\nmain()\n")
+    assert resolve_target(str(script), None, None) == (str(tmp_path), None, str(script))
+
+
 def test_project_root_falls_back_to_the_folder_itself(tmp_path):
     (tmp_path / "a" / "b").mkdir(parents=True)
     (tmp_path / "a" / "pytest.ini").write_text("[pytest]\n")

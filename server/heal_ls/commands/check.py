@@ -17,7 +17,7 @@ import shlex
 import shutil
 import sys
 
-from heal_ls.pysource.paths import is_test_file
+from heal_ls.pysource.paths import defines_tests, is_test_file
 from heal_ls.testing.prestart import PreStart, interpreter
 
 # typing and dataclasses load after pytest's launcher is spawned (see `run`; commands/masked.py)
@@ -179,7 +179,7 @@ def resolve_target(path: str, tests, script) -> tuple[str, list[str] | None, str
     root = project_root(os.path.dirname(file_path))
     if tests or script:  # explicit choices win; the file only told us where the project is
         return root, tests, _script_path(root, script) if script else None
-    if is_test_file(file_path, root):
+    if is_test_file(file_path, root) or defines_tests(file_path):
         nodeid = os.path.relpath(file_path, root).replace(os.sep, "/") + sep + test_name
         return root, [nodeid], None
     return root, None, file_path

@@ -52,6 +52,19 @@ def _is_test_file(path: str, root: str | None) -> bool:
     return any(folder in TEST_DIRS for folder in folders)
 
 
+def defines_tests(path: str | os.PathLike) -> bool:
+    """A module with a test at its top level (`def test*`, `class Test*`): pytest collects it
+    when it is named on the command line, whatever `python_files` says (rope's `*test.py`)."""
+    import re  # lazy: as in _is_test_file (only a file the name rule does not know reads this)
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as source:
+            text = source.read()
+    except OSError:
+        return False
+    return re.search(r"(?m)^(?:(?:async\s+)?def\s+test|class\s+Test)", text) is not None
+
+
 class TestFiles:
     """Which files of a workspace hold tests for one ranking: those named as tests
     (`is_test_file`), and those a run collected a test from. pytest's own `python_files` and
