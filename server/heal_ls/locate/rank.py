@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from heal_ls.locate.affinity import in_tested_module, name_bonus, named_inside_first
 from heal_ls.locate.evidence import unparsable_note
+from heal_ls.locate.grammar import refused_by_grammar
 from heal_ls.locate.history import changed_bonus
 from heal_ls.locate.missing import (
     lacking_member,
@@ -64,6 +65,9 @@ def locate(
     eligible = ranker.named_for_test()
     specific = ranker.specificity(failure, run, eligible)
     name_bonus(ranker.suspects, failure, eligible, specific, ranker.wrote_text(failure, eligible))
+    grammar_path, rules = refused_by_grammar(failure, tests, ranker.index) or ("", [])
+    for node, why, score in rules:  # the test's own text, refused by PLY's grammar
+        ranker.add(grammar_path, node, why, score)
     # the count of blocks only the failing test ran: of equal scores, the one with more first
     # (the spectrum of whole functions, or of their likeliest block, ties them)
     own = ranker.own_blocks(failure, run)
