@@ -39,6 +39,17 @@ class Frame:
     locals: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass
+class Chained:
+    """An exception the failure's was raised while handling: its `__cause__` (`raise X from
+    err`) or the `__context__` Python prints ("During handling of the above exception...")."""
+
+    exc_type: str
+    message: str
+    frames: list[Frame] = field(default_factory=list)  # from where it was caught, innermost last
+    cause: bool = False  # `raise ... from it`; False: raised while handling it
+
+
 MAX_FRAMES = 40  # frames kept of a traceback: the outermost OUTER_FRAMES and the innermost rest
 OUTER_FRAMES = 10
 
@@ -72,6 +83,9 @@ class Failure:
     # Workspace frames (outside tests) that raised the exception a failed check was about: the
     # one `pytest.raises(match=)` did not match, or one the test kept and checks. Outermost first.
     caught: list[Frame] = field(default_factory=list)
+    # The exceptions it was raised while handling, the nearest first (each one's own cause
+    # next): where the failure started when the raise only wrapped what it caught.
+    chain: list[Chained] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # A RecursionError brings ~1,000 frames: every diagnostic, code action and prompt would

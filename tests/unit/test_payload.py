@@ -70,7 +70,8 @@ def round_trip(cls, value):
 def test_from_object_reads_back_what_to_object_wrote_nested_payloads_too():
     frames = [Frame("/w/m.py", 3, "f", {"x": "1"}), Frame("/w/t.py", 9, "test_f")]
     failure = Failure("t.py::test_f", "KeyError", "'a'", frames, test="t.py::test_f",
-                      blocks={"/w/m.py": [1, 3]}, caught=[Frame("/w/m.py", 4, "g")])  # fmt: skip
+                      blocks={"/w/m.py": [1, 3]}, caught=[Frame("/w/m.py", 4, "g")],
+                      chain=[models.Chained("OSError", "gone", [Frame("/w/m.py", 5, "h")], True)])  # fmt: skip
     run = RunResult("/w", failed=1, seconds=0.5, failures=[failure],
                     tests=[models.TestOutcome("t.py::test_f", "failed", covered=["/w/m.py:1"])])  # fmt: skip
     assert round_trip(RunResult, run) == run

@@ -11,7 +11,7 @@ import os
 import re
 from typing import TypeVar
 
-from heal_ls.models import Failure, Frame, RunResult, TestOutcome
+from heal_ls.models import Chained, Failure, Frame, RunResult, TestOutcome
 from heal_ls.pysource.paths import is_workspace_file, relative_path
 from heal_ls.testing.agent import heal_protocol as wire
 from heal_ls.testing.agent.heal_exchange import read_exchange
@@ -97,6 +97,10 @@ def failure_of(record: wire.FailureRecord) -> Failure:
         when=record.when,
         caught=[_frame(f) for f in record.caught],
         blocks=record.blocks,
+        chain=[
+            Chained(c.exc_type, c.message, [_frame(f) for f in c.frames], c.cause)
+            for c in record.chain
+        ],
     )
 
 

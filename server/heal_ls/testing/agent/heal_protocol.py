@@ -246,6 +246,17 @@ class FrameRecord:
 
 
 @dataclass
+class ChainedRecord:
+    """An exception the reported one was raised while handling (heal_ls.models.Chained)."""
+
+    exc_type: str
+    message: str
+    frames: list[FrameRecord]  # from where it was caught, innermost last; no locals
+    cause: bool = False  # `raise ... from it` (its __cause__); False: its __context__
+    NESTED: ClassVar[dict[str, type]] = {"frames": FrameRecord}
+
+
+@dataclass
 class FailureRecord:
     """A failing test or a collection error (heal_ls.models.Failure: its fields' meanings)."""
 
@@ -265,7 +276,12 @@ class FailureRecord:
     when: str | None = None
     caught: list[FrameRecord] = field(default_factory=list)
     blocks: dict[str, list[int]] | None = None  # as TestLine.blocks; left out when not recorded
-    NESTED: ClassVar[dict[str, type]] = {"frames": FrameRecord, "caught": FrameRecord}
+    chain: list[ChainedRecord] = field(default_factory=list)
+    NESTED: ClassVar[dict[str, type]] = {
+        "frames": FrameRecord,
+        "caught": FrameRecord,
+        "chain": ChainedRecord,
+    }
     OMIT_NONE: ClassVar[tuple[str, ...]] = ("blocks",)
 
 

@@ -23,6 +23,8 @@ MAX_LOCALS = 25
 MAX_LOCALS_FRAMES = 8
 REPR_LIMIT = 200
 TEXT_LIMIT = 8000
+MAX_CHAIN = 4  # exceptions kept of a chain (`raise X from err`, raised while handling)
+MAX_CHAIN_FRAMES = 20  # the innermost frames kept of each: where it was raised
 CAPTURE_LIMIT = 64000  # characters of one captured section (stdout, stderr, log) pytest prints
 
 _repr = reprlib.Repr()
@@ -153,7 +155,35 @@ def failure_from_exception(exc, item, paths, tb):
         frames += traceback_frames(exc.__traceback__, paths, trim=False)
     failure = make_failure(item.nodeid, type(exc).__name__, safe_str(exc), frames, path, line)
     failure.caught = [frame_record(f, line, False) for f, line in caught_entries(exc, tb, paths)]
+    failure.chain = chained_records(exc)
     return failure
+
+
+def chained_records(exc):
+    """The exceptions `exc` was raised while handling, nearest first, as Python prints them:
+    its `__cause__`, else its `__context__` unless `raise ... from None` hid it."""
+    found, seen = [], {id(exc)}
+    while len(found) < MAX_CHAIN:
+        cause = exc.__cause__ is not None
+        if cause:
+            exc = exc.__cause__
+        elif exc.__suppress_context__:
+            break
+        else:
+            exc = exc.__context__
+        if exc is None or id(exc) in seen:
+            break
+        seen.add(id(exc))
+        frames = []
+        tb = exc.__traceback__
+        while tb is not None:
+            frames.append(frame_record(tb.tb_frame, tb.tb_lineno, False))
+            tb = tb.tb_next
+        message = safe_str(exc, REPR_LIMIT)
+        found.append(
+            wire.ChainedRecord(type(exc).__name__, message, frames[-MAX_CHAIN_FRAMES:], cause)
+        )
+    return found
 
 
 def collect_outcome(outcome, collector, paths):

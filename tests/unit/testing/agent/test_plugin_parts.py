@@ -97,3 +97,55 @@ def test_overlay_ignores_other_modules(tmp_path):
     finder = heal_overlay.OverlayFinder({str(tmp_path / "other.py"): "x = 1\n"})
     assert finder.find_spec("json") is None
     assert finder.find_spec("other", [str(tmp_path)]) is None  # named, but no such file on disk
+
+
+def _raised(make):
+    try:
+        make()
+    except Exception as exc:  # noqa: BLE001 - the exception under test
+        return exc
+    raise AssertionError("nothing raised")
+
+
+def _wrap(inner, outer):
+    try:
+        inner()
+    except Exception as error:
+        raise outer from error
+
+
+def test_the_chain_is_the_cause_or_the_printed_context_nearest_first():
+    def lookup():
+        return {}["key"]
+
+    def missing():
+        try:
+            lookup()
+        except KeyError:
+            raise LookupError("no key") from None  # the context Python does not print
+
+    def handled():
+        try:
+            lookup()
+        except KeyError:
+            raise AttributeError("key")  # noqa: B904 - its __context__ is the point
+
+    exc = _raised(lambda: _wrap(handled, ValueError("bad")))
+    chain = parts.chained_records(exc)
+    assert [(c.exc_type, c.cause) for c in chain] == [("AttributeError", True), ("KeyError", False)]
+    assert [f.function for f in chain[0].frames] == ["_wrap", "handled"]  # caught in _wrap
+    assert [f.function for f in chain[1].frames] == ["handled", "lookup"]
+    assert chain[1].message == "'key'" and chain[1].frames[0].locals == {}
+    assert parts.chained_records(_raised(missing)) == []
+
+
+def test_the_chain_is_bounded_and_stops_at_a_cycle():
+    def deep(n):
+        if n == 0:
+            raise KeyError("first")
+        _wrap(lambda: deep(n - 1), ValueError(n))
+
+    assert len(parts.chained_records(_raised(lambda: deep(10)))) == parts.MAX_CHAIN
+    first, second = ValueError("a"), ValueError("b")
+    first.__context__, second.__context__ = second, first
+    assert [c.message for c in parts.chained_records(first)] == ["b"]
