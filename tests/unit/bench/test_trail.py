@@ -2,35 +2,23 @@
 keeps each workspace call's argument and returned reprs, bounded, without changing a test's
 outcome; the study names the first call that returned the value a failing check compared."""
 
-import importlib.util
 import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-
-BENCHMARKS = Path(__file__).parents[3] / "benchmarks"
-
-
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+from helpers.benchmarks import BENCHMARKS, load_script
 
 
 @pytest.fixture(scope="module")
 def recorder():
-    return load("trail_recorder")
+    return load_script("trail_recorder")
 
 
 @pytest.fixture(scope="module")
 def study():
-    return load("trail_study")
+    return load_script("trail_study")
 
 
 MAKER = """\
