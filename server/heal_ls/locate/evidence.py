@@ -138,15 +138,111 @@ def rejected_argument(index: ModuleIndex | None, node: FunctionNode, line: int) 
     if found is None:
         return None
     params = _parameters(found)
+    raised = _raise_at(found, line)
+    if raised is None:
+        return None
+    reads = _reported(raised)
+    return next((name for name in reads if name in params), None) or _guarded(found, raised, params)
+
+
+_QUOTED_NAME = re.compile(r"[`'\"](\w+)")  # `content_type`, 'port', `headers[Content-Type]`
+
+
+def named_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> str | None:
+    """The parameter the message of the `raise E("...")` at `line` quotes by name, as its
+    caller would write it (`You cannot define both `content_type` and `headers``: a parameter
+    or a key looked up in the `**kwargs` parameter), when an `if` around the raise reads that
+    parameter: the def refused what its caller passed, by name, else None."""
+    found = def_of(index, node)
+    raised = _raise_at(found, line) if found is not None else None
+    if found is None or raised is None:
+        return None
+    words = {
+        w
+        for a in ast.walk(raised)
+        if isinstance(a, ast.Constant) and isinstance(a.value, str)
+        for w in _QUOTED_NAME.findall(a.value)
+    }
+    named = {p for p in _parameters(found) if p in words or _keys(found, p) & words}
+    guards = [
+        g
+        for g in ast.walk(found)
+        if isinstance(g, ast.If) and any(raised in ast.walk(s) for s in g.body)
+    ]
+    read = {n.id for g in guards for n in ast.walk(g.test) if isinstance(n, ast.Name)}
+    return min(named & read, default=None)
+
+
+def _keys(found: Def, kwargs: str) -> set[str]:
+    """The keys the def looks up in its `**kwargs` parameter (`"headers" in kwargs`,
+    `kwargs["headers"]`); empty for any other parameter."""
+    if found.args.kwarg is None or found.args.kwarg.arg != kwargs:
+        return set()
+    looked: list[ast.expr] = []
+    for n in ast.walk(found):
+        if isinstance(n, ast.Compare) and any(_named(c, kwargs) for c in n.comparators):
+            looked.append(n.left)
+        elif isinstance(n, ast.Subscript) and _named(n.value, kwargs):
+            looked.append(n.slice)
+    return {k.value for k in looked if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+
+
+def _named(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _raise_at(found: Def, line: int) -> ast.Raise | None:
+    """The `raise E(...)` of the def spanning `line`; None for any other raise."""
     for raised in ast.walk(found):
         if isinstance(raised, ast.Raise) and raised.lineno <= line <= (raised.end_lineno or line):
-            if not isinstance(raised.exc, ast.Call):
-                return None
-            reads = [n.id for a in raised.exc.args for n in ast.walk(a) if isinstance(n, ast.Name)]
-            return next((name for name in reads if name in params), None) or _guarded(
-                found, raised, params
-            )
+            return raised if isinstance(raised.exc, ast.Call) else None
     return None
+
+
+def _reported(raised: ast.Raise) -> list[str]:
+    """The names the raised exception's arguments read."""
+    exc = raised.exc
+    args = exc.args if isinstance(exc, ast.Call) else []
+    return [n.id for a in args for n in ast.walk(a) if isinstance(n, ast.Name)]
+
+
+def derived_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> str | None:
+    """The parameter a local that the `raise E(f"... {lang!r}")` at `line` reports was made
+    from by calls on it alone (`rejected_argument` names the parameter itself), else None."""
+    found = def_of(index, node)
+    if found is None:
+        return None
+    params = _parameters(found)
+    raised = _raise_at(found, line)
+    reads = _reported(raised) if raised is not None else []
+    return next((p for p in (_made_from(found, n, params) for n in reads) if p), None)
+
+
+def _made_from(found: Def, name: str, params: set[str]) -> str | None:
+    """The parameter a local was made from by calls on it alone (`parts = text.split(sep)`,
+    `lang = parts.pop(0).lower()`: `lang` is `text`'s), each step the local's only
+    assignment; None when a step calls a function on it or reads another name first."""
+    seen: set[str] = set()
+    while name and name not in params and name not in seen:
+        seen.add(name)
+        values = [
+            a.value
+            for a in ast.walk(found)
+            if isinstance(a, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name for t in a.targets)
+        ]
+        name = _receiver(values[0]) if len(values) == 1 else ""
+    return name if name in params else None
+
+
+def _receiver(value: ast.expr) -> str:
+    """The name a chain of method calls, attributes and subscripts starts from
+    (`parts.pop(0).lower()`: parts); "" for a call of a plain function."""
+    while isinstance(value, (ast.Call, ast.Attribute, ast.Subscript)):
+        if isinstance(value, ast.Call) and not isinstance(value.func, ast.Attribute):
+            return ""
+        value = value.func if isinstance(value, ast.Call) else value.value
+    return value.id if isinstance(value, ast.Name) else ""
 
 
 def _guarded(found: Def, raised: ast.Raise, params: set[str]) -> str | None:
@@ -193,23 +289,40 @@ def wrong_kind_argument(
 ) -> str | None:
     """The parameter whose attribute the frame's line read (`tree.children`) when Python said
     an object of the kind it held, by its recorded repr, has none (`'Token' object has no
-    attribute 'children'`, `tree = Token('INT', '123')`): the def was handed a kind of value
-    it does not handle, as `none_argument` one that is None."""
+    attribute 'children'`, `tree = Token('INT', '123')`), or that the line read when a
+    builtin refused the kind it held (`open(filename)`: `expected str, bytes or os.PathLike
+    object, not ConfigQuotedString`): the def was handed a kind of value it does not handle,
+    as `none_argument` one that is None."""
     found = def_of(index, node)
     lacking = lacked(message)
-    if found is None or lacking is None or index is None or index.tree is None:
+    kind = lacking[0] if lacking is not None else refused_kind(message)
+    if found is None or kind is None or index is None or index.tree is None:
         return None
-    kind, name = lacking
     if handles_kind(node, kind):  # it was handed what it handles: it read the wrong attribute
         return None
-    read = {
-        n.value.id
-        for p in statement_parts(index.tree.body, frame.line)
-        for n in ast.walk(p)
-        if isinstance(n, ast.Attribute) and n.attr == name and isinstance(n.value, ast.Name)
-    }
+    if lacking is None:
+        read = arguments_read(index, node, frame.line)
+    else:
+        read = {
+            n.value.id
+            for p in statement_parts(index.tree.body, frame.line)
+            for n in ast.walk(p)
+            if isinstance(n, ast.Attribute)
+            and n.attr == lacking[1]
+            and isinstance(n.value, ast.Name)
+        }
     held = [n for n in read & _parameters(found) if _of_kind(frame.locals.get(n, ""), kind)]
     return min(held, default=None)
+
+
+_REFUSED_KIND = re.compile(r", not '?(?P<kind>\w+)'?$")
+
+
+def refused_kind(message: str) -> str | None:
+    """The class a builtin's TypeError says it does not take (`expected str, bytes or
+    os.PathLike object, not ConfigQuotedString`, `must be real number, not str`)."""
+    found = _REFUSED_KIND.search(message.strip())
+    return found["kind"] if found else None
 
 
 def handles_kind(node: FunctionNode, kind: str) -> bool:
@@ -217,11 +330,14 @@ def handles_kind(node: FunctionNode, kind: str) -> bool:
     return kind.lower() in node.name.lower().split("_")
 
 
+_REPR_HEAD = re.compile(r"^[<\[]?(?P<name>[\w.]+)")
+
+
 def _of_kind(value: str, kind: str) -> bool:
     """Is a recorded repr one of an object of class `kind` (`Token('INT', '1')`,
-    `<lark.lexer.Token object at 0x...>`)?"""
-    head = value.lstrip("<").split("(", 1)[0].split(" ", 1)[0]
-    return head.rsplit(".", 1)[-1] == kind
+    `<lark.lexer.Token object at 0x...>`, `[ConfigQuotedString: a.conf]`)?"""
+    head = _REPR_HEAD.match(value)
+    return head is not None and head["name"].rsplit(".", 1)[-1] == kind
 
 
 def reads_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> bool:

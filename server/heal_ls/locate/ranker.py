@@ -24,12 +24,14 @@ from heal_ls.locate.evidence import (
     contrasted,
     crashed_on_a_value,
     def_of,
+    derived_argument,
     elements_of_arguments,
     forwards,
     handles_kind,
     is_getter,
     location_of_test,
     module_level_reason,
+    named_argument,
     none_argument,
     passed_on,
     protocol_error_method,
@@ -748,9 +750,11 @@ class Ranker:
         """The innermost frame raised, its callers led there; but a def that always raises (a
         raise helper) only did what its caller chose, and one that refused its argument (a
         crash, not a checked exception: `refused` is its message) was handed the wrong value:
-        it raised naming the argument, or tripped over an argument that is None (`'NoneType'
+        it raised reporting the argument or quoting its name (`cannot define both
+        `content_type` and `headers``), or tripped over an argument that is None (`'NoneType'
         object has no attribute ...`) or of a kind that lacks what the line read (`'Token'
-        object has no attribute 'children'` on `tree.children`). The caller comes first; and
+        object has no attribute 'children'` on `tree.children`) or that a builtin it handed it
+        to refused (`open(filename)`: `..., not ConfigQuotedString`). The caller comes first; and
         when the calls between only passed the value on, the frame that made it comes before
         them (`refused_maker`). When it came from the test unchanged, a def that refused it
         with a raise of its own keeps the blame, but one that only tripped over it was never
@@ -763,6 +767,7 @@ class Ranker:
         if node is not None and refused is not None and not helper:
             argument = (
                 rejected_argument(index, node, innermost.line)
+                or named_argument(index, node, innermost.line)
                 or none_argument(index, node, innermost, refused)
                 or wrong_kind_argument(index, node, innermost, refused)
             )
@@ -788,6 +793,22 @@ class Ranker:
             return
         self.call_path(frames[-1:], score, reason)
         self.call_path(frames[:-1], 0.9, callers)
+        if node is not None and refused is not None and not helper:
+            self.derived_maker(frames, node, score)
+
+    def derived_maker(self, frames: list[Frame], node: FunctionNode, score: float):
+        """The raise reports a local the def made from a parameter by calls on it alone
+        (`lang = parts.pop(0).lower()` of `parts = identifier.split(sep)`): weaker than naming
+        the parameter, since the def's own parsing may be what is wrong, so the raise site
+        stays first over its direct caller; but a frame further up that computed the argument,
+        which the calls between only passed on, made the value, and comes before it."""
+        innermost = frames[-1]
+        derived = derived_argument(self.index(innermost.path), node, innermost.line)
+        maker = self.refused_maker(frames, derived) if derived else None
+        made = self.function_of(frames[maker]) if maker is not None else None
+        if maker is not None and made is not None:
+            why = f"made the {derived!r} {node.name} refused; the calls below passed it on"
+            self.add(frames[maker].path, made, why, score + 0.002, frames[maker].line)
 
     def entry_took(self, frames: list[Frame], argument: str, score: float):
         """The test handed the outermost frame (the function it called) a value that went down
