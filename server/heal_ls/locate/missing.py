@@ -3,7 +3,9 @@
 `module 'pkg.mod' has no attribute 'x'`: the def of that module Python's traceback would suggest
 ("Did you mean: ...?", 3.10+), a def renamed or misspelt that the test never reached;
 `'Set' object has no attribute 'isdisjoint'` on the test's own line: the class of ours that lacks
-the member the test uses.
+the member the test uses; so do Python's words for a missing dunder or setter there
+(`unsupported operand type(s) for /: 'Path' and 'str'`, `unhashable type: 'OUI'`,
+`property 'netmask' of 'IPNetwork' object has no setter`).
 
 The normal state of a test written first: it imports what does not exist yet. The failure points
 at that module (line 1), the importing line stays the failing line, and no function holds the
@@ -32,6 +34,17 @@ _MISSING = re.compile(
 )
 _NO_MODULE = re.compile(r"^No module named '(?P<module>[^']+)'")
 _NO_ATTRIBUTE = re.compile(r"^module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")
+# a class of ours lacks a dunder or a setter, in Python's words (the setter's since 3.11)
+_OPERAND = re.compile(
+    r"^unsupported operand type\(s\) for (?P<op>[^\s:]+)(?: or pow\(\))?:"
+    r" '(?P<left>\w+)' and '(?P<right>\w+)'"
+)
+_UNHASHABLE = re.compile(r"^unhashable type: '(?P<owner>\w+)'")
+_NO_SETTER = re.compile(r"^property '(?P<name>\w+)' of '(?P<owner>\w+)' object has no setter")
+_DUNDERS = {  # an operator's method: `a / b` tries `a.__truediv__(b)`, then `b.__rtruediv__(a)`
+    "+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", "%": "mod",
+    "**": "pow", "@": "matmul", "<<": "lshift", ">>": "rshift", "&": "and", "|": "or", "^": "xor",
+}  # fmt: skip
 _SOURCE_DIRS = ("", "src")  # where a workspace's top-level packages sit
 MODULE = "<module>"  # the qualname of a suspect that is a whole module, as frames name it
 
@@ -89,9 +102,15 @@ def lacking_member(
     private name a public accessor would read (`self._format`, read as `p.format`). No def of
     the class ran wrong: the fix adds the member. Not when a def of the class stores the
     attribute on `self` (it left it out on this path: ranker.lacking_attribute)."""
-    lacking = missing_attribute(failure)
     frame = failure.frames[-1] if failure.frames else None
-    if lacking is None or frame is None or frame.path not in tests:
+    if frame is None or frame.path not in tests:
+        return None
+    where = f"{relative_path(frame.path, tests.root)}:{frame.line}"
+    protocol = _lacking_protocol(failure, where, tests, index_of)
+    if protocol is not None:
+        return protocol
+    lacking = missing_attribute(failure)
+    if lacking is None:
         return None
     owner, name = lacking
     found = _class_named(owner, failure.covered, tests, index_of)
@@ -105,7 +124,6 @@ def lacking_member(
             stored |= stored_on_self(body)
     test = index_of(frame.path)
     parts = statement_parts(test.tree.body, frame.line) if test and test.tree else []
-    where = f"{relative_path(frame.path, tests.root)}:{frame.line}"
     if name in stored:
         return None
     if _calls_member(parts, name):
@@ -114,6 +132,54 @@ def lacking_member(
         short = f"keeps _{name} but has no {name}, which {where} reads"
     else:
         return None
+    return _lacking(path, node, short)
+
+
+def _lacking_protocol(
+    failure: Failure, where: str, tests: TestFiles, index_of: Callable[[str], ModuleIndex | None]
+) -> LackingMember | None:
+    """The class of ours that Python found without the dunder or setter the test's line needs:
+    the left operand's class without `__truediv__` (else the right one's without
+    `__rtruediv__`), a class without `__hash__` (one that defines `__eq__` has none), a property
+    without a setter. Not when the class defines it: then a def of it ran wrong."""
+    message = failure.message.strip()
+    wanted: list[tuple[str, str, str]] = []  # (class, member, the suspect's reason)
+    if (found := _OPERAND.match(message)) and failure.exc_type == "TypeError":
+        dunder = _DUNDERS.get(found["op"].removesuffix("="))
+        use = f"for the {found['op']} that {where} uses"
+        if dunder is not None:
+            wanted.append((found["left"], f"__{dunder}__", f"lacks __{dunder}__ {use}"))
+            wanted.append((found["right"], f"__r{dunder}__", f"lacks __r{dunder}__ {use}"))
+    elif (found := _UNHASHABLE.match(message)) and failure.exc_type == "TypeError":
+        wanted.append((found["owner"], "__hash__", f"lacks __hash__, which {where} needs"))
+    elif (found := _NO_SETTER.match(message)) and failure.exc_type == "AttributeError":
+        name = found["name"]
+        short = f"lacks a setter for {name}, which {where} assigns"
+        wanted.append((found["owner"], f"{name}.setter", short))
+    for owner, member, short in wanted:
+        named = _class_named(owner, failure.covered, tests, index_of)
+        if named is not None and member not in _members(named[1], named[2]):
+            return _lacking(named[0], named[2], short)
+    return None
+
+
+def _members(index: ModuleIndex, node: ClassNode) -> set[str]:
+    """The names the class's own body defines, a property's setter as `name.setter`."""
+    names: set[str] = set()
+    for member in index.functions:
+        body = index.def_node(member.def_line)
+        if member.qualname.rsplit(".", 1)[0] != node.qualname or body is None:
+            continue
+        names.add(body.name)
+        names |= {
+            f"{d.value.id}.{d.attr}"
+            for d in body.decorator_list
+            if isinstance(d, ast.Attribute) and isinstance(d.value, ast.Name)
+        }
+    return names
+
+
+def _lacking(path: str, node: ClassNode, short: str) -> LackingMember:
     reason = f"{node.name} {short}: write it there first (heal-ls heals functions that exist)"
     return LackingMember(path, node, short, reason)
 

@@ -28,10 +28,16 @@ def test_disjoint():
 
 
 def located(tmp_path, test: str, name: str, text: str = SETS):
+    return located_error(
+        tmp_path, ("AttributeError", f"'Set' object has no attribute '{name}'"), text, test
+    )
+
+
+def located_error(tmp_path, error: tuple[str, str], text: str = SETS, test: str = TEST):
+    """The failure `error` raised on the test's line 7, the class's two defs having run."""
     tmp_path.mkdir(exist_ok=True)
     here, test_path = write_project(tmp_path, "sets", text, test)
     keys = [f"{here}:{line_of(text, f'def {n}(')}" for n in ("__init__", "add")]
-    error = ("AttributeError", f"'Set' object has no attribute '{name}'")
     failure = failing_test(test_path, "tests/test_sets.py::test_disjoint", 7, error, [], keys)
     return locate(failure, str(tmp_path), RunResult(str(tmp_path), failures=[failure]))
 
@@ -81,3 +87,48 @@ def test_the_member_of_what_the_member_returns_is_not_the_one_called(tmp_path):
     test = TEST.replace("s.isdisjoint(Set([3]))", "s.size.bit_length() == 2")
     found = located(tmp_path, test, "size", text)
     assert found.healable and found.suspects[0].qualname != "Set"
+
+
+def test_an_operator_the_class_lacks_names_the_left_operands_class(tmp_path):
+    """Python's words for `s / 2` (furl-bb1bcb33: `Path` had no `__truediv__` yet); an
+    operand's class that is not ours (`int`) is not a suspect."""
+    error = ("TypeError", "unsupported operand type(s) for /: 'Set' and 'int'")
+    found = located_error(tmp_path / "left", error)
+    assert found.suspects[0].qualname == "Set" and not found.healable
+    assert found.suspects[0].reason == "lacks __truediv__ for the / that tests/test_sets.py:7 uses"
+    error = ("TypeError", "unsupported operand type(s) for -=: 'int' and 'Set'")
+    found = located_error(tmp_path / "right", error)
+    assert found.suspects[0].reason == "lacks __rsub__ for the -= that tests/test_sets.py:7 uses"
+
+
+def test_an_unhashable_class_and_a_property_without_a_setter_name_the_class(tmp_path):
+    """`{oui: None}` of a class with `__eq__` and no `__hash__` (netaddr-b6c4203f); `ip.netmask
+    = m` of a property with no setter (netaddr-b08dcb6e)."""
+    found = located_error(tmp_path / "hash", ("TypeError", "unhashable type: 'Set'"))
+    assert found.suspects[0].qualname == "Set" and not found.healable
+    assert found.suspects[0].reason == "lacks __hash__, which tests/test_sets.py:7 needs"
+    text = SETS + "\n    @property\n    def size(self):\n        return self._size\n"
+    error = ("AttributeError", "property 'size' of 'Set' object has no setter")
+    found = located_error(tmp_path / "setter", error, text)
+    assert found.suspects[0].qualname == "Set" and not found.healable
+    assert found.suspects[0].reason == (
+        "lacks a setter for size, which tests/test_sets.py:7 assigns"
+    )
+
+
+def test_a_dunder_or_setter_the_class_defines_stays_with_the_defs(tmp_path):
+    """The class has `__hash__` (it raised `unhashable` itself?) or the setter: a def of it ran
+    wrong, so the defs are ranked, not the class."""
+    text = SETS + "\n    def __hash__(self):\n        return 0\n"
+    found = located_error(tmp_path / "hash", ("TypeError", "unhashable type: 'Set'"), text)
+    assert found.suspects and found.suspects[0].qualname != "Set"
+    text = SETS + (
+        "\n    @property\n    def size(self):\n        return self._size\n"
+        "\n    @size.setter\n    def size(self, n):\n        self._size = n\n"
+    )
+    error = ("AttributeError", "property 'size' of 'Set' object has no setter")
+    found = located_error(tmp_path / "setter", error, text)
+    assert found.suspects and found.suspects[0].qualname != "Set"
+    error = ("TypeError", "unsupported operand type(s) for /: 'int' and 'str'")
+    found = located_error(tmp_path / "builtins", error)
+    assert found.suspects and found.suspects[0].qualname != "Set"
