@@ -275,8 +275,9 @@ def none_argument(
 ) -> str | None:
     """The parameter read at the frame's line that held None when the line raised on a None
     (`node.parent` with `node=None`), else None: the def was handed None, which it cannot take,
-    so the value came wrong from its caller (like a refusal naming the argument)."""
-    if not message.startswith(NONE_REFUSED):
+    so the value came wrong from its caller (like a refusal naming the argument), or a
+    builtin it handed it to refused None (`re.match(pattern, text)`: `..., got 'NoneType'`)."""
+    if not message.startswith(NONE_REFUSED) and refused_kind(message) != "NoneType":
         return None
     held = sorted(
         n for n in arguments_read(index, node, frame.line) if frame.locals.get(n) == "None"
@@ -315,12 +316,14 @@ def wrong_kind_argument(
     return min(held, default=None)
 
 
-_REFUSED_KIND = re.compile(r", not '?(?P<kind>\w+)'?$")
+# `, not X` (most builtins), `, got 'X'` (`re` since 3.11; 3.8-3.10 name no kind there)
+_REFUSED_KIND = re.compile(r", (?:not|got) '?(?P<kind>\w+)'?$")
 
 
 def refused_kind(message: str) -> str | None:
     """The class a builtin's TypeError says it does not take (`expected str, bytes or
-    os.PathLike object, not ConfigQuotedString`, `must be real number, not str`)."""
+    os.PathLike object, not ConfigQuotedString`, `must be real number, not str`, `expected
+    string or bytes-like object, got 'NoneType'`)."""
     found = _REFUSED_KIND.search(message.strip())
     return found["kind"] if found else None
 
@@ -334,10 +337,15 @@ _REPR_HEAD = re.compile(r"^[<\[]?(?P<name>[\w.]+)")
 
 
 def _of_kind(value: str, kind: str) -> bool:
-    """Is a recorded repr one of an object of class `kind` (`Token('INT', '1')`,
-    `<lark.lexer.Token object at 0x...>`, `[ConfigQuotedString: a.conf]`)?"""
+    """Is a recorded repr one of an object of class `kind`?"""
+    return repr_class(value) == kind
+
+
+def repr_class(value: str) -> str | None:
+    """The class name a recorded repr starts with (`Token('INT', '1')`, `<lark.lexer.Token
+    object at 0x...>`, `[ConfigQuotedString: a.conf]`), else None."""
     head = _REPR_HEAD.match(value)
-    return head is not None and head["name"].rsplit(".", 1)[-1] == kind
+    return head["name"].rsplit(".", 1)[-1] if head is not None else None
 
 
 def reads_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> bool:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from heal_ls.locate.calls import statement_parts
+from heal_ls.locate.evidence import repr_class
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex
 from heal_ls.locate.state import missing_attribute, stored_on_self
 from heal_ls.models import Failure, Suspect
@@ -41,6 +42,8 @@ _OPERAND = re.compile(
 )
 _UNHASHABLE = re.compile(r"^unhashable type: '(?P<owner>\w+)'")
 _NO_SETTER = re.compile(r"^property '(?P<name>\w+)' of '(?P<owner>\w+)' object has no setter")
+# 3.8-3.10's words for it name no class (and 3.8-3.9 no attribute): the test's line says which
+_CANNOT_SET = re.compile(r"^can't set attribute(?: '(?P<name>\w+)')?$")
 _DUNDERS = {  # an operator's method: `a / b` tries `a.__truediv__(b)`, then `b.__rtruediv__(a)`
     "+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", "%": "mod",
     "**": "pow", "@": "matmul", "<<": "lshift", ">>": "rshift", "&": "and", "|": "or", "^": "xor",
@@ -152,15 +155,49 @@ def _lacking_protocol(
             wanted.append((found["right"], f"__r{dunder}__", f"lacks __r{dunder}__ {use}"))
     elif (found := _UNHASHABLE.match(message)) and failure.exc_type == "TypeError":
         wanted.append((found["owner"], "__hash__", f"lacks __hash__, which {where} needs"))
-    elif (found := _NO_SETTER.match(message)) and failure.exc_type == "AttributeError":
-        name = found["name"]
+    elif (setter := _no_setter(failure, index_of)) is not None:
+        owner, name = setter
         short = f"lacks a setter for {name}, which {where} assigns"
-        wanted.append((found["owner"], f"{name}.setter", short))
+        wanted.append((owner, f"{name}.setter", short))
     for owner, member, short in wanted:
         named = _class_named(owner, failure.covered, tests, index_of)
         if named is not None and member not in _members(named[1], named[2]):
             return _lacking(named[0], named[2], short)
     return None
+
+
+def _no_setter(
+    failure: Failure, index_of: Callable[[str], ModuleIndex | None]
+) -> tuple[str, str] | None:
+    """(class, property) an AttributeError says has no setter. 3.8-3.10 do not name the
+    class (`can't set attribute 'netmask'`, 3.8-3.9 not the property either): then it is the
+    one attribute the test's line assigns on a local (`net.netmask = 24`) and the class the
+    local's recorded repr starts with (`IPNetwork('10.0.0.0/8')`), when there is just one."""
+    if failure.exc_type.rsplit(".", 1)[-1] != "AttributeError":
+        return None
+    message = failure.message.strip()
+    if (found := _NO_SETTER.match(message)) is not None:
+        return found["owner"], found["name"]
+    if (found := _CANNOT_SET.match(message)) is None:
+        return None
+    frame = failure.frames[-1]
+    test = index_of(frame.path)
+    parts = statement_parts(test.tree.body, frame.line) if test and test.tree else []
+    assigned = {
+        (target.value.id, target.attr)
+        for part in parts
+        for node in ast.walk(part)
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and found["name"] in (None, target.attr)
+    }
+    owners = {(repr_class(frame.locals.get(local, "")), name) for local, name in assigned}
+    if len(owners) != 1:
+        return None
+    owner, name = owners.pop()
+    return (owner, name) if owner else None
 
 
 def _members(index: ModuleIndex, node: ClassNode) -> set[str]:

@@ -71,6 +71,26 @@ def test_the_entry_that_took_a_none_from_the_test_comes_first(tmp_path):
     assert ranked(tmp_path, "test_to_nothing", error, frames)[:2] == ["to", "_extract"]
 
 
+def test_the_entry_that_took_a_none_a_builtin_below_refused_comes_first(tmp_path):
+    """A builtin the def handed the None refused it, in `re`'s words since 3.11 (3.8-3.10's
+    `expected string or bytes-like object` names no kind) or in `open`'s."""
+    frames = [
+        ("return _convert(value", "to", {"value": "5", "other": "None"}),
+        ("len(_extract(dst))", "_convert", {"value": "5", "src": "{'m': 1}", "dst": "None"}),
+        ("units.items()", "_extract", {"units": "None"}),
+    ]
+    for number, message in enumerate(
+        (
+            "expected string or bytes-like object, got 'NoneType'",
+            "expected str, bytes or os.PathLike object, not NoneType",
+        )
+    ):
+        error = ("TypeError", message)
+        (tmp_path / str(number)).mkdir()
+        located = ranked(tmp_path / str(number), "test_to_nothing", error, frames)
+        assert located[:2] == ["to", "_extract"]
+
+
 def test_the_entry_that_took_an_object_of_a_kind_below_it_lacks_comes_first(tmp_path):
     frames = [
         ("return walk(tree)", "transform", {"tree": "<units.Token object at 0x1>"}),

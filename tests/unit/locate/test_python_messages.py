@@ -1,0 +1,136 @@
+"""The ranking reads Python's own exception messages; it reads them as each Python users run
+(3.8-3.13) words them. tests/helpers/python_messages.py makes each message on each pyenv build
+(a version without one is skipped), and each reading is checked on what that version said:
+`re`'s `, got 'NoneType'` (3.11+) as well as other builtins' `, not X`, and a property without
+a setter in 3.8-3.10's words, which name no class (`can't set attribute 'netmask'`)."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from heal_ls.locate import locate
+from heal_ls.locate.evidence import (
+    crashed_on_a_value,
+    protocol_error_method,
+    refused_kind,
+    signature_error_callee,
+)
+from heal_ls.locate.missing import _MISSING, _NO_ATTRIBUTE, _NO_MODULE, _OPERAND, _UNHASHABLE
+from heal_ls.locate.state import lacked
+from heal_ls.locate.testline import built_in_calls
+from heal_ls.locate.written import checked_text
+from heal_ls.models import RunResult
+from heal_ls.pysource import paths
+
+from tests.helpers.locate import failing_test, line_of, write_project
+
+HELPER = Path(__file__).resolve().parents[2] / "helpers" / "python_messages.py"
+VERSIONS = ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"]
+PYENV = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+
+
+@pytest.fixture(scope="module", params=VERSIONS)
+def said(request) -> tuple[tuple[int, int], dict[str, str]]:
+    """(version, the messages that version's Python words), or a skip without its build."""
+    builds = sorted(glob.glob(f"{PYENV}/versions/{request.param}.*/bin/python"))
+    if not builds:
+        pytest.skip(f"pyenv has no build of Python {request.param}")
+    out = subprocess.run([builds[-1], str(HELPER)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["version"] == request.param
+    major, minor = request.param.split(".")
+    return (int(major), int(minor)), report["messages"]
+
+
+def test_names_modules_and_attributes_read_on_every_version(said):
+    _, m = said
+    assert _MISSING.match(m["cannot_import_name"])["name"] == "absent"
+    assert _NO_MODULE.match(m["no_module"])["module"] == "heal_probe_absent_module"
+    assert _NO_ATTRIBUTE.match(m["module_no_attribute"])["name"] == "absent_name"
+    assert lacked(m["object_no_attribute"]) == ("Owner", "absent_name")
+    for key in ("unsupported_operand", "unsupported_operand_augmented", "unsupported_operand_pow"):
+        assert _OPERAND.match(m[key])["left"] == "Owner"
+    assert _UNHASHABLE.match(m["unhashable"])["owner"] == "list"
+    assert checked_text(m["assert_in"]) == "'bc'"
+    assert built_in_calls(m["built_in_repr"]) == {"join"}
+
+
+def test_signatures_and_protocols_read_on_every_version(said):
+    version, m = said
+    for key in ("signature_unexpected_keyword", "signature_missing", "signature_too_many"):
+        assert signature_error_callee(_failure("TypeError", m[key])) == "_message"
+    # a method by its qualname since 3.10, by its bare name before (the ranker takes both)
+    method = signature_error_callee(_failure("TypeError", m["signature_method_missing"]))
+    assert method == ("Owner.mask" if version >= (3, 10) else "mask")
+    assert protocol_error_method(_failure("TypeError", m["protocol_iter"])) == "__iter__"
+    assert protocol_error_method(_failure("TypeError", m["protocol_str"])) == "__str__"
+
+
+def test_a_refused_kind_reads_as_each_version_names_it(said):
+    """`, not Owner` / `, not 'Owner'` everywhere; `re` names the kind only since 3.11
+    (`, got 'Owner'`); 3.8-3.10's `expected string or bytes-like object` names none."""
+    version, m = said
+    for key in ("open_refused_kind", "int_refused_kind"):
+        assert refused_kind(m[key]) == "Owner"
+    named = version >= (3, 11)
+    assert refused_kind(m["re_refused_kind"]) == ("Owner" if named else None)
+    assert refused_kind(m["re_refused_none"]) == ("NoneType" if named else None)
+
+
+def test_a_value_of_the_wrong_kind_on_the_tests_line_reads_on_every_version(said, tmp_path):
+    """`3[0]`, `3()` everywhere; `with 3:` only since 3.11 (3.8-3.10 raise AttributeError
+    `__enter__`, naming no kind)."""
+    version, m = said
+    tests = paths.TestFiles(str(tmp_path), [str(tmp_path / "test_a.py")])
+    for key in ("wrong_kind_subscript", "wrong_kind_call"):
+        assert crashed_on_a_value(_failure("TypeError", m[key], tmp_path), tests)
+    if version >= (3, 11):
+        assert crashed_on_a_value(_failure("TypeError", m["wrong_kind_with"], tmp_path), tests)
+
+
+OWNERS = """\
+class Owner:
+    def __init__(self):
+        self.mask = 0
+
+    @property
+    def netmask(self):
+        return self.mask
+"""
+TEST = """\
+from owners import Owner
+
+
+def test_mask():
+    o = Owner()
+    assert o.netmask == 0
+    o.netmask = 24
+"""
+
+
+def test_a_property_without_a_setter_names_its_class_on_every_version(said, tmp_path):
+    """3.11+ name the class; before, the test's line `o.netmask = 24` and `o`'s recorded repr
+    do."""
+    _, m = said
+    here, test_path = write_project(tmp_path, "owners", OWNERS, TEST)
+    keys = [f"{here}:{line_of(OWNERS, 'def __init__(')}"]
+    error = ("AttributeError", m["no_setter"])
+    failure = failing_test(test_path, "tests/test_owners.py::test_mask", 7, error, [], keys)
+    failure.frames[0] = replace(failure.frames[0], locals={"o": "<owners.Owner object at 0x1>"})
+    found = locate(failure, str(tmp_path), RunResult(str(tmp_path), failures=[failure]))
+    assert found.suspects[0].qualname == "Owner" and not found.healable
+    assert found.suspects[0].reason == (
+        "lacks a setter for netmask, which tests/test_owners.py:7 assigns"
+    )
+
+
+def _failure(exc_type: str, message: str, root: Path | None = None):
+    test_path = str((root or Path("/w")) / "test_a.py")
+    return failing_test(test_path, "test_a.py::test_a", 3, (exc_type, message), [], [])
