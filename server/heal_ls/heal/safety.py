@@ -110,9 +110,15 @@ class UnsafeCandidate(Exception):
 
 
 def check_candidate(
-    original_function: str, new_function: str, path: str, allow_test_edits: bool = False
+    original_function: str,
+    new_function: str,
+    path: str,
+    allow_test_edits: bool = False,
+    vouched: frozenset[str] = frozenset(),
 ) -> None:
-    """Raise UnsafeCandidate if the candidate edits a test file or adds a dangerous capability."""
+    """Raise UnsafeCandidate if the candidate edits a test file or adds a dangerous capability;
+    `vouched`: labels the failure itself asks for (`def __hash__` when Python said the class is
+    unhashable: heal/member.py)."""
     if not allow_test_edits and is_test_file(path):
         raise UnsafeCandidate(
             f"`{os.path.basename(path)}` is a test file and tests are the spec; "
@@ -126,7 +132,7 @@ def check_candidate(
         ) from err
     if os.environ.get(RAILS_OFF_ENV) == "1":
         return  # test-only: the sandbox, not the rails, is under test
-    added = capabilities(tree)
+    added = {label: why for label, why in capabilities(tree).items() if label not in vouched}
     try:
         for label in capabilities(parse_block(_lf(original_function))[1]):
             added.pop(label, None)
