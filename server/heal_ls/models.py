@@ -152,6 +152,9 @@ class Suspect:
     score: float = 1.0
     def_line: int = 0  # the line of the `def` keyword itself
     focus_line: int = 0  # the line to point at: the failing line inside the node, else def_line
+    # a class that lacks the member a test uses: the member to add ("__hash__", "mask.setter");
+    # the node is then the class, and a heal inserts that one member (heal/member.py)
+    member: str = ""
 
 
 @dataclass

@@ -64,7 +64,7 @@ def test_formats_a_located_crash_and_a_not_healable_failure(tmp_path):
     assert summary_line(run) == "1 failed, 1 error, 2 passed in 1.2s"
 
 
-def test_a_class_that_lacks_the_called_method_is_the_suspect_not_a_heal_target(tmp_path):
+def test_a_class_that_lacks_the_called_method_is_the_heal_target(tmp_path):
     write(
         tmp_path, {"pkg/sets.py": "class Set:\n    def __init__(self):\n        self.items = {}\n"}
     )
@@ -85,12 +85,9 @@ def test_a_class_that_lacks_the_called_method_is_the_suspect_not_a_heal_target(t
     )
     run = RunResult(root=str(tmp_path), failed=1, failures=[failure])
     lines = human_lines(run, [(failure, locate(failure, str(tmp_path), run))], str(tmp_path))
-    assert lines[0].endswith(
-        "-> not healable: Set lacks the method pop that tests/test_sets.py:5 calls:"
-        " write it there first (heal-ls heals functions that exist)"
-    )
+    assert lines[0].endswith("-> heal target Set")  # a heal adds pop to it (heal/member.py)
     assert lines[2] == (
-        "    suspect Set at pkg/sets.py:1 (lacks the method pop that tests/test_sets.py:5 calls)"
+        "    heal target Set at pkg/sets.py:1 (lacks the method pop that tests/test_sets.py:5 calls)"
     )
 
 

@@ -19,7 +19,7 @@ from heal_ls.heal.attempt import PASSED
 from heal_ls.heal.blast import blast_radius
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.loop import heal_failure, offered_suspects, warm_runner_for
-from heal_ls.heal.prompt import build_prompt, render_prompt
+from heal_ls.heal.prompt import prompt_for, render_prompt
 from heal_ls.heal.shared_cause import recheck, split_fixed
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
 from heal_ls.llm import PROVIDERS
@@ -359,6 +359,6 @@ def _show_prompts(root: str, targets: list[HealTarget], run, max_nodes: int) -> 
             continue
         text = read_source(target.suspect.path)
         offered = offered_suspects(target.suspect, target.failures[0], root, run, {}, max_nodes)
-        prompt = build_prompt(target.suspect, text, target.failures[0], root, [], offered)
+        prompt = prompt_for(target.suspect, text, target.failures[0], root, [], offered)
         print(render_prompt(prompt))
     return 0

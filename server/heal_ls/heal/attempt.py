@@ -16,6 +16,7 @@ from heal_ls.heal.config import HealConfig
 from heal_ls.heal.events import HealEvent
 from heal_ls.heal.guard_budget import GuardSelection, select_guards
 from heal_ls.heal.guards import Guards
+from heal_ls.heal.member import plan_member
 from heal_ls.heal.novelty import review_reasons
 from heal_ls.heal.plan import PlanError, Planned, plan_answer
 from heal_ls.heal.prompt_context import failing_test_source
@@ -171,6 +172,8 @@ def proof_line(
     target = ctx.suspect.qualname
     changed = ctx.guards.changed(planned.touched if planned else [target], target)
     functions = ", ".join(f"{q.split('.')[-1]}()" for q in changed)
+    if ctx.suspect.member:  # the new member's guards: the tests that ran the class's methods
+        functions = f"a method of {target.split('.')[-1]}"
     count = len(chosen.run)
     run = "that runs" if count == 1 else "that run"
     guards = f"{count} guard{'s' if count != 1 else ''} {run} {functions}"
@@ -181,6 +184,8 @@ async def try_candidate(ctx: HealContext, candidate: Candidate, *, from_answer: 
     """Parse, check, splice and verify one candidate; returns the verified module text or None."""
     try:
         answer = read_answer(candidate.source) if from_answer else None  # read once, used twice
+        if ctx.suspect.member:  # a class to add one member to: the answer is that member
+            return await _try_planned(ctx, candidate, member_from_answer(ctx, candidate.source))
         planned = (
             planned_from_answer(answer, ctx.module_text, ctx.suspect, ctx.offered, ctx.config)
             if answer is not None
@@ -316,6 +321,19 @@ def planned_from_answer(
             offered,
             allow_imports=config.allow_imports,
             allow_test_edits=config.allow_test_edits,
+        )
+    except PlanError as exc:
+        raise CandidateRejected(str(exc)) from None
+
+
+def member_from_answer(ctx: HealContext, answer: str) -> Planned:
+    try:
+        return plan_member(
+            answer,
+            ctx.module_text,
+            ctx.suspect,
+            ctx.suspect.member,
+            allow_test_edits=ctx.config.allow_test_edits,
         )
     except PlanError as exc:
         raise CandidateRejected(str(exc)) from None

@@ -16,6 +16,7 @@ from heal_ls.heal.attempt import HealContext, finish, guards_of
 from heal_ls.heal.config import HealConfig, provider_for
 from heal_ls.heal.events import HealEvent, never_back
 from heal_ls.heal.guards import Guards, candidate_timeout, find_guards, original_seconds
+from heal_ls.heal.member import class_source, methods_of, ran_a_method
 from heal_ls.heal.steps import cached_fix, local_search, model_rounds
 from heal_ls.locate import locate
 from heal_ls.models import (
@@ -58,14 +59,12 @@ async def heal_failure(
     ctx = _context(root, failure, suspect, config, run, overlay or {}, on_event, also_failing)
     ctx.emit(HealEvent("guards", "finding the passing tests that exercise the function"))
     options = config.run_options(overlay=ctx.overlay, warm=ctx.warm_runner)
-    ctx.guards = await find_guards(
-        root,
-        suspect,
-        ctx.failures,
-        run,
-        options,
-        also=ctx.offered[1:],  # a multi-node fix answers to the guards of what it touches
-    )
+    # a multi-node fix answers to the guards of what it touches; a new member to those of
+    # every method of its class
+    also = methods_of(ctx.module_text, suspect) if suspect.member else ctx.offered[1:]
+    ctx.guards = await find_guards(root, suspect, ctx.failures, run, options, also=also)
+    if suspect.member:
+        ctx.guards.tests = ran_a_method(ctx.guards)
     ctx.test_timeout = candidate_timeout(ctx.failures, ctx.guards, config.test_timeout)
     ctx.original_seconds = original_seconds(ctx.failures, ctx.guards)
     ctx.emit(HealEvent("guards", guard_line(ctx)))
@@ -106,13 +105,21 @@ def _context(
         failures=failures,
         suspect=suspect,
         module_text=module_text,
-        original_function=function_source(module_text, suspect),
+        original_function=(
+            class_source(module_text, suspect)
+            if suspect.member
+            else function_source(module_text, suspect)
+        ),
         guards=Guards(),
         config=config,
         overlay=overlay,
         emit=never_back(on_event or (lambda event: None)),
         warm_runner=warm_runner_for(config, root),
-        offered=offered_suspects(suspect, failure, root, run, overlay, config.max_nodes),
+        offered=(
+            [suspect]
+            if suspect.member
+            else offered_suspects(suspect, failure, root, run, overlay, config.max_nodes)
+        ),
     )
 
 

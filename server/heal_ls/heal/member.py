@@ -19,8 +19,10 @@ import textwrap
 import tokenize
 
 from heal_ls.heal.answer import read_answer
+from heal_ls.heal.guards import Guards
 from heal_ls.heal.plan import PlanError, Planned
 from heal_ls.heal.safety import UnsafeCandidate, check_candidate
+from heal_ls.locate import index_source, suspect_for
 from heal_ls.models import NodeEdit, Suspect
 from heal_ls.pysource.indent import leading_space, reindent
 from heal_ls.pysource.parse import DEF_TYPES, Def, first_line, normalised
@@ -183,3 +185,26 @@ def _parse(text: str, what: str) -> ast.Module:
         return ast.parse(text.lstrip("\ufeff"))
     except (SyntaxError, ValueError) as exc:
         raise PlanError(f"{what} does not parse: {exc}") from None
+
+
+def class_source(module_text: str, cls: Suspect) -> str:
+    """The class as it stands (what a member heal starts from, as a function heal's def)."""
+    return _class_text(module_text, class_node(_parse(module_text, "the module"), cls))
+
+
+def methods_of(module_text: str, cls: Suspect) -> list[Suspect]:
+    """The class's own defs as suspects: the tests that ran any of them guard the new member."""
+    index = index_source(module_text)
+    return [
+        suspect_for(cls.path, f, f"a method of {cls.qualname}")
+        for f in index.functions
+        if f.qualname.rsplit(".", 1)[0] == cls.qualname
+    ]
+
+
+def ran_a_method(guards: Guards) -> list[str]:
+    """The guard tests of any method of the class, each once, in the order found."""
+    tests: list[str] = []
+    for found in [guards.tests, *guards.of.values()]:
+        tests += [t for t in found if t not in tests]
+    return tests

@@ -178,3 +178,54 @@ def _code_of(answer: str) -> str:
     """The first fenced block of a raw model answer (candidates may keep the prose)."""
     found = re.search(r"```[^\n]*\n(.*?)```", answer, re.DOTALL)
     return found.group(1) if found else answer
+
+
+def prompt_for(
+    suspect: Suspect,
+    module_text: str,
+    failure: Failure,
+    root: str,
+    history: list[Attempt],
+    offered: list[Suspect] | None = None,
+) -> Prompt:
+    """The function's prompt, or the class's when the heal adds a member to it."""
+    if suspect.member:
+        return build_member_prompt(suspect, module_text, failure, root, history)
+    return build_prompt(suspect, module_text, failure, root, history, offered)
+
+
+MEMBER_SYSTEM = (
+    "You extend Python classes. You get a class that lacks a member a failing test uses, the "
+    "failing test, the error and what the test's line does with the member. Write only that one "
+    "new member (a method, a special method or a property's setter), consistent with the class's "
+    "other members; do not change or repeat the other members, add no other code, no I/O, no "
+    "eval/exec/os/subprocess. Answer with the new member's def in one ```python code block and "
+    "at most two sentences outside it."
+)
+
+
+def build_member_prompt(
+    suspect: Suspect, module_text: str, failure: Failure, root: str, history: list[Attempt]
+) -> Prompt:
+    """The prompt for a class that lacks `suspect.member` (heal/member.py): the class, the
+    failure, the member's name and the test's line that uses it."""
+    rel = relative_path(suspect.path, root)
+    lines = LINE_BREAK.split(module_text)
+    cls = dedent(lines[suspect.start_line - 1 : suspect.end_line])
+    name, _, role = suspect.member.partition(".")
+    what = f"a setter for the property `{name}`" if role else f"the member `{name}`"
+    test = next((f for f in reversed(failure.frames) if is_test_file(f.path)), None)
+    used = f"\n\nThe test's line: `{_line_of(test.path, test.line)}`" if test else ""
+    sections = [
+        f"The class `{suspect.qualname}` in {rel} lacks {what}: it {suspect.reason}, which makes "
+        f"{_what_failed(failure, root)} fail. Reply with only the new `def {name}` (decorated "
+        f"`@{name}.setter` for a setter) in one ```python block.{used}",
+        f"## Class `{suspect.qualname}` ({rel}, lines {suspect.start_line}-{suspect.end_line})\n"
+        + _fence(cls),
+        _test_section(failure, root),
+        _error_section(failure, root, lines, suspect),
+        _history_section(history),
+    ]
+    masks: dict[str, str] = {}
+    user = mask_secrets("\n\n".join(s for s in sections if s), masks, known_secrets(root))
+    return Prompt(system=MEMBER_SYSTEM, user=user + "\n", masks=masks)

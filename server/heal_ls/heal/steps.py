@@ -15,7 +15,7 @@ from heal_ls.heal.attempt import HealContext, finish, try_candidate
 from heal_ls.heal.cache import RepairCache, cache_key
 from heal_ls.heal.config import HealConfig, provider_for
 from heal_ls.heal.events import HealEvent
-from heal_ls.heal.prompt import build_prompt
+from heal_ls.heal.prompt import prompt_for
 from heal_ls.llm import make_proposer
 from heal_ls.llm.base import ConfigError, Prompt, Proposer, ProviderError
 from heal_ls.models import (
@@ -121,7 +121,7 @@ async def _proposed(
 async def local_search(ctx: HealContext) -> HealResult | None:
     provider = provider_for(ctx.config)
     count, seconds = local_budget(ctx.config)
-    if count == 0:
+    if count == 0 or ctx.suspect.member:  # local edits change a def; a new member is the model's
         return None
 
     source = LocalRepairer().labelled(
@@ -211,7 +211,7 @@ async def _rounds(ctx: HealContext, proposer: Proposer) -> HealResult | None:
             reason = f"token budget reached ({ctx.tokens:,} of {ctx.config.max_tokens:,})"
             return finish(ctx, status, reason=reason)
         failure = ctx.failures[0]
-        prompt = build_prompt(
+        prompt = prompt_for(
             ctx.suspect, ctx.module_text, failure, ctx.root, ctx.attempts, ctx.offered
         )
         ctx.emit(HealEvent("asking", f"asking {proposer.name} ({proposer.model})", attempt, total))

@@ -5,7 +5,8 @@
 `'Set' object has no attribute 'isdisjoint'` on the test's own line: the class of ours that lacks
 the member the test uses; so do Python's words for a missing dunder or setter there
 (`unsupported operand type(s) for /: 'Path' and 'str'`, `unhashable type: 'OUI'`,
-`property 'netmask' of 'IPNetwork' object has no setter`).
+`property 'netmask' of 'IPNetwork' object has no setter`); a heal adds that member to the
+class (heal/member.py).
 
 The normal state of a test written first: it imports what does not exist yet. The failure points
 at that module (line 1), the importing line stays the failing line, and no function holds the
@@ -93,7 +94,7 @@ class LackingMember:
     path: str
     node: ClassNode
     short: str  # the suspect's reason: "lacks the method isdisjoint that t.py:7 calls"
-    reason: str  # why no function is healed
+    member: str  # what to add: "isdisjoint", "__hash__", "size.setter" (heal/member.py)
 
 
 def lacking_member(
@@ -135,7 +136,7 @@ def lacking_member(
         short = f"keeps _{name} but has no {name}, which {where} reads"
     else:
         return None
-    return _lacking(path, node, short)
+    return LackingMember(path, node, short, name)
 
 
 def _lacking_protocol(
@@ -162,7 +163,7 @@ def _lacking_protocol(
     for owner, member, short in wanted:
         named = _class_named(owner, failure.covered, tests, index_of)
         if named is not None and member not in _members(named[1], named[2]):
-            return _lacking(named[0], named[2], short)
+            return LackingMember(named[0], named[2], short, member)
     return None
 
 
@@ -214,11 +215,6 @@ def _members(index: ModuleIndex, node: ClassNode) -> set[str]:
             if isinstance(d, ast.Attribute) and isinstance(d.value, ast.Name)
         }
     return names
-
-
-def _lacking(path: str, node: ClassNode, short: str) -> LackingMember:
-    reason = f"{node.name} {short}: write it there first (heal-ls heals functions that exist)"
-    return LackingMember(path, node, short, reason)
 
 
 def _calls_member(parts: list[ast.AST], name: str) -> bool:

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from heal_ls.locate.affinity import in_tested_module, name_bonus, named_inside_first
 from heal_ls.locate.evidence import unparsable_note
@@ -85,10 +85,10 @@ def locate(
         suspects = sorted(ranker.suspects.values(), key=order)
     suspects = named_inside_first(suspects, failure, ranker.quoted_words)
     lacking = lacking_member(failure, tests, ranker.index)
-    if lacking is not None:  # a member the class has yet to have: no function to heal
+    if lacking is not None:  # a member the class has yet to have: a heal adds it to the class
         top = max([1.0, *(s.score for s in suspects)]) + 0.01
         cls = suspect_for(lacking.path, lacking.node, lacking.short, top)
-        return Located([cls, *suspects], False, lacking.reason)
+        return Located([replace(cls, member=lacking.member), *suspects], True, None)
     if not suspects:
         reason = reason or "no function of the workspace is involved"
         note = missing_dependency(failure, root) or unparsable_note(ranker.unparsable, root, reason)

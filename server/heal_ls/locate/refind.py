@@ -8,7 +8,9 @@ changed the module), and a verified fix redone on a changed buffer (`respice`).
 
 from __future__ import annotations
 
-from heal_ls.locate.index import FunctionNode, index_source
+from dataclasses import replace
+
+from heal_ls.locate.index import ClassNode, FunctionNode, index_source
 from heal_ls.locate.ranker import suspect_for
 from heal_ls.models import Suspect
 from heal_ls.pysource.parse import describe_syntax_error
@@ -19,7 +21,12 @@ def refind(suspect: Suspect, text: str) -> Suspect | None:
     """The def with the suspect's qualname in `text` (the one holding or nearest its old `def`
     line), or None when it is gone. Raises SyntaxError when `text` does not parse."""
     near = suspect.def_line or suspect.start_line
-    node = index_source(text).find(suspect.qualname, near_line=near)
+    index = index_source(text)
+    if suspect.member:  # a class to add a member to (heal/member.py)
+        named = [c for c in index.classes if c.qualname == suspect.qualname]
+        near_class = min(named, key=lambda c: abs(c.def_line - near), default=None)
+        return None if near_class is None else _moved(suspect, near_class)
+    node = index.find(suspect.qualname, near_line=near)
     return None if node is None else _moved(suspect, node)
 
 
@@ -44,5 +51,6 @@ def respice(text: str, suspect: Suspect, before: str, new_function: str) -> str:
     raise SpliceError("the function changed since the fix was computed")
 
 
-def _moved(suspect: Suspect, node: FunctionNode) -> Suspect:
-    return suspect_for(suspect.path, node, suspect.reason, suspect.score)
+def _moved(suspect: Suspect, node: FunctionNode | ClassNode) -> Suspect:
+    moved = suspect_for(suspect.path, node, suspect.reason, suspect.score)
+    return replace(moved, member=suspect.member)

@@ -1,6 +1,7 @@
 """locate(): the failing test used a member its object's class, one of ours, does not have yet
 (issue 22, class M: the fix adds a method the test calls). No def of the class ran wrong, so
-the class itself is the suspect, first, with the reason, and no function is offered to heal."""
+the class itself is the suspect, first, with the reason, healable by adding that member
+(heal/member.py)."""
 
 from heal_ls.locate import locate
 from heal_ls.models import RunResult
@@ -48,11 +49,7 @@ def test_a_method_the_test_calls_and_the_class_lacks_names_the_class(tmp_path):
     assert (top.qualname, top.start_line, top.end_line, top.focus_line) == ("Set", 1, 7, 1)
     assert top.reason == "lacks the method isdisjoint that tests/test_sets.py:7 calls"
     assert [s.qualname for s in found.suspects[1:3]] == ["Set.__init__", "Set.add"]
-    assert not found.healable
-    assert found.reason == (
-        "Set lacks the method isdisjoint that tests/test_sets.py:7 calls: write it there first"
-        " (heal-ls heals functions that exist)"
-    )
+    assert found.healable and found.reason is None and top.member == "isdisjoint"
 
 
 def test_a_value_kept_under_the_private_name_lacks_its_public_accessor(tmp_path):
@@ -62,7 +59,7 @@ def test_a_value_kept_under_the_private_name_lacks_its_public_accessor(tmp_path)
     assert (
         found.suspects[0].reason == "keeps _size but has no size, which tests/test_sets.py:7 reads"
     )
-    assert not found.healable
+    assert found.healable and found.suspects[0].member == "size"
 
 
 def test_a_plain_read_or_an_attribute_a_def_stores_stays_with_the_defs(tmp_path):
@@ -94,7 +91,7 @@ def test_an_operator_the_class_lacks_names_the_left_operands_class(tmp_path):
     operand's class that is not ours (`int`) is not a suspect."""
     error = ("TypeError", "unsupported operand type(s) for /: 'Set' and 'int'")
     found = located_error(tmp_path / "left", error)
-    assert found.suspects[0].qualname == "Set" and not found.healable
+    assert found.suspects[0].qualname == "Set" and found.suspects[0].member == "__truediv__"
     assert found.suspects[0].reason == "lacks __truediv__ for the / that tests/test_sets.py:7 uses"
     error = ("TypeError", "unsupported operand type(s) for -=: 'int' and 'Set'")
     found = located_error(tmp_path / "right", error)
@@ -105,13 +102,13 @@ def test_an_unhashable_class_and_a_property_without_a_setter_name_the_class(tmp_
     """`{oui: None}` of a class with `__eq__` and no `__hash__` (netaddr-b6c4203f); `ip.netmask
     = m` of a property with no setter (netaddr-b08dcb6e)."""
     found = located_error(tmp_path / "hash", ("TypeError", "unhashable type: 'Set'"))
-    assert found.suspects[0].qualname == "Set" and not found.healable
+    assert (found.suspects[0].qualname, found.suspects[0].member) == ("Set", "__hash__")
     assert found.suspects[0].reason == "lacks __hash__, which tests/test_sets.py:7 needs"
     text = SETS + "\n    @property\n    def size(self):\n        return self._size\n"
     error = ("AttributeError", "property 'size' of 'Set' object has no setter")
     found = located_error(tmp_path / "setter", error, text)
-    assert found.suspects[0].qualname == "Set" and not found.healable
-    assert found.suspects[0].reason == (
+    assert (found.suspects[0].qualname, found.suspects[0].member) == ("Set", "size.setter")
+    assert found.healable and found.suspects[0].reason == (
         "lacks a setter for size, which tests/test_sets.py:7 assigns"
     )
 

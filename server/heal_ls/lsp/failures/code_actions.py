@@ -43,7 +43,9 @@ def actions_for(
     if known.healable and known.suspect is not None and known.flaky is None:
         arg = to_wire(HealFunctionArgs(failure=known.id))
         blast = f" — {known.blast.text()}" if known.blast else ""
-        title = f"AI heal {known.suspect.qualname}{blast}{suffix}"
+        member = known.suspect.member  # a class that lacks it: the heal adds it
+        what = f"class {known.suspect.qualname}: add {member}" if member else known.suspect.qualname
+        title = f"AI heal {what}{blast}{suffix}"
         yield _quickfix(title, "AI heal", HEAL_FUNCTION, arg, diagnostics, preferred=True)
     if failure.test:
         arg = to_wire(DebugTestArgs(test=failure.test))
