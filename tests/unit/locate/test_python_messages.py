@@ -125,7 +125,8 @@ def test_a_property_without_a_setter_names_its_class_on_every_version(said, tmp_
     failure = failing_test(test_path, "tests/test_owners.py::test_mask", 7, error, [], keys)
     failure.frames[0] = replace(failure.frames[0], locals={"o": "<owners.Owner object at 0x1>"})
     found = locate(failure, str(tmp_path), RunResult(str(tmp_path), failures=[failure]))
-    assert found.suspects[0].qualname == "Owner" and not found.healable
+    assert found.suspects[0].qualname == "Owner" and found.healable  # a heal adds the setter
+    assert found.suspects[0].member == "netmask.setter"
     assert found.suspects[0].reason == (
         "lacks a setter for netmask, which tests/test_owners.py:7 assigns"
     )
