@@ -31,17 +31,17 @@ from heal_ls.pysource.source import SourceError, read_source, split_lines
 
 # Python's own words (3.8+); "partially initialized module" (a circular import) is not a name
 # the module lacks, so it does not match.
-_MISSING = re.compile(
+CANNOT_IMPORT = re.compile(
     r"^cannot import name '(?P<name>[^']+)' from '(?P<module>[^']+)' \((?P<path>[^()]+)\)"
 )
-_NO_MODULE = re.compile(r"^No module named '(?P<module>[^']+)'")
-_NO_ATTRIBUTE = re.compile(r"^module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")
+NO_MODULE = re.compile(r"^No module named '(?P<module>[^']+)'")
+NO_MODULE_ATTRIBUTE = re.compile(r"^module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")
 # a class of ours lacks a dunder or a setter, in Python's words (the setter's since 3.11)
-_OPERAND = re.compile(
+UNSUPPORTED_OPERAND = re.compile(
     r"^unsupported operand type\(s\) for (?P<op>[^\s:]+)(?: or pow\(\))?:"
     r" '(?P<left>\w+)' and '(?P<right>\w+)'"
 )
-_UNHASHABLE = re.compile(r"^unhashable type: '(?P<owner>\w+)'")
+UNHASHABLE = re.compile(r"^unhashable type: '(?P<owner>\w+)'")
 _NO_SETTER = re.compile(r"^property '(?P<name>\w+)' of '(?P<owner>\w+)' object has no setter")
 # 3.8-3.10's words for it name no class (and 3.8-3.9 no attribute): the test's line says which
 _CANNOT_SET = re.compile(r"^can't set attribute(?: '(?P<name>\w+)')?$")
@@ -56,7 +56,9 @@ MODULE = "<module>"  # the qualname of a suspect that is a whole module, as fram
 def missing_name(failure: Failure, tests: TestFiles, overlay: dict[str, str]):
     """(suspect, reason) when the failure is a name a workspace module lacks, else None."""
     root = tests.root
-    found = _MISSING.match(failure.message.strip()) if failure.exc_type == "ImportError" else None
+    found = (
+        CANNOT_IMPORT.match(failure.message.strip()) if failure.exc_type == "ImportError" else None
+    )
     if found is None:
         return None
     path = found["path"]
@@ -148,13 +150,13 @@ def _lacking_protocol(
     without a setter. Not when the class defines it: then a def of it ran wrong."""
     message = failure.message.strip()
     wanted: list[tuple[str, str, str]] = []  # (class, member, the suspect's reason)
-    if (found := _OPERAND.match(message)) and failure.exc_type == "TypeError":
+    if (found := UNSUPPORTED_OPERAND.match(message)) and failure.exc_type == "TypeError":
         dunder = _DUNDERS.get(found["op"].removesuffix("="))
         use = f"for the {found['op']} that {where} uses"
         if dunder is not None:
             wanted.append((found["left"], f"__{dunder}__", f"lacks __{dunder}__ {use}"))
             wanted.append((found["right"], f"__r{dunder}__", f"lacks __r{dunder}__ {use}"))
-    elif (found := _UNHASHABLE.match(message)) and failure.exc_type == "TypeError":
+    elif (found := UNHASHABLE.match(message)) and failure.exc_type == "TypeError":
         wanted.append((found["owner"], "__hash__", f"lacks __hash__, which {where} needs"))
     elif (setter := _no_setter(failure, index_of)) is not None:
         owner, name = setter
@@ -269,7 +271,7 @@ def _end(text: str) -> tuple[int, int]:
 def missing_dependency(failure: Failure, root: str) -> str | None:
     """A hint when the failure is an import of a module the workspace does not hold: most often
     the tests ran in an interpreter without the project's dependencies (heal-ls's own, say)."""
-    found = _NO_MODULE.match(failure.message.strip())
+    found = NO_MODULE.match(failure.message.strip())
     if failure.exc_type != "ModuleNotFoundError" or found is None:
         return None
     top = found["module"].split(".")[0]
@@ -294,7 +296,7 @@ def suggested_defs(
     it. Nearest as Python's own suggestion: fewest edits, within a third of the name's length;
     a class nearer, or nothing near: []."""
     found = (
-        _NO_ATTRIBUTE.match(failure.message.strip())
+        NO_MODULE_ATTRIBUTE.match(failure.message.strip())
         if failure.exc_type == "AttributeError"
         else None
     )

@@ -21,7 +21,13 @@ from heal_ls.locate.evidence import (
     refused_kind,
     signature_error_callee,
 )
-from heal_ls.locate.missing import _MISSING, _NO_ATTRIBUTE, _NO_MODULE, _OPERAND, _UNHASHABLE
+from heal_ls.locate.missing import (
+    CANNOT_IMPORT,
+    NO_MODULE,
+    NO_MODULE_ATTRIBUTE,
+    UNHASHABLE,
+    UNSUPPORTED_OPERAND,
+)
 from heal_ls.locate.state import lacked
 from heal_ls.locate.testline import built_in_calls
 from heal_ls.locate.written import checked_text
@@ -51,13 +57,13 @@ def said(request) -> tuple[tuple[int, int], dict[str, str]]:
 
 def test_names_modules_and_attributes_read_on_every_version(said):
     _, m = said
-    assert _MISSING.match(m["cannot_import_name"])["name"] == "absent"
-    assert _NO_MODULE.match(m["no_module"])["module"] == "heal_probe_absent_module"
-    assert _NO_ATTRIBUTE.match(m["module_no_attribute"])["name"] == "absent_name"
+    assert CANNOT_IMPORT.match(m["cannot_import_name"])["name"] == "absent"
+    assert NO_MODULE.match(m["no_module"])["module"] == "heal_probe_absent_module"
+    assert NO_MODULE_ATTRIBUTE.match(m["module_no_attribute"])["name"] == "absent_name"
     assert lacked(m["object_no_attribute"]) == ("Owner", "absent_name")
     for key in ("unsupported_operand", "unsupported_operand_augmented", "unsupported_operand_pow"):
-        assert _OPERAND.match(m[key])["left"] == "Owner"
-    assert _UNHASHABLE.match(m["unhashable"])["owner"] == "list"
+        assert UNSUPPORTED_OPERAND.match(m[key])["left"] == "Owner"
+    assert UNHASHABLE.match(m["unhashable"])["owner"] == "list"
     assert checked_text(m["assert_in"]) == "'bc'"
     assert built_in_calls(m["built_in_repr"]) == {"join"}
 
