@@ -214,8 +214,10 @@ def build_member_prompt(
     cls = dedent(lines[suspect.start_line - 1 : suspect.end_line])
     name, _, role = suspect.member.partition(".")
     what = f"a setter for the property `{name}`" if role else f"the member `{name}`"
-    test = next((f for f in reversed(failure.frames) if is_test_file(f.path)), None)
-    used = f"\n\nThe test's line: `{_line_of(test.path, test.line)}`" if test else ""
+    # the failure's own record of the test's failing line: a name rule would miss a project's
+    # own python_files (rope's `*test.py`)
+    path, line = failure.test_path, failure.test_line
+    used = f"\n\nThe test's line: `{_line_of(path, line)}`" if path and line else ""
     sections = [
         f"The class `{suspect.qualname}` in {rel} lacks {what}: it {suspect.reason}, which makes "
         f"{_what_failed(failure, root)} fail. Reply with only the new `def {name}` (decorated "
