@@ -24,6 +24,7 @@ from heal_ls.heal.shared_cause import recheck, split_fixed
 from heal_ls.heal.targets import HealTarget, group_targets, refresh_suspect, shared_first
 from heal_ls.llm import PROVIDERS
 from heal_ls.models import HealResult, HealStatus, OperatorCount
+from heal_ls.pysource.paths import TestFiles
 from heal_ls.pysource.source import read_source
 from heal_ls.testing.flaky import Flaky, triage
 from heal_ls.testing.prestart import interpreter
@@ -358,7 +359,9 @@ def _show_prompts(root: str, targets: list[HealTarget], run, max_nodes: int) -> 
         if target.suspect is None:
             continue
         text = read_source(target.suspect.path)
-        offered = offered_suspects(target.suspect, target.failures[0], root, run, {}, max_nodes)
-        prompt = prompt_for(target.suspect, text, target.failures[0], root, [], offered)
+        failure, also = target.failures[0], target.failures[1:]
+        tests = TestFiles.of_run(root, run, failure, also)  # as heal_failure builds them
+        offered = offered_suspects(target.suspect, failure, tests, run, {}, max_nodes)
+        prompt = prompt_for(target.suspect, text, failure, tests, [], offered)
         print(render_prompt(prompt))
     return 0

@@ -32,6 +32,7 @@ from heal_ls.models import (
 )
 from heal_ls.pysource.diff import unified_diff
 from heal_ls.pysource.parse import normalised
+from heal_ls.pysource.paths import TestFiles
 from heal_ls.pysource.splice import SpliceError, splice
 from heal_ls.testing.confirm import CONFIRMED
 from heal_ls.testing.sandbox import NOT_ISOLATED
@@ -51,6 +52,8 @@ class HealContext:
     config: HealConfig
     overlay: dict[str, str]
     emit: Callable[[HealEvent], None]
+    # the files holding tests (the run's collected ones too), built once a heal (heal/loop.py)
+    tests: TestFiles
     attempts: list[Attempt] = field(default_factory=list)
     tokens: int = 0
     tokens_in: int = 0

@@ -48,15 +48,17 @@ async def heal_failure(
 ) -> HealResult:
     started = time.monotonic()
     root = os.path.abspath(root)
+    tests = TestFiles.of_run(root, run, failure, also_failing)  # once a heal, handed down
     if suspect is None:
-        located = locate(failure, root, run)
+        located = locate(failure, root, run, tests=tests)
         if not located.healable or not located.suspects:
             return HealResult("skipped", reason=located.reason or "no function to heal")
         suspect = located.suspects[0]
-    tests = TestFiles.of_run(root, run, failure, also_failing)
     if suspect.path in tests and not config.allow_test_edits:
         return HealResult("skipped", suspect=suspect, reason=_a_test_file(suspect.path, root))
-    ctx = _context(root, failure, suspect, config, run, overlay or {}, on_event, also_failing)
+    ctx = _context(
+        root, failure, suspect, config, run, overlay or {}, on_event, also_failing, tests
+    )
     ctx.emit(HealEvent("guards", "finding the passing tests that exercise the function"))
     options = config.run_options(overlay=ctx.overlay, warm=ctx.warm_runner)
     # a multi-node fix answers to the guards of what it touches; a new member to those of
@@ -95,6 +97,7 @@ def _context(
     overlay: dict[str, str],
     on_event: Callable[[HealEvent], None] | None,
     also_failing: list[Failure] | None,
+    tests: TestFiles,
 ) -> HealContext:
     module_text = overlay.get(suspect.path)
     if module_text is None:
@@ -118,28 +121,28 @@ def _context(
         offered=(
             [suspect]
             if suspect.member
-            else offered_suspects(suspect, failure, root, run, overlay, config.max_nodes)
+            else offered_suspects(suspect, failure, tests, run, overlay, config.max_nodes)
         ),
+        tests=tests,
     )
 
 
 def offered_suspects(
     suspect: Suspect,
     failure: Failure,
-    root: str,
+    tests: TestFiles,
     run: RunResult | None,
     overlay: dict[str, str],
     max_nodes: int,
 ) -> list[Suspect]:
     """The target, then the suspects of its module among the failure's top `max_nodes` in rank
-    (the target's own nested defs are part of it already)."""
+    (the target's own nested defs are part of it already); `tests`: the heal's test files."""
     if max_nodes <= 1:
         return [suspect]
     try:
-        ranked = locate(failure, root, run, overlay=overlay).suspects
+        ranked = locate(failure, tests.root, run, overlay=overlay, tests=tests).suspects
     except Exception:  # ranking is advice: without it, the target alone is offered
         return [suspect]
-    tests = TestFiles.of_run(root, run, failure)
     inside = suspect.qualname + ".<locals>."
     top = [s for s in ranked if not s.qualname.startswith(inside)][:max_nodes]
     close = [

@@ -12,8 +12,9 @@ import re
 
 from heal_ls.heal.prompt_context import clip, dedent, failing_test_source, related_lines
 from heal_ls.llm.base import Prompt
-from heal_ls.locate import is_test_file, is_workspace_file, relative_path
+from heal_ls.locate import is_workspace_file, relative_path
 from heal_ls.models import Attempt, Failure, Frame, Suspect
+from heal_ls.pysource.paths import TestFiles
 from heal_ls.pysource.source import LINE_BREAK, read_source
 from heal_ls.redact import known_secrets, mask_secrets
 
@@ -37,8 +38,11 @@ def build_prompt(
     root: str,
     history: list[Attempt],
     offered: list[Suspect] | None = None,
+    tests: TestFiles | None = None,
 ) -> Prompt:
-    """The prompt for `suspect`; `offered` (the target first) lists every function that may change."""
+    """The prompt for `suspect`; `offered` (the target first) lists every function that may
+    change; `tests`: the files holding tests (the heal's, with the run's collected ones), else
+    the names alone say."""
     rel = relative_path(suspect.path, root)
     lines = LINE_BREAK.split(module_text)
     function = dedent(lines[suspect.start_line - 1 : suspect.end_line])
@@ -52,7 +56,7 @@ def build_prompt(
         _offered_section(module_text, suspect, offered or []),
         _test_section(failure, root),
         _error_section(failure, root, lines, suspect),
-        _locals_section(failure, suspect, root),
+        _locals_section(failure, suspect, tests or TestFiles(root)),
         _related_section(module_text, suspect),
         _history_section(history),
     ]
@@ -128,14 +132,16 @@ def _line_of(path: str, line: int) -> str:
     return found[line - 1].strip() if 0 < line <= len(found) else ""
 
 
-def _locals_section(failure: Failure, suspect: Suspect, root: str) -> str:
+def _locals_section(failure: Failure, suspect: Suspect, tests: TestFiles) -> str:
     """Locals of the innermost frame inside the target, else of the innermost workspace
-    (non-test) frame that has any."""
+    (non-test) frame that has any: a test's own locals are its expected values, not code."""
     inside = [f for f in failure.frames if _in_suspect(f, suspect) and f.locals]
     candidates = inside or [
         f
         for f in failure.frames
-        if f.locals and is_workspace_file(f.path, root) and not is_test_file(f.path, root)
+        if f.locals
+        and is_workspace_file(f.path, tests.root)
+        and f.path not in TestFiles(tests.root)
     ]
     if not candidates:
         return ""
@@ -184,14 +190,15 @@ def prompt_for(
     suspect: Suspect,
     module_text: str,
     failure: Failure,
-    root: str,
+    tests: TestFiles,
     history: list[Attempt],
     offered: list[Suspect] | None = None,
 ) -> Prompt:
-    """The function's prompt, or the class's when the heal adds a member to it."""
+    """The function's prompt, or the class's when the heal adds a member to it (`tests`: the
+    heal's test files, their root the workspace's)."""
     if suspect.member:
-        return build_member_prompt(suspect, module_text, failure, root, history)
-    return build_prompt(suspect, module_text, failure, root, history, offered)
+        return build_member_prompt(suspect, module_text, failure, tests.root, history)
+    return build_prompt(suspect, module_text, failure, tests.root, history, offered, tests)
 
 
 MEMBER_SYSTEM = (

@@ -212,7 +212,7 @@ async def _rounds(ctx: HealContext, proposer: Proposer) -> HealResult | None:
             return finish(ctx, status, reason=reason)
         failure = ctx.failures[0]
         prompt = prompt_for(
-            ctx.suspect, ctx.module_text, failure, ctx.root, ctx.attempts, ctx.offered
+            ctx.suspect, ctx.module_text, failure, ctx.tests, ctx.attempts, ctx.offered
         )
         ctx.emit(HealEvent("asking", f"asking {proposer.name} ({proposer.model})", attempt, total))
 

@@ -39,9 +39,11 @@ def locate(
     run: RunResult | None = None,
     *,
     overlay: dict[str, str] | None = None,
+    tests: TestFiles | None = None,
 ) -> Located:
-    """Rank the functions that may hold the bug behind `failure` (overlay: unsaved texts)."""
-    tests = TestFiles.of_run(root, run, failure)
+    """Rank the functions that may hold the bug behind `failure` (overlay: unsaved texts;
+    tests: the files holding tests, when the caller has them, else the run's)."""
+    tests = tests or TestFiles.of_run(root, run, failure)
     lacking = missing_name(failure, tests, overlay or {})
     if lacking is not None:  # a name the module does not have yet: no function to heal
         return Located([lacking[0]], False, lacking[1])

@@ -11,6 +11,7 @@ from heal_ls.heal.guard_budget import PER_TEST, select_guards
 from heal_ls.heal.guards import Guards
 from heal_ls.heal.verify import VerifyOutcome
 from heal_ls.models import Candidate, Failure, Suspect
+from heal_ls.pysource.paths import TestFiles
 
 FAILING = ["tests/test_m.py::test_total"]
 NEAR = ["tests/test_m.py::test_sum", "tests/test_m.py::test_slow"]
@@ -63,6 +64,7 @@ def context(budget: float) -> HealContext:
         guards=Guards(tests=[*FAR, *NEAR], durations=DURATIONS),
         config=HealConfig(warm=False, use_cache=False, verify_seconds=budget),
         overlay={},
+        tests=TestFiles("/w"),
         emit=lambda event: None,
     )
 

@@ -25,6 +25,7 @@ from heal_ls.heal.verify import VerifyOutcome, summarise
 from heal_ls.locate import Located
 from heal_ls.models import Attempt, Candidate, Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.parse import normalised
+from heal_ls.pysource.paths import TestFiles
 
 MODULE = "import os\n\n\ndef total(items):\n    return sum(items) - 1\n\n\nX = 1\n"
 ORIGINAL = "def total(items):\n    return sum(items) - 1\n"
@@ -56,6 +57,7 @@ def context(**changes) -> HealContext:
         config=HealConfig(warm=False, use_cache=False),
         overlay={},
         emit=lambda event: None,
+        tests=TestFiles("/w"),
     )
     return HealContext(**{**fields, **changes})
 
