@@ -139,9 +139,7 @@ def _locals_section(failure: Failure, suspect: Suspect, tests: TestFiles) -> str
     candidates = inside or [
         f
         for f in failure.frames
-        if f.locals
-        and is_workspace_file(f.path, tests.root)
-        and f.path not in TestFiles(tests.root)
+        if f.locals and is_workspace_file(f.path, tests.root) and f.path not in tests
     ]
     if not candidates:
         return ""

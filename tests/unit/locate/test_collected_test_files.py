@@ -7,10 +7,13 @@ import asyncio
 from heal_ls import models
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.loop import heal_failure
+from heal_ls.heal.prompt import prompt_for
 from heal_ls.locate import locate
 from heal_ls.pysource import paths
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
+
+from tests.helpers.projects import write_files
 
 
 def test_a_test_file_is_one_the_run_collected_from(tmp_path):
@@ -96,3 +99,43 @@ def test_a_heal_refuses_a_function_of_a_collected_test_file(tmp_path):
     assert result.status == "skipped"
     assert result.reason is not None and "checks/pricecheck.py holds tests" in result.reason
     assert "return 4" in check.read_text(encoding="utf-8")
+
+
+def checked_shop(root):
+    """A project whose tests are `checks/*check.py` (its own python_files): `total` is one off,
+    and the failing test asserts in its own body, so no frame is inside the function."""
+    write_files(
+        root,
+        {
+            "pytest.ini": "[pytest]\npython_files = *check.py\ntestpaths = checks\n",
+            "shop.py": "def total(items):\n    return sum(items) - 1\n",
+            "checks/pricecheck.py": """
+                from shop import total
+
+
+                def test_total():
+                    expected_sum = 1234
+                    items = [1000, 234]
+                    assert total(items) == expected_sum
+                """,
+        },
+    )
+    run = asyncio.run(run_pytest(str(root), RunOptions(test_timeout=10)))
+    assert run.failed == 1
+    return run
+
+
+def test_the_prompt_quotes_no_locals_of_a_collected_test(tmp_path):
+    # a test's locals are its expected values: quoted "as the failing frame's" they invite a
+    # model to copy 1234 into the code; a test_*.py test's never were
+    run = checked_shop(tmp_path)
+    failure = run.failures[0]
+    assert any(f.locals.get("expected_sum") == "1234" for f in failure.frames)
+    suspect = locate(failure, str(tmp_path), run).suspects[0]
+    assert suspect.qualname == "total"
+    text = (tmp_path / "shop.py").read_text(encoding="utf-8")
+    tests = paths.TestFiles.of_run(str(tmp_path), run, failure)
+    prompt = prompt_for(suspect, text, failure, tests, [])
+    assert "## Failing test `test_total`" in prompt.user  # the test itself is still shown
+    assert "## Locals" not in prompt.user
+
