@@ -13,7 +13,7 @@ from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.locate.state import lacked
 from heal_ls.models import Failure, Frame, RunResult
 from heal_ls.pysource.parse import Def, name_of, statements_holding
-from heal_ls.pysource.paths import TestFiles, is_test_file, relative_path
+from heal_ls.pysource.paths import TestFiles, relative_path
 
 # The Python heal-ls parses workspace code with (its own, whatever the project's interpreter).
 OWN_PYTHON = f"{sys.version_info[0]}.{sys.version_info[1]}"
@@ -536,7 +536,9 @@ def unparsable_note(unparsable: dict[str, SyntaxError], root: str, reason: str) 
     )
 
 
-def checks_for_tests(path: str, index: ModuleIndex | None, node: FunctionNode) -> bool:
+def checks_for_tests(
+    path: str, index: ModuleIndex | None, node: FunctionNode, tests: TestFiles
+) -> bool:
     """Is the def test code kept outside a test file: a method of a unittest TestCase in a
     helper module beside the tests (`YAPFTest.assertCodeEqual` in yapftests/), or an assertion
     helper whose whole body asserts on its parameters (`def eq_(a, b, msg=None): assert a == b,
@@ -551,7 +553,7 @@ def checks_for_tests(path: str, index: ModuleIndex | None, node: FunctionNode) -
     if (
         owner is not None
         and node.qualname == f"{owner.qualname}.{node.name}"
-        and beside_tests(path)
+        and beside_tests(path, tests)
     ):
         held = statements_holding(index.tree, owner.def_line)
         cls = next((c for c in held if isinstance(c, ast.ClassDef)), None)
@@ -564,14 +566,17 @@ def checks_for_tests(path: str, index: ModuleIndex | None, node: FunctionNode) -
     return bool(read) and read <= _parameters(found)
 
 
-def beside_tests(path: str) -> bool:
-    """Does the file's folder hold a test file (test_*.py, *_test.py)?"""
+def beside_tests(path: str, tests: TestFiles) -> bool:
+    """Does the file's folder hold a test file (test_*.py, *_test.py, or one the run collected
+    tests from: a project's own python_files, `checks/*check.py`)?"""
     folder = os.path.dirname(path)
     try:
         names = os.listdir(folder)
     except OSError:
         return False
-    return any(is_test_file(os.path.join(folder, name)) for name in names if name.endswith(".py"))
+    return any(
+        tests.is_test_module(os.path.join(folder, name)) for name in names if name.endswith(".py")
+    )
 
 
 def _is_docstring(statement: ast.stmt) -> bool:

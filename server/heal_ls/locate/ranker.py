@@ -178,7 +178,7 @@ class Ranker:
         """Test code kept outside a test file (`evidence.checks_for_tests`), asked once a
         def: it checks what the test computed and is never a suspect."""
         if key not in self.tests_code:
-            self.tests_code[key] = checks_for_tests(path, self.index(path), node)
+            self.tests_code[key] = checks_for_tests(path, self.index(path), node, self.tests)
         return self.tests_code[key]
 
     def named_for_test(self) -> set[tuple[str, int]]:

@@ -79,6 +79,11 @@ class TestFiles:
     def __contains__(self, path: str | os.PathLike) -> bool:
         return is_test_file(path, self.root) or _real(path) in self.collected
 
+    def is_test_module(self, path: str | os.PathLike) -> bool:
+        """A module of tests as its own folder tells (its name, a tests/ folder it is
+        directly in; the folders above it are not looked at), or one the run collected from?"""
+        return is_test_file(path) or _real(path) in self.collected
+
     @classmethod
     def of_run(
         cls,

@@ -139,3 +139,38 @@ def test_the_prompt_quotes_no_locals_of_a_collected_test(tmp_path):
     assert "## Failing test `test_total`" in prompt.user  # the test itself is still shown
     assert "## Locals" not in prompt.user
 
+
+def test_a_testcase_helper_beside_collected_tests_is_no_suspect(tmp_path):
+    # checks/support.py holds a TestCase's assertion helper (no test of its own, so pytest does
+    # not collect it); the tests beside it are `*check.py`: the helper checks what the test
+    # computed, and the failure it raises is the test's own check
+    write_files(
+        tmp_path,
+        {
+            "pytest.ini": "[pytest]\npython_files = *check.py\ntestpaths = checks\n",
+            "shop.py": "def total(items):\n    return sum(items) - 1\n",
+            "checks/__init__.py": "",
+            "checks/support.py": """
+                import unittest
+
+
+                class ShopCase(unittest.TestCase):
+                    def assertSums(self, got, items):
+                        self.assertEqual(got, sum(items))
+                """,
+            "checks/pricecheck.py": """
+                from checks.support import ShopCase
+                from shop import total
+
+
+                class TotalCheck(ShopCase):
+                    def test_total(self):
+                        self.assertSums(total([1, 2]), [1, 2])
+                """,
+        },
+    )
+    run = asyncio.run(run_pytest(str(tmp_path), RunOptions(test_timeout=10)))
+    assert run.failed == 1
+    names = [s.qualname for s in locate(run.failures[0], str(tmp_path), run).suspects]
+    assert names[0] == "total"
+    assert "ShopCase.assertSums" not in names
