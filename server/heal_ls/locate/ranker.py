@@ -75,7 +75,9 @@ from heal_ls.locate.state import (
     none_tested,
     private_written_outside,
     read_off_self,
+    returns_stored,
     stored_on_self,
+    written_on_self,
     written_outside,
 )
 from heal_ls.locate.testline import (
@@ -228,6 +230,10 @@ class Ranker:
 
     def key(self, path: str, node: FunctionNode) -> Key:
         return key_of(path, node)
+
+    def returns_stored(self, path: str, node: FunctionNode) -> bool:
+        found = def_of(self.index(path), node)
+        return found is not None and returns_stored(found)
 
     def function_of(self, frame: Frame) -> FunctionNode | None:
         index = self.index(frame.path)
@@ -889,7 +895,8 @@ class Ranker:
         for path, node in on_line:
             self.called_on_line.add(self.key(path, node))
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
-            if node.name in ACCESSORS:  # `len(cache)` reads state the test's earlier calls made
+            if node.name in ACCESSORS or self.returns_stored(path, node):
+                # `len(cache)`, `a.token`: it reads state the test's earlier calls made
                 self.add(path, node, f"read on the failing line {where}", 0.55 + 0.1 * bonus)
             else:
                 self.add(path, node, f"called on the failing line {where}", 0.8 + 0.1 * bonus)
@@ -939,15 +946,33 @@ class Ranker:
         for path, node in covered if compared else ():
             found = def_of(self.index(path), node)
             written = written_outside(found) if found is not None else {}
-            ran = set(failure.blocks.get(path, [])) if failure.blocks is not None else None
             for name in sorted(compared & set(written)):
-                blocks = [block_of(found, line) for line in written[name]] if found else []
-                if ran is None or any(b is None or b in ran for b in blocks):
+                if found is not None and ran_a_store(failure, path, found, written[name]):
                     reason = (
                         f"stores .{name} on an object it was handed, which the failing check"
                         f" {where} compares"
                     )
                     self.add(path, node, reason, 1.0)
+        self.attribute_makers(failure, compared, covered, where)
+
+    def attribute_makers(self, failure: Failure, compared: set[str], covered, where: str):
+        """The failing check compares an attribute read as stored (`assert screen.tabstops ==
+        {8}`): the read computed nothing; a method the test ran that computed it and stored it
+        on its own object, in a block the failing test ran (`reset`, which `__init__` calls),
+        made the value. Not a constructor (what it stores is how the object began: the
+        value checked on the failing line already names it), nor a parameter stored as it
+        came (the caller made that)."""
+        scores = self.ochiai(failure, None)
+        for path, node in covered if compared else ():
+            found = def_of(self.index(path), node)
+            if found is None or node.name in CONSTRUCTORS:  # how the object began, not a change
+                continue
+            written = written_on_self(found)
+            for name in sorted(compared & made_on_self(found)):
+                if ran_a_store(failure, path, found, written[name]):
+                    bonus = scores.get(f"{path}:{node.start_line}", 0.0)
+                    reason = f"stores .{name}, which the failing check {where} compares"
+                    self.add(path, node, reason, 0.55 + 0.1 * bonus)
 
     def missing_warning(self, failure: Failure, run: RunResult | None, covered, at, where: str):
         """The test counted the warnings its code issued and got the wrong number (`assert
@@ -1243,3 +1268,12 @@ class Ranker:
         if tree is None:
             return [], ""
         return acted_before(tree, test_line, covered)
+
+
+def ran_a_store(failure: Failure, path: str, found: Def, lines: list[int]) -> bool:
+    """Did the failing test run a block of `found` holding one of the store `lines` (any of
+    them, when the failure recorded no blocks)?"""
+    if failure.blocks is None:
+        return True
+    ran = set(failure.blocks.get(path, []))
+    return any(block is None or block in ran for block in (block_of(found, n) for n in lines))

@@ -30,11 +30,7 @@ def lacked(message: str) -> tuple[str, str] | None:
 def stored_on_self(found: Def) -> set[str]:
     """The attributes the def assigns on `self` (`self.relative = ...`, `self.n += 1`, in
     `__new__` too, where `self` is the object `super().__new__` made)."""
-    stored = set()
-    for node in ast.walk(found):
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _on_self(node):
-            stored.add(node.attr)
-    return stored
+    return set(written_on_self(found))
 
 
 def held_locals(found: Def) -> set[str]:
@@ -108,6 +104,19 @@ def _empty(value: ast.expr) -> bool:
     return name in EMPTY_MAKERS and (not value.args or factory_only)
 
 
+def returns_stored(found: Def) -> bool:
+    """Is the def's whole body (past its docstring) `return self.<attribute>`? Such an accessor
+    (`def token(self): return self._token`) computes nothing: a wrong value came from whoever
+    stored it."""
+    body = found.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1 or not isinstance(body[0], ast.Return):
+        return False
+    value = body[0].value
+    return isinstance(value, ast.Attribute) and _on_self(value)
+
+
 def read_off_self(found: Def, block: int | None = None) -> set[str]:
     """The attributes the def reads off `self` (`self.ords[key]`; a method called on it too)
     in its recorded block starting at line `block`, branches nested in it included; anywhere
@@ -152,6 +161,15 @@ def written_outside(found: Def) -> dict[str, list[int]]:
                 name = held.value
         if name is not None and isinstance(node, ast.expr):
             written.setdefault(name, []).append(node.lineno)
+    return written
+
+
+def written_on_self(found: Def) -> dict[str, list[int]]:
+    """The attributes the def stores on `self`, and the lines it does it at."""
+    written: dict[str, list[int]] = {}
+    for node in ast.walk(found):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _on_self(node):
+            written.setdefault(node.attr, []).append(node.lineno)
     return written
 
 
