@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from heal_ls.impact.fingerprints import file_functions
 from heal_ls.impact.schema import transaction
 from heal_ls.models import RunResult
-from heal_ls.pysource.paths import is_test_file
+from heal_ls.pysource.paths import TestFiles
 
 FAILING = ("failed", "error", "timeout")
 
@@ -46,10 +46,14 @@ def remember_green(db: sqlite3.Connection, root: str) -> int:
 def keep_green(db: sqlite3.Connection, root: str, paths: Iterable[str]) -> int:
     """Make these source files (relative to `root`), as they are there now, the green snapshot.
     `root` may be another tree than the map's: the bench replays an older release's code."""
+    # a file of tests the map holds is a test file whatever its name (a project's own
+    # python_files); a run that did not collect it recorded its helpers as code
+    files = [os.path.join(root, rel) for (rel,) in db.execute("SELECT DISTINCT file FROM tests")]
+    tests = TestFiles(root, files)
     kept = []
     for rel in paths:
         full = os.path.join(root, rel)
-        now = None if is_test_file(full, root) else file_functions(full)
+        now = None if full in tests else file_functions(full)
         if now is not None:
             kept.append((rel, now))
     with transaction(db):

@@ -3,11 +3,14 @@
 own function must not be the suspect."""
 
 import asyncio
+import os
+import time
 
 from heal_ls import models
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.loop import heal_failure
 from heal_ls.heal.prompt import prompt_for
+from heal_ls.impact.store import ImpactMap
 from heal_ls.locate import locate
 from heal_ls.pysource import paths
 from heal_ls.testing.options import RunOptions
@@ -174,3 +177,56 @@ def test_a_testcase_helper_beside_collected_tests_is_no_suspect(tmp_path):
     names = [s.qualname for s in locate(run.failures[0], str(tmp_path), run).suspects]
     assert names[0] == "total"
     assert "ShopCase.assertSums" not in names
+
+
+def test_the_green_snapshot_holds_no_test_file_the_map_knows(tmp_path):
+    # checks/pricecheck.py imports a helper of checks/basecheck.py: a run of pricecheck.py alone
+    # does not collect basecheck.py, so its helper runs as code and the map holds it; the green
+    # snapshot must not (a later edit of the test's helper is no regression of the code)
+    write_files(
+        tmp_path,
+        {
+            "pytest.ini": "[pytest]\npython_files = *check.py\ntestpaths = checks\n",
+            "shop.py": "def total(items):\n    return sum(items)\n",
+            "checks/__init__.py": "",
+            "checks/basecheck.py": """
+                from shop import total
+
+
+                def expected(items):
+                    return sum(items)
+
+
+                def test_one():
+                    assert total([1]) == expected([1])
+                """,
+            "checks/pricecheck.py": """
+                from checks.basecheck import expected
+                from shop import total
+
+
+                def test_two():
+                    assert total([1, 2]) == expected([1, 2])
+                """,
+        },
+    )
+    past = time.time() - 10  # saved before the runs started
+    for path in tmp_path.rglob("*.py"):
+        os.utime(path, (past, past))
+    root, options = str(tmp_path), RunOptions(test_timeout=10)
+    alone = asyncio.run(run_pytest(root, options, nodeids=["checks/pricecheck.py"]))
+    whole = asyncio.run(run_pytest(root, options))
+    assert alone.passed == 1 and whole.passed == 2
+    helper = f"{tmp_path / 'checks' / 'basecheck.py'}:4"
+    assert helper in alone.tests[0].covered  # the map learns the helper as code
+    with ImpactMap.open(root) as impact:
+        impact.record(alone, complete=["checks/pricecheck.py"])
+        impact.record(whole, complete=["checks/basecheck.py", "checks/pricecheck.py"])
+        green = {path for (path,) in impact.db.execute("SELECT path FROM green_files")}
+        assert green == {"shop.py"}
+        for name, old in (("checks/basecheck.py", "sum(items)"), ("shop.py", "sum(items)")):
+            (tmp_path / name).write_text(
+                (tmp_path / name).read_text().replace(old, f"{old} + 0"), encoding="utf-8"
+            )
+        changed = impact.changed_since_green([helper, f"{tmp_path / 'shop.py'}:1"])
+    assert changed == [f"{tmp_path / 'shop.py'}:1"]
