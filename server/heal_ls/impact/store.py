@@ -157,6 +157,12 @@ class ImpactMap:
         )
         return sorted(path for (path,) in rows)
 
+    def test_files(self) -> list[str]:
+        """The files (absolute) the map holds tests of: pytest collected them, whatever
+        their names (a project's own python_files)."""
+        rows = self.db.execute("SELECT DISTINCT file FROM tests ORDER BY file")
+        return [os.path.join(self.root, file) for (file,) in rows]
+
     def stale(self, files: Iterable[str]) -> list[str]:
         """Node ids of those files whose data is out of date or was never traced."""
         rows = self.db.execute(

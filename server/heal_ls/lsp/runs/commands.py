@@ -13,12 +13,12 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from heal_ls.locate import is_test_file
 from heal_ls.lsp.arguments import LoadReportArgs, RunScriptArgs, RunTestsArgs, convert
 from heal_ls.lsp.heal.flaky import triage
 from heal_ls.lsp.log import guarded
 from heal_ls.lsp.protocol import LOAD_REPORT, RERUN_FAILED, RUN_SCRIPT, RUN_TESTS, RunSummary
 from heal_ls.lsp.runs import run
+from heal_ls.lsp.runs.test_files import holds_tests
 from heal_ls.lsp.workspace.documents import uri_to_path
 from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.folders import in_workspace, node_id
@@ -46,7 +46,7 @@ def merged_summary(runs: list[RunResult | None]) -> RunSummary:
 
 def tests_for_file(folder: Folder, path: str) -> list[str] | None:
     """A test file's own tests; for another module, the tests known to exercise it (else all)."""
-    if is_test_file(path, folder.root):
+    if holds_tests(folder, path):
         return [os.path.relpath(path, folder.root).replace(os.sep, "/")]
     return folder.state.tests_touching(path) or None
 

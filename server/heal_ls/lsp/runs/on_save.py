@@ -8,9 +8,9 @@ import os
 
 from lsprotocol import types
 
-from heal_ls.locate import is_test_file
 from heal_ls.lsp.log import guarded, logger
 from heal_ls.lsp.runs import run
+from heal_ls.lsp.runs.test_files import holds_tests
 from heal_ls.lsp.workspace.documents import uri_to_path
 from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.lsp.workspace.server import HealLanguageServer
@@ -20,7 +20,7 @@ DEBOUNCE_SECONDS = 0.3
 
 def affected_tests(folder: Folder, path: str) -> set[str]:
     tests = set(folder.state.failing_tests()) | set(folder.state.tests_touching(path))
-    if not tests and is_test_file(path):  # nothing known yet: a test file runs its own tests
+    if not tests and holds_tests(folder, path):  # nothing known yet: a test file runs its own
         tests.add(os.path.relpath(path, folder.root).replace(os.sep, "/"))
     return tests
 

@@ -80,6 +80,8 @@ class WorkspaceState:
     # nodeid -> absolute paths of workspace files whose functions ran in that test
     coverage: dict[str, set[str]] = field(default_factory=dict)
     generation: int = 0  # bumped on every change; code-action indexes key on it
+    # absolute paths of the files the runs took tests from (a project's own python_files too)
+    test_paths: set[str] = field(default_factory=set)
 
     def apply_run(self, run: RunResult, located: dict[str, Known], scope: list[str] | None) -> None:
         """Merge a run. scope=None: a full run replaces everything; else only ids it covers."""
@@ -90,10 +92,12 @@ class WorkspaceState:
         self.known.update(located)
         for test in run.tests:
             self.coverage[test.nodeid] = _paths(test.covered, test.path)
+            self.test_paths.update([test.path] if test.path else [])
         for known in located.values():
             failure = known.failure
             if failure.test:
                 self.coverage[failure.test] = _paths(failure.covered, failure.test_path)
+                self.test_paths.update([failure.test_path] if failure.test_path else [])
         self.generation += 1
 
     def failing_tests(self) -> list[str]:

@@ -1,0 +1,35 @@
+"""Which files of a folder hold tests, for the runs a file asks for (its own tests on save,
+"run this file's tests"): those the folder's runs took tests from, those the impact map holds
+tests of (an earlier session's, `heal-ls check` or `index`), the name rule, and a module that
+defines a test at its top level (pytest collects a file named on its command line whatever
+`python_files` says). A project's own python_files (`checks/*check.py`) is known by its runs,
+never by matching its patterns here."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+from heal_ls.impact.store import ImpactMap
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.pysource.paths import TestFiles, defines_tests
+
+logger = logging.getLogger(__name__)
+
+
+def test_files(folder: Folder) -> TestFiles:
+    """The files the folder's runs and its impact map know hold tests (and the name rule)."""
+    known = set(folder.state.test_paths)
+    python = folder.settings.python
+    try:
+        if ImpactMap.exists(folder.root, python):
+            with ImpactMap.open(folder.root, python) as impact:
+                known.update(impact.test_files())
+    except (sqlite3.Error, OSError) as exc:  # the map is advice: the runs' files still count
+        logger.debug("impact map of %s not read for its test files: %s", folder.root, exc)
+    return TestFiles(folder.root, known)
+
+
+def holds_tests(folder: Folder, path: str) -> bool:
+    """Does running `path` run tests of its own?"""
+    return path in test_files(folder) or defines_tests(path)

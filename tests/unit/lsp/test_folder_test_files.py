@@ -1,0 +1,42 @@
+"""The editor knows a check file holds tests from the impact map an earlier run wrote (an
+earlier session's, `heal-ls check` or `index`), before it ran anything itself (issue 22)."""
+
+import asyncio
+
+from heal_ls.impact.store import ImpactMap
+from heal_ls.lsp.runs.test_files import holds_tests
+from heal_ls.lsp.workspace.folder import Folder
+from heal_ls.testing.options import RunOptions
+from heal_ls.testing.runner import run_pytest
+
+from tests.helpers.projects import write_files
+
+
+def test_a_check_file_the_map_holds_tests_of_holds_tests(tmp_path):
+    write_files(
+        tmp_path,
+        {
+            "pytest.ini": "[pytest]\npython_files = *check.py\n",
+            "shop.py": "def total(items):\n    return sum(items)\n",
+            # collected as a unittest.TestCase: neither its name nor a top-level def says so
+            "checks/basecheck.py": """
+                import unittest
+
+                from shop import total
+
+
+                class BaseCheck(unittest.TestCase):
+                    def test_empty(self):
+                        self.assertEqual(total([]), 0)
+                """,
+        },
+    )
+    check, code = str(tmp_path / "checks" / "basecheck.py"), str(tmp_path / "shop.py")
+    folder = Folder(str(tmp_path))
+    assert not holds_tests(folder, check)  # nothing run, no map: nothing says so
+    run = asyncio.run(run_pytest(str(tmp_path), RunOptions(test_timeout=10)))
+    assert run.passed == 1
+    with ImpactMap.open(str(tmp_path)) as impact:
+        impact.record(run)
+    assert holds_tests(folder, check)
+    assert not holds_tests(folder, code)
