@@ -17,6 +17,7 @@ from heal_ls.locate.calls import (
     patched_with,
     statement_parts,
 )
+from heal_ls.locate.escapes import escaped_alike, escapes_with
 from heal_ls.locate.evidence import (
     always_raises,
     arguments_read,
@@ -639,6 +640,25 @@ class Ranker:
             suspect = self.suspects[key]
             if builds(suspect) and not own.get(f"{suspect.path}:{suspect.start_line}"):
                 suspect.score = min(suspect.score, bar)
+
+    def escapers_first(self, failure: Failure) -> None:
+        """The failing check's two texts differ only in how characters are escaped
+        (`escapes.escaped_alike`): the suspects calling the stdlib's transform for that
+        escaping (`urlencode`, `quote`) chose which characters it escapes, the others only
+        carried the text on. They come first, in their order."""
+        escaping = escaped_alike(failure.message or "")
+        if escaping is None or not self.suspects:
+            return
+        top = max(s.score for s in self.suspects.values())
+        for key, suspect in list(self.suspects.items()):
+            index, body = self.index(suspect.path), self.def_of_suspect(suspect)
+            used = escapes_with(index.tree, body, escaping) if index and index.tree and body else []
+            if used:
+                suspect.reason = (
+                    f"calls {used[0]}; the failing check's texts differ only in {escaping.name}"
+                )
+                suspect.score = top + 0.01 + suspect.score / 100
+                self.by_spectrum.discard(key)
 
     def enclosing_defs(self):
         """A suspect nested function brings its enclosing def in right after it."""
