@@ -13,40 +13,9 @@ from heal_ls.models import HealResult
 from helpers.cli import openai_env
 from helpers.fakemodel import FakeModelServer
 from helpers.heal import heal_first_target
+from helpers.projects import OUI, OUI_HASH, OUI_REWRITES_EQ, OUI_SECOND_MEMBER, OUI_TESTS
 
 pytestmark = pytest.mark.e2e
-
-OUI = '''\
-"""Organisation ids."""
-
-REGISTRY = {}
-
-
-class OUI:
-    """An organisation id: equal by value."""
-
-    def __init__(self, value):
-        self.value = value
-
-    def __eq__(self, other):
-        return isinstance(other, OUI) and self.value == other.value
-
-
-def vendor(oui):
-    return REGISTRY.get(oui.value, "unknown")
-'''
-TESTS = """\
-from oui import OUI, vendor
-
-
-def test_equal_by_value():
-    assert OUI(1) == OUI(1) and OUI(1) != OUI(2)
-
-
-def test_ouis_as_keys():
-    assert {OUI(3): "acme"}[OUI(3)] == "acme"
-"""
-HASH = "```python\ndef __hash__(self):\n    return hash(self.value)\n```\n"
 
 
 def project(tmp_path: Path) -> Path:
@@ -54,7 +23,7 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "pytest.ini").write_text("[pytest]\ntestpaths = tests\n")
     (tmp_path / "conftest.py").write_text('"""Puts this folder on sys.path."""\n')
     (tmp_path / "oui.py").write_text(OUI)
-    (tmp_path / "tests" / "test_oui.py").write_text(TESTS)
+    (tmp_path / "tests" / "test_oui.py").write_text(OUI_TESTS)
     return tmp_path
 
 
@@ -70,7 +39,7 @@ def heal(root: Path, answer: str, monkeypatch) -> tuple[HealResult, str]:
 
 def test_the_missing_dunder_is_added_to_the_class_and_verified(tmp_path, monkeypatch):
     root = project(tmp_path)
-    result, prompt = heal(root, HASH, monkeypatch)
+    result, prompt = heal(root, OUI_HASH, monkeypatch)
     assert result.status == "verified", (result.reason, result.attempts)
     assert result.suspect is not None and result.suspect.member == "__hash__"
     assert result.touched == ["OUI.__hash__"]
@@ -90,15 +59,8 @@ def test_the_missing_dunder_is_added_to_the_class_and_verified(tmp_path, monkeyp
 @pytest.mark.parametrize(
     "answer, words",
     [
-        (  # the member, and __eq__ made to say yes to anything
-            "```python\nclass OUI:\n    def __eq__(self, other):\n        return True\n\n"
-            "    def __hash__(self):\n        return 0\n```\n",
-            "changes `OUI.__eq__`",
-        ),
-        (  # a second new member beside the one the test needs
-            HASH + "```python\ndef __ne__(self, other):\n    return False\n```\n",
-            "adds `OUI.__ne__`",
-        ),
+        (OUI_REWRITES_EQ, "changes `OUI.__eq__`"),
+        (OUI_SECOND_MEMBER, "adds `OUI.__ne__`"),
         (  # the value the test expects, read off its frame
             "```python\ndef __hash__(self):\n    import sys\n"
             "    return hash(sys._getframe(1).f_locals.get('oui'))\n```\n",

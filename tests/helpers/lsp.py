@@ -33,6 +33,18 @@ def server_env() -> dict[str, str]:
 # tests/lsp/test_flaky.py's subject, and test_heal.py's first heal keeps the default.
 NO_TRIAGE = {"flakyRuns": 0}
 
+
+def model_settings(fake_model, **more) -> dict:
+    """Settings that heal with the fake model server (helpers/fakemodel.py), no triage."""
+    return {
+        "provider": "openai",
+        "baseUrl": fake_model.openai_url,
+        "model": "fake",
+        **NO_TRIAGE,
+        **more,
+    }
+
+
 # Each server gets a fresh repair cache, so one test's verified fix is not another's cache hit
 # (inside the test process's cache folder, which goes when it ends: tests/conftest.py).
 SERVE = (

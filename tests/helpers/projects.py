@@ -78,3 +78,46 @@ CALC = {
     "shop/__init__.py": "",
     "shop/calc.py": "def total(items):\n    return sum(items) - 1\n",
 }
+
+
+# A class that lacks the member its test uses (`unhashable type: 'OUI'`): a class heal adds
+# `__hash__` (heal/member.py; the CLI's tests/e2e/test_fix_member.py, the editor's
+# tests/lsp/test_heal_member.py)
+OUI = '''\
+"""Organisation ids."""
+
+REGISTRY = {}
+
+
+class OUI:
+    """An organisation id: equal by value."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __eq__(self, other):
+        return isinstance(other, OUI) and self.value == other.value
+
+
+def vendor(oui):
+    return REGISTRY.get(oui.value, "unknown")
+'''
+OUI_TESTS = """\
+from oui import OUI, vendor
+
+
+def test_equal_by_value():
+    assert OUI(1) == OUI(1) and OUI(1) != OUI(2)
+
+
+def test_ouis_as_keys():
+    assert {OUI(3): "acme"}[OUI(3)] == "acme"
+"""
+OUI_HASH = "```python\ndef __hash__(self):\n    return hash(self.value)\n```\n"
+# hostile answers: the member, and __eq__ made to say yes to anything; a second new member
+# beside the one the test needs
+OUI_REWRITES_EQ = (
+    "```python\nclass OUI:\n    def __eq__(self, other):\n        return True\n\n"
+    "    def __hash__(self):\n        return 0\n```\n"
+)
+OUI_SECOND_MEMBER = OUI_HASH + "```python\ndef __ne__(self, other):\n    return False\n```\n"

@@ -4,7 +4,7 @@ and the user is told."""
 
 import pytest
 from helpers.fakemodel import fake_model  # noqa: F401 - the fixture
-from helpers.lsp import NO_TRIAGE, eventually
+from helpers.lsp import eventually, model_settings
 from helpers.projects import CALC, write_files
 from lsprotocol import types as t
 
@@ -45,14 +45,7 @@ def project() -> str:
 
 @pytest.fixture
 def settings(fake_model):  # noqa: F811
-    return {
-        "provider": "openai",
-        "baseUrl": fake_model.openai_url,
-        "model": "fake",
-        "maxAttempts": 1,
-        "verifySeconds": 0.1,
-        **NO_TRIAGE,
-    }
+    return model_settings(fake_model, maxAttempts=1, verifySeconds=0.1)
 
 
 async def test_a_guard_the_budget_cut_breaks_after_the_apply_and_its_diagnostic_reopens(

@@ -34,6 +34,8 @@ from heal_ls.testing.warm.client import get_warm_runner
 if TYPE_CHECKING:
     from heal_ls.testing.warm.client import WarmRunner
 
+MAX_REFUSAL = 240  # characters of a refused answer's reason in the heal's final message
+
 
 async def heal_failure(
     root: str,
@@ -176,7 +178,19 @@ async def _search(ctx: HealContext) -> HealResult:
     tested = ctx.best or ctx.best_plan
     reason = "no candidate passed the tests" if tested else "no usable candidate was proposed"
     status: HealStatus = "unverified" if tested else "failed"
-    return finish(ctx, status, reason=f"{reason} ({proposer_name})")
+    return finish(ctx, status, reason=f"{reason} ({proposer_name}){_refused(ctx)}")
+
+
+def _refused(ctx: HealContext) -> str:
+    """Why the model's last answer was refused, when it was: the editor's message and the
+    progress say only this reason, which the (throttled) attempt events may not have shown."""
+    refused = [
+        a for a in ctx.attempts if a.outcome == "rejected" and a.candidate.proposer != "local"
+    ]
+    if not refused or ctx.attempts[-1] is not refused[-1]:
+        return ""
+    why = refused[-1].failure
+    return f"; refused: {why[:MAX_REFUSAL]}" + ("..." * (len(why) > MAX_REFUSAL))
 
 
 def guard_line(ctx: HealContext) -> str:
