@@ -438,6 +438,17 @@ def _read_from(value: ast.expr) -> ast.expr | None:
     return None
 
 
+def does_nothing(found: Def) -> bool:
+    """Is the def's body, past its docstring, only `pass` or `...` (a hook's default, "by
+    default a noop")? It computes and stores nothing."""
+    body = found.body[1:] if ast.get_docstring(found) is not None else found.body
+    return all(
+        isinstance(s, ast.Pass)
+        or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and s.value.value is ...)
+        for s in body
+    )
+
+
 def is_getter(index: ModuleIndex | None, node: FunctionNode) -> bool:
     """Does every `return` of the def hand back state read off a parameter, as stored, directly
     or through one local (`attrs = getattr(cls, "__attrs_attrs__", None)` ... `return attrs`,

@@ -75,6 +75,7 @@ def locate(
     own = ranker.own_blocks(failure, run)
     ranker.builders_below_checked(own)
     ranker.enclosing_defs()
+    ranker.noops_last()
     ranker.escapers_first(failure)
     tested = in_tested_module(failure)  # of equal scores, the tested module's first
 

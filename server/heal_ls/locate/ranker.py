@@ -26,6 +26,7 @@ from heal_ls.locate.evidence import (
     crashed_on_a_value,
     def_of,
     derived_argument,
+    does_nothing,
     elements_of_arguments,
     forwards,
     handles_kind,
@@ -100,6 +101,7 @@ from heal_ls.pysource.source import SourceError, read_source
 BUILDERS = {"__init__", "__str__", "__repr__"}
 BUILDER_WEIGHT = 0.7
 CONSTRUCTORS = {"__new__", "__init__", "__post_init__"}
+NOOP_SCORE = 0.0005  # a def that does nothing, reached by the failing test: below any that did
 PLAIN_VALUES = {None, "None", "True", "False", "''", "0", "1", "()", "[]", "{}"}  # too common
 
 Place = tuple[str, FunctionNode]  # a workspace function: its module's path, its def
@@ -640,6 +642,19 @@ class Ranker:
             suspect = self.suspects[key]
             if builds(suspect) and not own.get(f"{suspect.path}:{suspect.start_line}"):
                 suspect.score = min(suspect.score, bar)
+
+    def noops_last(self) -> None:
+        """A def that does nothing (`does_nothing`: a hook's default, pyte's `Screen.debug`, "by
+        default a noop") ranked by the run's spectrum alone was reached, not wrong: the code
+        that called it sent the run there (the parser's fallback, for an escape it should have
+        consumed). It comes after every def with a body. Not when the failing line calls it or
+        the traceback holds it: a stub the test calls may be the one the fix fills in."""
+        for key in self.named_for_test():
+            suspect = self.suspects[key]
+            found = self.def_of_suspect(suspect)
+            if found is not None and does_nothing(found):
+                suspect.score = min(suspect.score, NOOP_SCORE)
+                suspect.reason += "; its body does nothing"
 
     def escapers_first(self, failure: Failure) -> None:
         """The failing check's two texts differ only in how characters are escaped
