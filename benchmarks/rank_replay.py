@@ -86,9 +86,9 @@ def capture(bug, project, store: Path) -> None:
     root = tree(bug, where / "tree")
     kept: dict = {}
 
-    def keep(failures, root_, evidence):
+    def keep(failures, root_, evidence, tests=None):
         kept.update(failures=failures, evidence=evidence)
-        return original(failures, root_, evidence)
+        return original(failures, root_, evidence, tests)
 
     original = pipeline.locate_all
     saved, env = dict(os.environ), test_env(project, root)  # env first: it copies os.environ
@@ -163,9 +163,9 @@ def capture_localise(store: Path, per_package: int = 12, test_timeout: float = 3
         mutated = mutant.apply(original)
         kept: dict = {}
 
-        def keep(failures, root_, evidence):
+        def keep(failures, root_, evidence, tests=None):
             kept.update(failures=failures, evidence=evidence)
-            return plain(failures, root_, evidence)
+            return plain(failures, root_, evidence, tests)
 
         plain = pipeline.locate_all
         target.write_text(mutated, encoding="utf-8")

@@ -24,6 +24,7 @@ from heal_ls.locate.contrast import needs_contrast, with_known, with_passing
 from heal_ls.locate.history import with_history
 from heal_ls.locate.prefetch import Prefetch
 from heal_ls.models import Failure, RunResult, TestOutcome
+from heal_ls.pysource.paths import TestFiles
 from heal_ls.testing.ci_report import read_report
 from heal_ls.testing.focus import Focus
 from heal_ls.testing.head_start import HeadStart
@@ -70,14 +71,13 @@ async def diagnose(
     )
     run.changed_since_green = with_history(run, root, options.python).changed_since_green
     evidence.changed_since_green = run.changed_since_green
-    if not tests:
-        located = locate_all(run.failures, root, run)  # a full run holds every passing test
-    else:
+    if tests:  # a full run holds every passing test; a focused one may borrow some
         if needs_contrast(evidence) and passing_from is not None and passing_from is not run:
             evidence = with_passing(evidence, passing_from.tests)
         if needs_contrast(evidence):
             evidence = with_known(evidence, root, options.python)
-        located = locate_all(run.failures, root, evidence)
+    tested = test_files(root, options.python, evidence)
+    located = locate_all(run.failures, root, evidence, tested)
     await asyncio.gather(*recording)  # written when diagnose returns, as every run's is
     return run, located
 
@@ -194,15 +194,31 @@ async def _pytest(
     return await run_pytest(root, options, nodeids=nodeids, on_row=on_row, recording=recording)
 
 
+def test_files(root: str, python: str | None, evidence: RunResult) -> TestFiles:
+    """The files holding tests for ranking the run's failures, built once for the run: those
+    it collected tests from, and those the impact map holds tests of. A run that collected some
+    files only (focused, -k) ran a helper a test imports from another test file as code; the
+    map's earlier runs know that file holds tests. The map is advice: unreadable, not asked."""
+    known: list[str] = []
+    try:
+        if evidence.failures and ImpactMap.exists(root, python):
+            with ImpactMap.open(root, python) as impact:
+                known = impact.test_files()
+    except (sqlite3.Error, OSError) as exc:
+        logger.debug("impact map of %s not read for its test files: %s", root, exc)
+    return TestFiles.of_run(root, evidence, also_failing=evidence.failures, known=known)
+
+
 def locate_all(
-    failures: list[Failure], root: str, evidence: RunResult
+    failures: list[Failure], root: str, evidence: RunResult, tests: TestFiles | None = None
 ) -> list[tuple[Failure, Located]]:
-    """Locate each failure with the run's evidence; one that fails to locate is reported with
-    the reason instead of a suspect, and the others are located as usual."""
+    """Locate each failure with the run's evidence (`tests`: the files holding tests, built
+    once for the run; else each failure's own); one that fails to locate is reported with the
+    reason instead of a suspect, and the others are located as usual."""
     located = []
     for failure in failures:
         try:
-            found = locate(failure, root, evidence)
+            found = locate(failure, root, evidence, tests=tests)
         except Exception as exc:  # noqa: BLE001 - one odd failure must not hide the others
             logger.error("could not locate %s: %s: %s", failure.id, type(exc).__name__, exc)
             found = Located([], False, f"locate failed: {exc}")

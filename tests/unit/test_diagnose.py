@@ -19,10 +19,10 @@ def test_an_unlocatable_failure_does_not_hide_the_others(tmp_path, monkeypatch):
     odd = Failure(id="t::odd", exc_type="ValueError", message="", frames=[Frame(path, 2, "f")])
     real = diagnose.locate
 
-    def locate(failure, root, run):
+    def locate(failure, root, run, **given):
         if failure is odd:
             raise RuntimeError("index out of sync")
-        return real(failure, root, run)
+        return real(failure, root, run, **given)
 
     monkeypatch.setattr(diagnose, "locate", locate)
     run = RunResult(root=str(tmp_path), failed=2, failures=[good, odd])

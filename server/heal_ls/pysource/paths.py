@@ -91,14 +91,17 @@ class TestFiles:
         run: RunResult | None,
         failure: Failure | None = None,
         also_failing: Iterable[Failure] | None = None,
+        known: Iterable[str] = (),
     ) -> TestFiles:
         """The files of the run's tests, the failing tests' own included; not a module's
-        doctests (--doctest-modules): that module is code."""
+        doctests (--doctest-modules): that module is code. `known`: files other runs
+        collected tests from (the impact map's)."""
         tests = [(t.nodeid, t.path) for t in run.tests] if run is not None else []
         for failed in (failure, *(also_failing or ())):
             if failed is not None and failed.test:
                 tests.append((failed.test, failed.test_path))
-        return cls(root, (path for nodeid, path in tests if path and not _is_doctest(nodeid)))
+        files = [path for nodeid, path in tests if path and not _is_doctest(nodeid)]
+        return cls(root, [*files, *known])
 
 
 def _is_doctest(nodeid: str) -> bool:

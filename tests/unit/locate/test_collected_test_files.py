@@ -7,6 +7,7 @@ import os
 import time
 
 from heal_ls import models
+from heal_ls.diagnose import diagnose
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.loop import heal_failure
 from heal_ls.heal.prompt import prompt_for
@@ -179,15 +180,15 @@ def test_a_testcase_helper_beside_collected_tests_is_no_suspect(tmp_path):
     assert "ShopCase.assertSums" not in names
 
 
-def test_the_green_snapshot_holds_no_test_file_the_map_knows(tmp_path):
-    # checks/pricecheck.py imports a helper of checks/basecheck.py: a run of pricecheck.py alone
-    # does not collect basecheck.py, so its helper runs as code and the map holds it; the green
-    # snapshot must not (a later edit of the test's helper is no regression of the code)
+def sharing_a_helper(root, priced: str) -> None:
+    """checks/pricecheck.py asserts `priced == expected(items)`, `expected` imported from
+    checks/basecheck.py, a test file too (shop.discount is one off)."""
     write_files(
-        tmp_path,
+        root,
         {
             "pytest.ini": "[pytest]\npython_files = *check.py\ntestpaths = checks\n",
-            "shop.py": "def total(items):\n    return sum(items)\n",
+            "shop.py": "def total(items):\n    return sum(items)\n\n\n"
+            "def discount(price):\n    return price - 1\n",
             "checks/__init__.py": "",
             "checks/basecheck.py": """
                 from shop import total
@@ -200,16 +201,24 @@ def test_the_green_snapshot_holds_no_test_file_the_map_knows(tmp_path):
                 def test_one():
                     assert total([1]) == expected([1])
                 """,
-            "checks/pricecheck.py": """
+            "checks/pricecheck.py": f"""
                 from checks.basecheck import expected
-                from shop import total
+                from shop import discount, total
 
 
                 def test_two():
-                    assert total([1, 2]) == expected([1, 2])
+                    items = [1, 2]
+                    assert {priced} == expected(items)
                 """,
         },
     )
+
+
+def test_the_green_snapshot_holds_no_test_file_the_map_knows(tmp_path):
+    # checks/pricecheck.py imports a helper of checks/basecheck.py: a run of pricecheck.py alone
+    # does not collect basecheck.py, so its helper runs as code and the map holds it; the green
+    # snapshot must not (a later edit of the test's helper is no regression of the code)
+    sharing_a_helper(tmp_path, "total(items)")
     past = time.time() - 10  # saved before the runs started
     for path in tmp_path.rglob("*.py"):
         os.utime(path, (past, past))
@@ -230,3 +239,17 @@ def test_the_green_snapshot_holds_no_test_file_the_map_knows(tmp_path):
             )
         changed = impact.changed_since_green([helper, f"{tmp_path / 'shop.py'}:1"])
     assert changed == [f"{tmp_path / 'shop.py'}:1"]
+
+
+def test_a_helper_of_a_check_file_the_map_knows_is_no_suspect_of_a_focused_run(tmp_path):
+    # `heal-ls check checks/pricecheck.py`: the run collects that file only, and the helper it
+    # imports from basecheck.py runs as code; the map's earlier full run knows basecheck.py
+    # holds tests, so its helper is the test's own and never the heal target
+    sharing_a_helper(tmp_path, "discount(total(items))")
+    root, options = str(tmp_path), RunOptions(test_timeout=10)
+    whole, _ = asyncio.run(diagnose(root, options))  # recorded into the map
+    assert (whole.passed, whole.failed) == (1, 1)
+    run, [(failure, located)] = asyncio.run(diagnose(root, options, tests=["checks/pricecheck.py"]))
+    names = [s.qualname for s in located.suspects]
+    assert "expected" not in names, names
+    assert names[0] == "discount"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 
-from heal_ls.diagnose import locate_all
+from heal_ls.diagnose import locate_all, test_files
 from heal_ls.locate import Located
 from heal_ls.locate.contrast import with_passing
 from heal_ls.lsp.failures import diagnostics
@@ -80,7 +80,9 @@ def rerank(
     server: HealLanguageServer, folder: Folder, run: RunResult, passing: list[TestOutcome]
 ) -> None:
     """Locate `run`'s failures again with `passing` as contrast; publish what moved."""
-    located = locate_all(run.failures, folder.root, with_passing(run, passing))
+    evidence = with_passing(run, passing)
+    tests = test_files(folder.root, folder.settings.python, evidence)
+    located = locate_all(run.failures, folder.root, evidence, tests)
     state, moved = folder.state, 0
     for failure, where in located:
         known = state.known.get(failure.id)
