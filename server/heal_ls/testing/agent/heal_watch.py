@@ -18,6 +18,11 @@ import heal_hits
 
 MOCK_FILE = os.path.join("unittest", "mock.py")
 MOCK_CALL_NAMES = ("_increment_mock_call", "_mock_call")  # 3.8+, and 3.7's only one
+# What a test reads off a mock to check how it was called (unittest.mock's record of calls).
+CALL_RECORDS = frozenset(
+    {"called", "call_count", "call_args", "call_args_list", "mock_calls", "method_calls"}
+    | {"await_count", "await_args", "await_args_list"}
+)
 # What a failed assertion calls only to explain itself, per module: a rewritten assert's helpers
 # (`@pytest_ar.<name>(...)`, looked up at call time: reprs of its operands,
 # pytest_assertrepr_compare, which may call __eq__ and __repr__ again for a diff, the message, the
@@ -147,7 +152,12 @@ class CallRecorder:
         """Keys of the workspace functions that called the mock a failed mock assertion checked,
         in call order; [] for other failures. The mock is the `self` of a unittest.mock frame in
         `tb`, or the first argument of a wrapper's frame (pytest-mock re-raises the assertion
-        from its own `assert_wrapper(method, attr, mock, ...)`, with no unittest.mock frame)."""
+        from its own `assert_wrapper(method, attr, mock, ...)`, with no unittest.mock frame).
+        When no mock's own assertion failed but the test read what its mocks recorded
+        (`args, _ = mock_bisect.call_args`, then a plain `assert`), the mocks the failing test
+        frame holds: a patched function (`with mock.patch(...) as m`, a decorator's argument),
+        an autospec function's mock, a mock's called methods."""
+        held = None
         while tb is not None:
             frame = tb.tb_frame
             if not self.paths.is_workspace(frame.f_code.co_filename):
@@ -158,8 +168,24 @@ class CallRecorder:
                     found = self.mock_calls.get(id(candidate))
                     if found:
                         return list(found)
+            elif self.reads_mock_records(frame):
+                held = frame  # the innermost test frame that read a mock's record
             tb = tb.tb_next
-        return []
+        return self._held_mock_callers(held) if held is not None else []
+
+    def reads_mock_records(self, frame):
+        """A test's frame whose code reads what a mock recorded (`m.call_args`, `m.called`)."""
+        code = frame.f_code
+        return self.paths.is_test_file(code.co_filename) and bool(
+            CALL_RECORDS.intersection(code.co_names)
+        )
+
+    def _held_mock_callers(self, frame):
+        found = {}
+        for value in list(frame.f_locals.values()):
+            for mock in _mocks_of(value):
+                found.update(self.mock_calls.get(id(mock), {}))
+        return list(found)
 
     def reset(self):
         self.hits.clear()
@@ -307,3 +333,19 @@ def numbered(outcome):
     force = getattr(outcome, "force_exception", None)  # pluggy >= 1.1 keeps its own traceback
     if force is not None:
         force(exc.with_traceback(rebuilt))
+
+
+def _mocks_of(value):
+    """The mocks a test's local holds: itself, an autospec function's `.mock`, and the mocks
+    of its methods that were called. Read from `vars()`: asking a mock for an attribute it
+    lacks would make one."""
+    try:
+        own = vars(value)
+    except Exception:  # no __dict__, or one of the test's objects whose __dict__ is its own
+        return []
+    if isinstance(value, types.FunctionType):
+        return [own["mock"]] if "mock" in own else []
+    children = own.get("_mock_children")
+    if not isinstance(children, dict):
+        return []
+    return [value, *children.values()]

@@ -201,6 +201,72 @@ def test_mock_calls_are_recorded_with_the_workspace_function_that_made_them(tmp_
     assert recorder.mock_calls.keys() == {id(sender.send)}
 
 
+HELD = """\
+from unittest import mock
+
+import hits_held
+
+
+def test_patched_in_a_with(table):
+    with mock.patch("hits_held.bisect_left") as bisect:
+        bisect.return_value = 1
+        hits_held.best_fit(table)
+        args, _ = bisect.call_args
+        assert args[0] is not table
+
+
+@mock.patch("hits_held.bisect_left", autospec=True)
+def test_patched_by_a_decorator_with_autospec(table, bisect):
+    bisect.return_value = 1
+    hits_held.best_fit(table)
+    assert bisect.call_args.args[0] is not table
+
+
+def test_a_method_of_a_mock(table):
+    sender = mock.Mock()
+    hits_held.deliver(sender, table)
+    assert sender.send.call_count == 2
+
+
+def test_holding_a_mock_it_never_reads(table):
+    with mock.patch("hits_held.bisect_left", return_value=1):
+        assert hits_held.best_fit(table) == 3
+"""
+
+
+@pytest.mark.parametrize(
+    ("test", "caller"),
+    [
+        ("test_patched_in_a_with", 4),
+        ("test_patched_by_a_decorator_with_autospec", 4),
+        ("test_a_method_of_a_mock", 8),
+        ("test_holding_a_mock_it_never_reads", None),
+    ],
+)
+def test_a_plain_assert_on_what_a_held_mock_recorded_names_its_callers(
+    tmp_path, recorder, monkeypatch, test, caller
+):
+    """No mock assertion failed (the test read `call_args` and asserted on it itself): the
+    mocks the failing test's frame holds name their callers, when it read their record."""
+    source = (
+        "from bisect import bisect_left\n\n\ndef best_fit(table):\n"
+        "    return bisect_left(table, 3) + 1\n\n\ndef deliver(sender, table):\n"
+        "    sender.send(table)\n"
+    )
+    for name in ("hits_held", "test_held"):  # each case imports its own
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    _, path = _import(tmp_path, "hits_held", source)
+    tests, _ = _import(tmp_path, "test_held", HELD)
+    recorder.start()
+    try:
+        getattr(tests, test)((1, 2))
+    except AssertionError:
+        callers = recorder.mock_callers(sys.exc_info()[2])
+    finally:
+        recorder.stop()
+    assert callers == ([f"{path}:{caller}"] if caller else [])
+
+
 def test_instrumented_code_is_kept_in_the_cache_folder_and_read_back_only_for_the_same_source(
     tmp_path, recorder, monkeypatch
 ):
