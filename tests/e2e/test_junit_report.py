@@ -7,7 +7,9 @@ import subprocess
 import sys
 
 import pytest
+from heal_ls.diagnose import diagnose_report
 from helpers.cli import heal_check
+from helpers.projects import write_files
 
 pytestmark = pytest.mark.e2e
 
@@ -72,3 +74,42 @@ def test_what_is_not_a_report_is_a_clear_usage_error(project, tmp_path):
         result = heal_check("--from", str(bad), cwd=project)
         assert result.returncode == 2 and says in result.stderr, result.stderr
         assert "Traceback" not in result.stderr
+
+
+def test_a_helper_of_a_collected_check_file_is_no_target_of_a_report(tmp_path):
+    # python_files = *check.py: check_price raises in checks/basecheck.py, a file the CI run
+    # collected a test from; the report's tests name it, so it is the test's own check and
+    # the heal target is the one-off discount (it was check_price: the name rule alone)
+    project = write_files(
+        tmp_path / "checked",
+        {
+            "pytest.ini": "[pytest]\npython_files = *check.py\ntestpaths = checks\n",
+            "shop.py": "def discount(price):\n    return price - 2\n",
+            "checks/__init__.py": "",
+            "checks/basecheck.py": """
+                from shop import discount
+
+
+                def check_price(got, want):
+                    if got != want:
+                        raise AssertionError(f"{got} != {want}")
+
+
+                def test_zero():
+                    check_price(discount(2), 0)
+                """,
+            "checks/pricecheck.py": """
+                from checks.basecheck import check_price
+                from shop import discount
+
+
+                def test_ten():
+                    check_price(discount(10), 9)
+                """,
+        },
+    )
+    report = ci_report(project, tmp_path, "auto")
+    run, [(failure, located)] = diagnose_report(str(project), report)
+    assert failure.test == "checks/pricecheck.py::test_ten" and run.passed == 1
+    assert [s.qualname for s in located.suspects][:1] == ["discount"]
+    assert "check_price" not in [s.qualname for s in located.suspects]

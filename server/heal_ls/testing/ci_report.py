@@ -44,7 +44,12 @@ def read_report(path: str, root: str) -> RunResult:
     run = RunResult(root=root, complete=True, seconds=sum(case.seconds for case in cases))
     for case in cases:
         nodeid = nodeid_of(case.classname, case.name, root)
-        run.tests.append(TestOutcome(nodeid, case.outcome, case.seconds))  # type: ignore[arg-type]
+        # pytest collected a test from that file: a test file, whatever its name (the ranking's
+        # TestFiles; a project's own python_files, `checks/*check.py`)
+        module = os.path.normpath(os.path.join(root, nodeid.split("::", 1)[0]))
+        test_file = module if "::" in nodeid and os.path.isfile(module) else None
+        outcome = TestOutcome(nodeid, case.outcome, case.seconds, path=test_file)  # type: ignore[arg-type]
+        run.tests.append(outcome)
         if case.outcome in ("failed", "error"):
             run.failures.append(failure_of(case, nodeid, root))
     run.passed = sum(case.outcome == "passed" for case in cases)
