@@ -126,25 +126,32 @@ def changed_since(bug, root: str, failures: list[Failure], scratch: Path) -> lis
     return changed_since_green(db, root, keys)
 
 
-def replay(bug, store: Path, show: int, green: Path | None = None) -> int | None | str:
+def ranking(bug, store: Path, green: Path | None = None) -> tuple:
+    """(the kept Evidence, locate's answer on it), or (why not, None)."""
     found = store / bug.id / "evidence.json"
     if not found.is_file():
-        return "not captured"
+        return "not captured", None
     try:
         document = payload.from_object(Evidence, json.loads(found.read_text(encoding="utf-8")))
     except ValueError as exc:  # PayloadError too
-        return f"malformed evidence: {exc}"
+        return f"malformed evidence: {exc}", None
     run = document.evidence
     failures = sorted((f for f in document.failures if f.test), key=lambda f: f.test or "")
     if not failures:
-        return "no failure"
+        return "no failure", None
     if green is not None:
         changed = changed_since(bug, document.root, failures, green)
         if changed is None:
-            return "no earlier release"
+            return "no earlier release", None
         run = run or RunResult(document.root)
         run.changed_since_green = changed
-    located = locate(failures[0], document.root, run)
+    return document, locate(failures[0], document.root, run)
+
+
+def replay(bug, store: Path, show: int, green: Path | None = None) -> int | None | str:
+    document, located = ranking(bug, store, green)
+    if located is None:
+        return document
     suspects = [(os.path.relpath(s.path, document.root), s.qualname) for s in located.suspects]
     position = rank(suspects, bug.functions)
     if show and position != 1:
