@@ -1,10 +1,11 @@
 """A study, not a feature (issue 22): would mutation-based fault localisation (Metallaxis, MUSE)
 order the first K suspects better than the ranking? For each bug: the replay's ranking on its
-kept evidence (rank_replay.suspects), up to MUTANTS small mutants of each of the first K
+kept evidence (rank_replay.ranking), up to MUTANTS small mutants of each of the first K
 suspects' bodies (ast: a condition negated, a comparison flipped, `and`<->`or`, a constant +-1,
 a `not` dropped, `return X` -> `return None`, one statement deleted), then one pytest process
 in a fresh copy of the buggy tree (benchmarks/mbfl_plugin.py) swaps each mutant's code into the
-live function and re-runs the failing tests and up to PASSING passing tests that ran the suspect.
+live function and re-runs the failing tests (FAILING at most) and up to PASSING passing tests
+that ran the suspect.
 Per suspect: mutants made, swapped, failing tests turned green, failures whose message changed,
 passing tests broken; per bug the children's CPU (getrusage).
 
@@ -38,8 +39,9 @@ from heal_ls.testing.invocation import pytest_arguments  # noqa: E402
 from rank_replay import ranking as ranked  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-MUTANTS = 20  # a suspect's mutants at most
-PASSING = 5  # a suspect's passing tests at most
+MUTANTS = 12  # a suspect's mutants at most
+PASSING = 3  # a suspect's passing tests at most
+FAILING = 4  # a bug's failing tests at most (the first by id)
 STORES = {9: Path("/work/lead/cap/r9"), 10: Path("/work/lead/cap/r10")}
 STORE = Path("/work/lead/store9")  # rounds 1-8
 NEGATED = {
@@ -238,7 +240,7 @@ def run_bug(bug, project, k: int, scratch: Path, cpu_limit: float) -> BugResult:
     root = scratch / bug.id
     shutil.rmtree(root, ignore_errors=True)
     tree(bug, root)
-    failing = sorted({f.test for f in document.failures if f.test})
+    failing = sorted({f.test for f in document.failures if f.test})[:FAILING]
     tests = document.evidence.tests if document.evidence else []
     results, spec_suspects = [], []
     for n, s in enumerate(located.suspects[:k], 1):
@@ -376,17 +378,33 @@ def reorder(bug: dict, how: str) -> int | None:
 HOWS = ["metallaxis", "muse", "tie", "close", "green-first"]
 
 
-def table(bugs: list[dict]) -> None:
+def table(bugs: list[dict], each: bool = False) -> None:
+    """Top-1/top-3 of the measured bugs now and under each re-ranking, the bugs it moves;
+    `each`: a line a bug (the fixed def's Metallaxis score and green mutants beside the best
+    other suspect's, its new position under each re-ranking)."""
     within = lambda ranks, n: sum(1 for r in ranks if r is not None and r <= n)  # noqa: E731
     now = [b["rank"] for b in bugs]
-    print(f"{len(bugs)} bugs; now top-1 {within(now, 1)}, top-3 {within(now, 3)}")
+    cpu = sorted(b["cpu"] for b in bugs)
+    print(
+        f"{len(bugs)} bugs; now top-1 {within(now, 1)}, top-3 {within(now, 3)}; CPU a bug"
+        f" median {cpu[len(cpu) // 2]:.1f}s, max {cpu[-1]:.1f}s, total {sum(cpu):.0f}s"
+    )
+    for b in bugs if each else ():
+        ss, failing = b["suspects"], b["failing"]
+        fixed = [s for s in ss if s["fixed"]]
+        others = [s for s in ss if not s["fixed"]]
+        mine = f"{metallaxis(fixed[0], failing):.2f} g{fixed[0]['green']}" if fixed else "-"
+        best = max(others, key=lambda s: metallaxis(s, failing), default=None)
+        theirs = f"{metallaxis(best, failing):.2f} g{best['green']}" if best else "-"
+        moved = " ".join(f"{reorder(b, how)}" for how in HOWS)
+        print(f"| {b['bug']} | {b['rank']} | {mine} | {theirs} | {moved} |")
     for how in HOWS:
         new = [reorder(b, how) for b in bugs]
-        up = [b["bug"] for b, r in zip(bugs, new) if r is not None and r < b["rank"]]
+        up = [f"{b['bug']} {b['rank']}->{r}" for b, r in zip(bugs, new) if r and r < b["rank"]]
         down = [f"{b['bug']} {b['rank']}->{r}" for b, r in zip(bugs, new) if r and r > b["rank"]]
         print(
             f"{how:12} top-1 {within(new, 1)}, top-3 {within(new, 3)}; up {len(up)}"
-            f" {' '.join(up)}; down {len(down)} {', '.join(down)}"
+            f" {', '.join(up)}; down {len(down)} {', '.join(down)}"
         )
 
 
@@ -410,6 +428,7 @@ def main() -> None:
     parser.add_argument("--scratch", type=Path, default=Path(tempfile.gettempdir()) / "mbfl")
     parser.add_argument("--json", type=Path, help="append each bug's result (JSON lines)")
     parser.add_argument("--table", type=Path, nargs="+", help="re-rank kept results, run none")
+    parser.add_argument("--each", action="store_true", help="with --table: a line a bug")
     args = parser.parse_args()
     if args.table:
         kept = {}
@@ -418,7 +437,7 @@ def main() -> None:
                 record = json.loads(text)
                 if not record["error"]:
                     kept[record["bug"]] = record
-        table(list(kept.values()))
+        table(list(kept.values()), args.each)
         return
     args.scratch.mkdir(parents=True, exist_ok=True)
     projects = load_projects()
