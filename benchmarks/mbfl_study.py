@@ -97,7 +97,7 @@ def _drop_not(node: ast.AST) -> bool:
     if isinstance(node, ast.BoolOp):
         for i, kid in enumerate(node.values):
             if isinstance(kid, ast.UnaryOp) and isinstance(kid.op, ast.Not):
-                node.values[i] = kid.operand
+                node.values = [*node.values[:i], kid.operand, *node.values[i + 1 :]]
                 return True
     return False
 
@@ -154,20 +154,29 @@ def source_of(function: ast.AST) -> str:
     return ast.unparse(bare)
 
 
-def variants(function: ast.AST, op: str, mutate) -> list[str]:
-    """Each single mutation `op` makes in `function`, as the def's source (no decorators)."""
-    out = []
-    count = len(statement_sites(function)) if op == "delete" else len(list(ast.walk(function)))
-    for index in range(count):
-        clone = copy.deepcopy(function)
-        if op == "delete":
+def variants(function: ast.AST, op: str, mutate, cap: int) -> list[str]:
+    """The first `cap` single mutations `op` makes in `function`, each as the def's source (no
+    decorators); a site is tried on a shallow copy first (the mutators set the node's own
+    fields), so the function is deep-copied only for a mutation that applies."""
+    out: list[str] = []
+    if op == "delete":
+        for index in range(len(statement_sites(function))):
+            clone = copy.deepcopy(function)
             parent, name, i = statement_sites(clone)[index]
             getattr(parent, name)[i] = ast.Pass()
-        else:
-            node = list(ast.walk(clone))[index]
-            if node is clone or not mutate(node):
-                continue
+            out.append(source_of(ast.fix_missing_locations(clone)))
+            if len(out) >= cap:
+                break
+        return out
+    nodes = list(ast.walk(function))
+    for index, node in enumerate(nodes):
+        if node is function or not mutate(copy.copy(node)):
+            continue
+        clone = copy.deepcopy(function)
+        mutate(list(ast.walk(clone))[index])
         out.append(source_of(ast.fix_missing_locations(clone)))
+        if len(out) >= cap:
+            break
     return out
 
 
@@ -175,7 +184,7 @@ def mutants(function: ast.AST, cap: int = MUTANTS) -> list[dict]:
     """Up to `cap` distinct mutants of `function`, round-robin over the operators (each in source
     order) so one kind does not take them all; the first is the identity (a check of the swap)."""
     plain = source_of(function)
-    lists = [[(op, s) for s in variants(function, op, m)] for op, m in OPERATORS]
+    lists = [[(op, s) for s in variants(function, op, m, cap)] for op, m in OPERATORS]
     seen, out = {plain}, [{"op": "identity", "source": plain}]
     for depth in range(max((len(x) for x in lists), default=0)):
         for found in lists:
