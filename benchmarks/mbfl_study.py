@@ -379,12 +379,31 @@ def reorder(bug: dict, how: str) -> int | None:
         "tie": lambda s: (-s["score"], -metallaxis(s, failing), s["position"]),
         "close": lambda s: (-round(s["score"] / 0.05), -metallaxis(s, failing), s["position"]),
         "green-first": lambda s: (s["green"] == 0, s["position"]),
+        "most-green": lambda s: (-s["green"], s["position"]),
+        "green-rate": lambda s: (-s["green"] / max(len(s["mutants"]), 1), s["position"]),
     }[how]
     order = sorted(ss, key=key)
     return next((i for i, s in enumerate(order, 1) if s["fixed"]), bug["rank"])
 
 
-HOWS = ["metallaxis", "muse", "tie", "close", "green-first"]
+HOWS = ["metallaxis", "muse", "tie", "close", "green-first", "most-green", "green-rate"]
+
+
+def premise(ss: list[dict], fixed: bool) -> str:
+    """MUSE's premise on the fixed (or the other) suspects: how often their mutants turn a
+    failing test green, change its failure, break a passing test."""
+    tried = [s for s in ss if s["swapped"]]
+    mutants = max(sum(s["swapped"] for s in tried), 1)
+    per = {key: sum(s[key] for s in tried) / mutants for key in ("green", "changed", "broken")}
+    return (
+        f"{'fixed' if fixed else 'other'} suspects {len(ss)}: swapped {len(tried)}"
+        f" (not: {', '.join(sorted({s['why_not'] for s in ss if s['why_not']}))});"
+        f" identity broken {sum(1 for s in ss if not s['identity_ok'])};"
+        f" a mutant turned a failing test green in {sum(1 for s in tried if s['green'])};"
+        f" a failure changed in {sum(1 for s in tried if s['changed'] or s['green'])};"
+        f" a mutant: green {per['green']:.2f}, changed {per['changed']:.2f},"
+        f" broken {per['broken']:.2f}; timeouts {sum(s['timeouts'] for s in ss)}"
+    )
 
 
 def table(bugs: list[dict], each: bool = False) -> None:
@@ -398,6 +417,8 @@ def table(bugs: list[dict], each: bool = False) -> None:
         f"{len(bugs)} bugs; now top-1 {within(now, 1)}, top-3 {within(now, 3)}; CPU a bug"
         f" median {cpu[len(cpu) // 2]:.1f}s, max {cpu[-1]:.1f}s, total {sum(cpu):.0f}s"
     )
+    for fixed in (True, False):
+        print(premise([s for b in bugs for s in b["suspects"] if s["fixed"] == fixed], fixed))
     for b in bugs if each else ():
         ss, failing = b["suspects"], b["failing"]
         fixed = [s for s in ss if s["fixed"]]

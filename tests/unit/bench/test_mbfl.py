@@ -158,7 +158,9 @@ def test_a_looping_mutant_is_stopped_and_counted(study, tmp_path):
 def test_the_rerankings(study):
     def suspect(position, score, fixed, mutants, passing=2):
         return {"position": position, "score": score, "fixed": fixed, "passing": passing,
-                "green": sum(m["green"] for m in mutants), "mutants": mutants}  # fmt: skip
+                "green": sum(m["green"] for m in mutants), "mutants": mutants,
+                "swapped": len(mutants), "why_not": "", "identity_ok": True,
+                "changed": 0, "broken": 0, "timeouts": 0}  # fmt: skip
 
     killer = {"op": "compare", "fk": 1, "green": 1, "pk": 0}
     breaker = {"op": "delete", "fk": 1, "green": 0, "pk": 2}
@@ -169,6 +171,11 @@ def test_the_rerankings(study):
     assert study.reorder(bug, "metallaxis") == 1
     assert study.reorder(bug, "tie") == 1  # equal scores: MBFL breaks the tie
     assert study.reorder(bug, "green-first") == 1
+    bug["suspects"][0] = suspect(1, 0.9, False, [dict(killer, green=1), breaker])
+    assert study.reorder(bug, "green-first") == 2  # both turned a test green: order stands
+    bug["suspects"][1] = suspect(2, 0.9, True, [dict(killer, green=2)])
+    assert study.reorder(bug, "most-green") == 1
+    assert "green in 1" in study.premise(bug["suspects"][1:2], True)
     bug["suspects"][0]["score"] = 0.99
     assert study.reorder(bug, "tie") == 2  # not tied: the ranking's order stands
     assert study.reorder(dict(bug, rank=7), "metallaxis") == 7  # below K: unchanged
