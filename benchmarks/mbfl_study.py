@@ -364,6 +364,21 @@ def muse(s: dict, failing: int, alpha: float) -> float:
     return (f - alpha * p) / len(s["mutants"])
 
 
+def clean_green(s: dict) -> bool:
+    """A mutant of `s` turned a failing test green and broke none of `s`'s passing tests (at
+    least one was run): close to a repair, the evidence MUSE weighs most."""
+    return s["passing"] > 0 and any(m["green"] and not m["pk"] for m in s["mutants"])
+
+
+def first_clean_green(ss: list[dict], within: int) -> list[dict]:
+    """The first of the first `within` suspects with a clean green mutant moved to the top when
+    the top one has none; the rest keep their order."""
+    if not ss or clean_green(ss[0]):
+        return ss
+    found = next((s for s in ss[:within] if clean_green(s)), None)
+    return ss if found is None else [found, *(s for s in ss if s is not found)]
+
+
 def reorder(bug: dict, how: str) -> int | None:
     """The fixed function's new position within the first K under `how` (None: not among them;
     unchanged when it was below K)."""
@@ -381,12 +396,15 @@ def reorder(bug: dict, how: str) -> int | None:
         "green-first": lambda s: (s["green"] == 0, s["position"]),
         "most-green": lambda s: (-s["green"], s["position"]),
         "green-rate": lambda s: (-s["green"] / max(len(s["mutants"]), 1), s["position"]),
-    }[how]
-    order = sorted(ss, key=key)
+    }.get(how)
+    order = sorted(ss, key=key) if key else first_clean_green(ss, int(how.split("-")[-1]))
     return next((i for i, s in enumerate(order, 1) if s["fixed"]), bug["rank"])
 
 
-HOWS = ["metallaxis", "muse", "tie", "close", "green-first", "most-green", "green-rate"]
+HOWS = [
+    "metallaxis", "muse", "tie", "close", "green-first", "most-green", "green-rate",
+    "clean-green-3", "clean-green-5",
+]  # fmt: skip
 
 
 def premise(ss: list[dict], fixed: bool) -> str:

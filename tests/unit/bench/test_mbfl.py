@@ -179,3 +179,21 @@ def test_the_rerankings(study):
     bug["suspects"][0]["score"] = 0.99
     assert study.reorder(bug, "tie") == 2  # not tied: the ranking's order stands
     assert study.reorder(dict(bug, rank=7), "metallaxis") == 7  # below K: unchanged
+
+
+def test_a_clean_green_mutant_within_the_first_three_comes_first(study):
+    def suspect(position, fixed, green, pk, passing=3):
+        mutants = [{"op": "negate", "fk": 1, "green": green, "pk": pk}]
+        return {"position": position, "score": 1.0, "fixed": fixed, "passing": passing,
+                "green": green, "mutants": mutants}  # fmt: skip
+
+    ss = [suspect(1, False, 1, 3), suspect(2, False, 0, 0), suspect(3, True, 1, 0)]
+    bug = {"bug": "b", "rank": 3, "failing": 1, "suspects": ss}
+    assert study.reorder(bug, "clean-green-3") == 1  # green, no passing test broken
+    ss[2]["passing"] = 0  # none was run: "broke none" says nothing
+    assert study.reorder(bug, "clean-green-3") == 3
+    ss[2]["passing"], ss[0]["mutants"][0]["pk"] = 3, 0  # the first has one too: it stays
+    assert study.reorder(bug, "clean-green-3") == 3
+    bug["suspects"] = [suspect(1, False, 0, 0), *ss[1:], suspect(4, False, 1, 0)]
+    bug["suspects"][2]["fixed"], bug["rank"] = False, 5
+    assert study.reorder(bug, "clean-green-3") == 5  # below K: unchanged
