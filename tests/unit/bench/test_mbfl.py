@@ -197,3 +197,23 @@ def test_a_clean_green_mutant_within_the_first_three_comes_first(study):
     bug["suspects"] = [suspect(1, False, 0, 0), *ss[1:], suspect(4, False, 1, 0)]
     bug["suspects"][2]["fixed"], bug["rank"] = False, 5
     assert study.reorder(bug, "clean-green-3") == 5  # below K: unchanged
+
+
+def test_ids_are_masked_and_an_unstable_identity_trusts_only_greens(study):
+    base = {"f": ["failed", "<Mock id='140323183382992'> is not Strong"], "p": ["passed", ""]}
+
+    def record(op, message, outcome="failed", passing="passed"):
+        return {"swapped": True, "op": op, "failing": {"f": [outcome, message]},
+                "passing": {"p": [passing, ""]}}  # fmt: skip
+
+    steady = study.SuspectResult("f", "m.py", 1, 1.0, True, made=2)
+    identity = record("identity", "<Mock id='140323173390416'> is not Strong")
+    study.score(steady, [identity, record("negate", "other"), record("delete", "", "passed")], base)
+    assert steady.identity_ok and [m["fk"] for m in steady.mutants] == [1, 1]
+    unstable = study.SuspectResult("f", "m.py", 1, 1.0, True, made=2)
+    drifted = record("identity", "<Mock id='1'> is not Strong, grown")
+    study.score(
+        unstable, [drifted, record("negate", "other"), record("delete", "", "passed")], base
+    )
+    assert not unstable.identity_ok and [m["fk"] for m in unstable.mutants] == [0, 1]
+    assert unstable.green == 1 and unstable.changed == 0
