@@ -423,6 +423,12 @@ def reorder(bug: dict, how: str) -> int | None:
         "green-first": lambda s: (s["green"] == 0, s["position"]),
         "most-green": lambda s: (-s["green"], s["position"]),
         "green-rate": lambda s: (-s["green"] / max(len(s["mutants"]), 1), s["position"]),
+        # the first two kept, the rest by green mutants: a rescue of the deep ones only
+        "green-below-2": lambda s: (
+            s["position"] > 2,
+            0 if s["position"] <= 2 else -s["green"],
+            s["position"],
+        ),
     }.get(how)
     order = sorted(ss, key=key) if key else first_clean_green(ss, int(how.split("-")[-1]))
     return next((i for i, s in enumerate(order, 1) if s["fixed"]), bug["rank"])
@@ -430,7 +436,7 @@ def reorder(bug: dict, how: str) -> int | None:
 
 HOWS = [
     "metallaxis", "muse", "tie", "close", "green-first", "most-green", "green-rate",
-    "clean-green-3", "clean-green-5",
+    "clean-green-3", "clean-green-5", "green-below-2",
 ]  # fmt: skip
 
 
