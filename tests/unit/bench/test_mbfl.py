@@ -197,6 +197,10 @@ def test_a_clean_green_mutant_within_the_first_three_comes_first(study):
     bug["suspects"] = [suspect(1, False, 0, 0), *ss[1:], suspect(4, False, 1, 0)]
     bug["suspects"][2]["fixed"], bug["rank"] = False, 5
     assert study.reorder(bug, "clean-green-3") == 5  # below K: unchanged
+    deep = [suspect(1, False, 0, 0), suspect(2, False, 0, 0), suspect(3, False, 0, 0)]
+    deep.append(suspect(4, True, 1, 3))
+    bug = {"bug": "b", "rank": 4, "failing": 1, "suspects": deep}
+    assert study.reorder(bug, "green-below-2") == 3  # the first two kept
 
 
 def test_ids_are_masked_and_an_unstable_identity_trusts_only_greens(study):
