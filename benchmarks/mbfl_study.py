@@ -43,7 +43,11 @@ HERE = Path(__file__).resolve().parent
 MUTANTS = 12  # a suspect's mutants at most
 PASSING = 3  # a suspect's passing tests at most
 FAILING = 4  # a bug's failing tests at most (the first by id)
-STORES = {9: Path("/work/lead/cap/r9"), 10: Path("/work/lead/cap/r10")}
+STORES = {
+    9: Path("/work/lead/cap/r9"),
+    10: Path("/work/lead/cap/r10"),
+    11: Path("/work/lead/cap/r11"),
+}
 STORE = Path("/work/lead/store9")  # rounds 1-8
 NUMBERS = re.compile(r"\d{6,}")
 NEGATED = {
