@@ -31,6 +31,7 @@ from heal_ls.impact.schema import connect
 from heal_ls.impact.vouch import VOUCHED
 from heal_ls.impact.where import interpreter_path, map_path
 from heal_ls.models import RunResult, TestOutcome
+from heal_ls.pysource.paths import is_doctest
 
 __all__ = ["TIMEOUT", "Function", "ImpactMap", "MapStats", "MappedTest", "Synced"]
 
@@ -159,9 +160,11 @@ class ImpactMap:
 
     def test_files(self) -> list[str]:
         """The files (absolute) the map holds tests of: pytest collected them, whatever
-        their names (a project's own python_files)."""
-        rows = self.db.execute("SELECT DISTINCT file FROM tests ORDER BY file")
-        return [os.path.join(self.root, file) for (file,) in rows]
+        their names (a project's own python_files). Not a module holding only doctests
+        (--doctest-modules): that module is code."""
+        rows = self.db.execute("SELECT DISTINCT file, nodeid FROM tests")
+        files = {file for file, nodeid in rows if not is_doctest(nodeid)}
+        return [os.path.join(self.root, file) for file in sorted(files)]
 
     def stale(self, files: Iterable[str]) -> list[str]:
         """Node ids of those files whose data is out of date or was never traced."""

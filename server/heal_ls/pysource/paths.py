@@ -100,11 +100,11 @@ class TestFiles:
         for failed in (failure, *(also_failing or ())):
             if failed is not None and failed.test:
                 tests.append((failed.test, failed.test_path))
-        files = [path for nodeid, path in tests if path and not _is_doctest(nodeid)]
+        files = [path for nodeid, path in tests if path and not is_doctest(nodeid)]
         return cls(root, [*files, *known])
 
 
-def _is_doctest(nodeid: str) -> bool:
+def is_doctest(nodeid: str) -> bool:
     """pytest names a module's doctest by the dotted name of what holds it
     (`src/pkg/maths.py::pkg.maths.twice`); a test function or class is one plain name."""
     _file, _sep, rest = nodeid.partition("::")
