@@ -18,7 +18,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Sequence
 
-from heal_ls.impact.store import ImpactMap
+from heal_ls.impact.store import ImpactMap, known_test_files
 from heal_ls.locate import Located, locate
 from heal_ls.locate.contrast import needs_contrast, with_known, with_passing
 from heal_ls.locate.history import with_history
@@ -199,13 +199,7 @@ def test_files(root: str, python: str | None, evidence: RunResult) -> TestFiles:
     it collected tests from, and those the impact map holds tests of. A run that collected some
     files only (focused, -k) ran a helper a test imports from another test file as code; the
     map's earlier runs know that file holds tests. The map is advice: unreadable, not asked."""
-    known: list[str] = []
-    try:
-        if evidence.failures and ImpactMap.exists(root, python):
-            with ImpactMap.open(root, python) as impact:
-                known = impact.test_files()
-    except (sqlite3.Error, OSError) as exc:
-        logger.debug("impact map of %s not read for its test files: %s", root, exc)
+    known = known_test_files(root, python) if evidence.failures else []
     return TestFiles.of_run(root, evidence, also_failing=evidence.failures, known=known)
 
 

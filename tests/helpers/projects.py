@@ -121,3 +121,17 @@ OUI_REWRITES_EQ = (
     "    def __hash__(self):\n        return 0\n```\n"
 )
 OUI_SECOND_MEMBER = OUI_HASH + "```python\ndef __ne__(self, other):\n    return False\n```\n"
+
+# --doctest-modules collects `maths.py::maths.twice`: a module the map holds a test of, and code
+DOCTESTED = {
+    "pytest.ini": "[pytest]\naddopts = --doctest-modules\n",
+    "maths.py": """
+        def twice(x):
+            '''
+            >>> twice(2)
+            4
+            '''
+            return x * 2
+        """,
+    "tests/test_maths.py": "from maths import twice\n\n\ndef test_twice():\n    assert twice(1) == 2\n",
+}

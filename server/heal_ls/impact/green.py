@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from heal_ls.impact.fingerprints import file_functions
 from heal_ls.impact.schema import transaction
 from heal_ls.models import RunResult
-from heal_ls.pysource.paths import TestFiles
+from heal_ls.pysource.paths import TestFiles, is_doctest
 
 FAILING = ("failed", "error", "timeout")
 
@@ -43,13 +43,21 @@ def remember_green(db: sqlite3.Connection, root: str) -> int:
     return keep_green(db, root, paths)
 
 
+def files_holding_tests(db: sqlite3.Connection, root: str) -> list[str]:
+    """The files (absolute, under `root`) the map holds tests of: pytest collected them,
+    whatever their names (a project's own python_files). Not a module holding only doctests
+    (--doctest-modules): that module is code."""
+    rows = db.execute("SELECT DISTINCT file, nodeid FROM tests")
+    files = {file for file, nodeid in rows if not is_doctest(nodeid)}
+    return [os.path.join(root, file) for file in sorted(files)]
+
+
 def keep_green(db: sqlite3.Connection, root: str, paths: Iterable[str]) -> int:
     """Make these source files (relative to `root`), as they are there now, the green snapshot.
     `root` may be another tree than the map's: the bench replays an older release's code."""
     # a file of tests the map holds is a test file whatever its name (a project's own
     # python_files); a run that did not collect it recorded its helpers as code
-    files = [os.path.join(root, rel) for (rel,) in db.execute("SELECT DISTINCT file FROM tests")]
-    tests = TestFiles(root, files)
+    tests = TestFiles(root, files_holding_tests(db, root))
     kept = []
     for rel in paths:
         full = os.path.join(root, rel)

@@ -17,6 +17,7 @@ be out of date (it ran a function that changed since) is stale until it runs aga
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -24,16 +25,30 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from heal_ls.impact.green import changed_since_green, is_green, remember_green
+from heal_ls.impact.green import (
+    changed_since_green,
+    files_holding_tests,
+    is_green,
+    remember_green,
+)
 from heal_ls.impact.invalidate import Synced, sync
 from heal_ls.impact.record import TIMEOUT, Recorder
 from heal_ls.impact.schema import connect
 from heal_ls.impact.vouch import VOUCHED
 from heal_ls.impact.where import interpreter_path, map_path
 from heal_ls.models import RunResult, TestOutcome
-from heal_ls.pysource.paths import is_doctest
 
-__all__ = ["TIMEOUT", "Function", "ImpactMap", "MapStats", "MappedTest", "Synced"]
+__all__ = [
+    "TIMEOUT",
+    "Function",
+    "ImpactMap",
+    "MapStats",
+    "MappedTest",
+    "Synced",
+    "known_test_files",
+]
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -159,12 +174,8 @@ class ImpactMap:
         return sorted(path for (path,) in rows)
 
     def test_files(self) -> list[str]:
-        """The files (absolute) the map holds tests of: pytest collected them, whatever
-        their names (a project's own python_files). Not a module holding only doctests
-        (--doctest-modules): that module is code."""
-        rows = self.db.execute("SELECT DISTINCT file, nodeid FROM tests")
-        files = {file for file, nodeid in rows if not is_doctest(nodeid)}
-        return [os.path.join(self.root, file) for file in sorted(files)]
+        """The files (absolute) the map holds tests of (`green.files_holding_tests`)."""
+        return files_holding_tests(self.db, self.root)
 
     def stale(self, files: Iterable[str]) -> list[str]:
         """Node ids of those files whose data is out of date or was never traced."""
@@ -248,3 +259,15 @@ def _size(path: str) -> int:
         return os.path.getsize(path)
     except OSError:
         return 0
+
+
+def known_test_files(root: str, python: str | None = None) -> list[str]:
+    """The files the project's impact map holds tests of, when it has one that reads: the map
+    is advice, so an unreadable one is not asked ([])."""
+    try:
+        if ImpactMap.exists(root, python):
+            with ImpactMap.open(root, python) as impact:
+                return impact.test_files()
+    except (sqlite3.Error, OSError) as exc:
+        logger.debug("impact map of %s not read for its test files: %s", root, exc)
+    return []

@@ -17,7 +17,7 @@ from heal_ls.pysource import paths
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
 
-from tests.helpers.projects import write_files
+from tests.helpers.projects import DOCTESTED, write_files
 
 
 def test_a_test_file_is_one_the_run_collected_from(tmp_path):
@@ -253,3 +253,18 @@ def test_a_helper_of_a_check_file_the_map_knows_is_no_suspect_of_a_focused_run(t
     names = [s.qualname for s in located.suspects]
     assert "expected" not in names, names
     assert names[0] == "discount"
+
+
+def test_the_green_snapshot_keeps_a_module_the_map_holds_only_doctests_of(tmp_path):
+    # --doctest-modules collects maths.py::maths.twice: the map holds a test of maths.py, but
+    # the module is code, and the green snapshot keeps it
+    write_files(tmp_path, DOCTESTED)
+    past = time.time() - 10  # saved before the run started
+    for path in tmp_path.rglob("*.py"):
+        os.utime(path, (past, past))
+    run = asyncio.run(run_pytest(str(tmp_path), RunOptions(test_timeout=10)))
+    assert run.passed == 2
+    with ImpactMap.open(str(tmp_path)) as impact:
+        impact.record(run, complete=["maths.py", "tests/test_maths.py"])
+        green = {path for (path,) in impact.db.execute("SELECT path FROM green_files")}
+    assert green == {"maths.py"}

@@ -9,7 +9,7 @@ from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
 
-from tests.helpers.projects import write_files
+from tests.helpers.projects import DOCTESTED, write_files
 
 
 def test_a_check_file_the_map_holds_tests_of_holds_tests(tmp_path):
@@ -45,22 +45,7 @@ def test_a_check_file_the_map_holds_tests_of_holds_tests(tmp_path):
 def test_a_module_the_map_holds_only_doctests_of_is_code(tmp_path):
     """--doctest-modules collects `src/recap/maths.py::recap.maths.twice`: the map holds a test
     of that module, but it is code (its `mean` was dropped from the ranking as a test file's)."""
-    write_files(
-        tmp_path,
-        {
-            "pytest.ini": "[pytest]\naddopts = --doctest-modules\n",
-            "maths.py": """
-                def twice(x):
-                    '''
-                    >>> twice(2)
-                    4
-                    '''
-                    return x * 2
-                """,
-            "tests/test_maths.py": "from maths import twice\n\n\ndef test_twice():\n"
-            "    assert twice(1) == 2\n",
-        },
-    )
+    write_files(tmp_path, DOCTESTED)
     run = asyncio.run(run_pytest(str(tmp_path), RunOptions(test_timeout=10)))
     assert run.passed == 2
     with ImpactMap.open(str(tmp_path)) as impact:

@@ -7,26 +7,15 @@ never by matching its patterns here."""
 
 from __future__ import annotations
 
-import logging
-import sqlite3
-
-from heal_ls.impact.store import ImpactMap
+from heal_ls.impact.store import known_test_files
 from heal_ls.lsp.workspace.folder import Folder
 from heal_ls.pysource.paths import TestFiles, defines_tests
-
-logger = logging.getLogger(__name__)
 
 
 def test_files(folder: Folder) -> TestFiles:
     """The files the folder's runs and its impact map know hold tests (and the name rule)."""
     known = set(folder.state.test_paths)
-    python = folder.settings.python
-    try:
-        if ImpactMap.exists(folder.root, python):
-            with ImpactMap.open(folder.root, python) as impact:
-                known.update(impact.test_files())
-    except (sqlite3.Error, OSError) as exc:  # the map is advice: the runs' files still count
-        logger.debug("impact map of %s not read for its test files: %s", folder.root, exc)
+    known.update(known_test_files(folder.root, folder.settings.python))
     return TestFiles(folder.root, known)
 
 
