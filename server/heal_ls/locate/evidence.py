@@ -12,7 +12,7 @@ from heal_ls.locate.calls import statement_parts
 from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.locate.state import lacked
 from heal_ls.models import Failure, Frame, RunResult
-from heal_ls.pysource.parse import Def, name_of, statements_holding
+from heal_ls.pysource.parse import Def, name_of, sole_return, statements_holding
 from heal_ls.pysource.paths import TestFiles, relative_path
 
 # The Python heal-ls parses workspace code with (its own, whatever the project's interpreter).
@@ -489,12 +489,8 @@ def forwards(index: ModuleIndex | None, node: FunctionNode) -> bool:
     parameters, its object's state or constants (`return walk(self.filesystem, top, topdown)`)?
     Such a def computed nothing of what it returns: the function it called did."""
     found = def_of(index, node)
-    body = found.body if found is not None else []
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]  # the docstring
-    if len(body) != 1 or not isinstance(body[0], ast.Return):
-        return False
-    call = body[0].value
+    returned = sole_return(found) if found is not None else None
+    call = returned.value if returned is not None else None
     if found is None or not isinstance(call, ast.Call):
         return False
     params = _parameters(found) | {"self", "cls"}

@@ -9,7 +9,7 @@ import re
 
 from heal_ls.locate.blocks import in_block
 from heal_ls.models import Failure
-from heal_ls.pysource.parse import Def, name_of
+from heal_ls.pysource.parse import Def, name_of, sole_return
 
 _MISSING_ATTRIBUTE = re.compile(r"^'(?P<owner>\w+)' object has no attribute '(?P<name>\w+)'")
 
@@ -108,12 +108,8 @@ def returns_stored(found: Def) -> bool:
     """Is the def's whole body (past its docstring) `return self.<attribute>`? Such an accessor
     (`def token(self): return self._token`) computes nothing: a wrong value came from whoever
     stored it."""
-    body = found.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]  # the docstring
-    if len(body) != 1 or not isinstance(body[0], ast.Return):
-        return False
-    value = body[0].value
+    returned = sole_return(found)
+    value = returned.value if returned is not None else None
     return isinstance(value, ast.Attribute) and _on_self(value)
 
 

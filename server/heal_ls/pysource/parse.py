@@ -71,6 +71,14 @@ def name_of(node: ast.AST) -> str | None:
     return None
 
 
+def sole_return(found: Def) -> ast.Return | None:
+    """The `return` statement that is the def's whole body, its docstring aside; else None."""
+    body = found.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    return body[0] if len(body) == 1 and isinstance(body[0], ast.Return) else None
+
+
 def first_line(node: ast.AST) -> int:
     """The line a def (or class) starts on: its first decorator's, else the `def` line."""
     decorators = getattr(node, "decorator_list", [])
