@@ -951,7 +951,9 @@ class Ranker:
         if not acted:
             self.specific_blocks(failure, run, covered, [*on_line, *feeding], where)
         self.lacking_attribute(failure, covered, where)
-        self.attribute_writers(failure, test_path, test_line, covered, where)
+        compared = self.compared_attributes(test_path, test_line)
+        self.attribute_writers(failure, compared, covered, where)
+        self.attribute_makers(failure, compared, covered, scores, where)
         self.property_makers(on_line, covered, where)
         self.missing_warning(failure, run, covered, (test_path, test_line), where)
         self.add_covered(failure, scores, run)
@@ -959,25 +961,27 @@ class Ranker:
             return "the failure is raised in the test and no workspace function could be tied to it"
         return "no function of the workspace is involved"
 
-    def attribute_writers(self, failure: Failure, test_path, test_line, covered, where: str):
+    def compared_attributes(self, test_path, test_line) -> set[str]:
+        """The attributes the failing line's comparisons read (`fields(B).n.type`: `type`)."""
+        tree = self.test_tree(test_path, test_line)
+        if tree is None:
+            return set()
+        return {
+            operand.attr
+            for p in statement_parts(tree.body, test_line)
+            for node in ast.walk(p)
+            if isinstance(node, ast.Compare)
+            for operand in (node.left, *node.comparators)
+            if isinstance(operand, ast.Attribute)
+        }
+
+    def attribute_writers(self, failure: Failure, compared: set[str], covered, where: str):
         """The failing check compares an attribute (`assert int == fields(B).n.type`) that a
         def the test ran stored on an object it was handed, after that object was made
         (`_obj_setattr(field, "type", hints[name])`), in a block the failing test ran: an act
         that changed the value the check reads from outside its class; it comes first. A
         constructor storing what it was given on `self` is how the value began, not a
         change."""
-        tree = self.test_tree(test_path, test_line)
-        if tree is None:
-            return
-        parts = statement_parts(tree.body, test_line)
-        compared = {
-            operand.attr
-            for p in parts
-            for node in ast.walk(p)
-            if isinstance(node, ast.Compare)
-            for operand in (node.left, *node.comparators)
-            if isinstance(operand, ast.Attribute)
-        }
         for path, node in covered if compared else ():
             found = def_of(self.index(path), node)
             written = written_outside(found) if found is not None else {}
@@ -988,16 +992,16 @@ class Ranker:
                         f" {where} compares"
                     )
                     self.add(path, node, reason, 1.0)
-        self.attribute_makers(failure, compared, covered, where)
 
-    def attribute_makers(self, failure: Failure, compared: set[str], covered, where: str):
+    def attribute_makers(
+        self, failure: Failure, compared: set[str], covered, scores: dict[str, float], where: str
+    ):
         """The failing check compares an attribute read as stored (`assert screen.tabstops ==
         {8}`): the read computed nothing; a method the test ran that computed it and stored it
         on its own object, in a block the failing test ran (`reset`, which `__init__` calls),
         made the value. Not a constructor (what it stores is how the object began: the
         value checked on the failing line already names it), nor a parameter stored as it
-        came (the caller made that)."""
-        scores = self.ochiai(failure, None)
+        came (the caller made that). `scores`: function Ochiai, the run's."""
         for path, node in covered if compared else ():
             found = def_of(self.index(path), node)
             if found is None or node.name in CONSTRUCTORS:  # how the object began, not a change
