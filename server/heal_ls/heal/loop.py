@@ -195,7 +195,9 @@ def _refused(ctx: HealContext) -> str:
 
 def guard_line(ctx: HealContext) -> str:
     count, name = len(ctx.guards.tests), ctx.suspect.qualname.split(".")[-1]
-    line = f"{count} passing test(s) run {name}()" if count else f"no passing test runs {name}()"
+    # a class heal adds a member: its guards are the tests that ran any method of the class
+    runs = f"a method of {name}" if ctx.suspect.member else f"{name}()"
+    line = f"{count} passing test(s) run {runs}" if count else f"no passing test runs {runs}"
     for other in ctx.offered[1:]:
         line += (
             f"; {len(ctx.guards.of.get(other.qualname, []))} run {other.qualname.split('.')[-1]}()"

@@ -9,6 +9,7 @@ from heal_ls.heal.attempt import HealContext, finish, verify
 from heal_ls.heal.config import HealConfig
 from heal_ls.heal.guard_budget import PER_TEST, select_guards
 from heal_ls.heal.guards import Guards
+from heal_ls.heal.loop import guard_line
 from heal_ls.heal.verify import VerifyOutcome
 from heal_ls.models import Candidate, Failure, Suspect
 from heal_ls.pysource.paths import TestFiles
@@ -98,3 +99,13 @@ def test_each_candidate_runs_only_the_guards_within_the_budget(monkeypatch):
     monkeypatch.setattr(attempt, "verify_module_text", verify_module_text)
     asyncio.run(verify(context(6.0), MODULE, Candidate(MODULE, "local", 1)))
     assert seen == [[NEAR[0], NEAR[1], FAR[1]]]
+
+
+def test_the_guard_line_names_what_the_guards_ran_a_function_or_a_class_s_methods():
+    ctx = context(0)
+    assert guard_line(ctx) == "5 passing test(s) run total()"
+    ctx.suspect = Suspect("/w/m.py", "OUI", 1, 0, 2, 25, "lacks __hash__", def_line=1)
+    ctx.suspect.member = "__hash__"
+    assert guard_line(ctx) == "5 passing test(s) run a method of OUI"
+    ctx.guards = Guards(tests=[])
+    assert guard_line(ctx) == "no passing test runs a method of OUI"
