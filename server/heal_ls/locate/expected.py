@@ -7,6 +7,8 @@ for other inputs (it validates them), not the line that tripped over the input l
 from __future__ import annotations
 
 import ast
+import builtins
+import re
 
 from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.pysource.parse import name_of, statements_holding
@@ -35,6 +37,26 @@ def expected_exceptions(tree: ast.Module, line: int) -> set[str]:
             if isinstance(call, ast.Call) and name_of(call.func) in RAISES and call.args:
                 found |= _class_names(call.args[0])
     return found | {imported for name in found if (imported := _aliases(tree).get(name))}
+
+
+# pytest.raises' words when the block ended without the exception, then unittest's
+# assertRaises' (`ValueError not raised`, `... not raised by parse`).
+_DID_NOT_RAISE = re.compile(r"^DID NOT RAISE (.+)$", re.S)
+_NOT_RAISED = re.compile(r"^(\w+) not raised(?: by \S+)?$")
+
+
+def not_raised(message: str) -> set[str]:
+    """The class names (last dotted part) a `pytest.raises`/`assertRaises` check expected and
+    did not get (`DID NOT RAISE <class 'h2.exceptions.ProtocolError'>`, `TAKHeaderError not
+    raised`), but Python's own (`OSError`, `AttributeError`: raised for countless reasons,
+    they name no one refusal); empty for any other failure."""
+    text = message.strip()
+    names: set[str] = set()
+    if found := _DID_NOT_RAISE.match(text):
+        names = {n.rsplit(".", 1)[-1] for n in re.findall(r"<class '([\w.]+)'>", found[1])}
+    elif found := _NOT_RAISED.match(text):
+        names = {found[1]}
+    return {name for name in names if not hasattr(builtins, name)}
 
 
 # What a test wraps around code it expects to warn (`pytest.warns`, `self.assertWarns`), or that

@@ -77,6 +77,7 @@ def locate(
     ranker.enclosing_defs()
     ranker.noops_last()
     ranker.escapers_first(failure)
+    ranker.raisers_first(failure, run)
     tested = in_tested_module(failure)  # of equal scores, the tested module's first
 
     def order(s: Suspect) -> tuple[float, bool, int]:

@@ -45,7 +45,13 @@ from heal_ls.locate.evidence import (
     signature_error_callee,
     wrong_kind_argument,
 )
-from heal_ls.locate.expected import expected_exceptions, expects_warning, raises_any, warns
+from heal_ls.locate.expected import (
+    expected_exceptions,
+    expects_warning,
+    not_raised,
+    raises_any,
+    warns,
+)
 from heal_ls.locate.flow import (
     argument_reads,
     handed_to,
@@ -674,6 +680,40 @@ class Ranker:
                 )
                 suspect.score = top + 0.01 + suspect.score / 100
                 self.by_spectrum.discard(key)
+
+    def raisers_first(self, failure: Failure, run: RunResult | None) -> None:
+        """The test expected an exception and none came (pytest.raises' `DID NOT RAISE E`,
+        assertRaises' `E not raised`): a def that raises E itself refuses other inputs, so the
+        missing refusal is likelier its own than that of a def the spectrum ties it with. Of
+        the suspects the spectrum alone ranks, each that raises E comes first among those of
+        its Ochiai (its likeliest block's, as `specificity`), in their order; never above a
+        more suspicious one: when E is the project's error for every bad input (a grammar's),
+        many defs raise it, and the fix may add a def's first refusal."""
+        expected = not_raised(failure.message or "")
+        spectral = [key for key in self.by_spectrum if key in self.suspects] if expected else []
+        raisers = {key for key in spectral if self.raises(self.suspects[key], expected)}
+        if not raisers:
+            return
+        ochiai = self.specificity(failure, run, spectral)
+        for key in raisers:
+            suspect = self.suspects[key]
+            tied = [
+                self.suspects[other].score
+                for other in spectral
+                if other not in raisers and round(ochiai[other], 6) == round(ochiai[key], 6)
+            ]
+            if not tied or max(tied) < suspect.score:
+                continue
+            suspect.reason += (
+                f"; it raises {'/'.join(sorted(expected))} for other inputs, which the failing"
+                " check expected and did not get"
+            )
+            suspect.score = max(tied) + 0.0001 + suspect.score / 1000
+
+    def raises(self, suspect: Suspect, names: set[str]) -> bool:
+        index = self.index(suspect.path)
+        node = index.at_start_line(suspect.start_line) if index is not None else None
+        return bool(names) and node is not None and raises_any(index, node, names)
 
     def enclosing_defs(self):
         """A suspect nested function brings its enclosing def in right after it."""
