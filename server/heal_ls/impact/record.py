@@ -43,6 +43,7 @@ class Recorder:
     _files: dict[str, FileFunctions | None] = field(default_factory=dict)  # read once a run
     _ids: dict[tuple[str, str], int] = field(default_factory=dict)  # (path, qualname) -> id
     _keys: dict[str, tuple[str, int] | None] = field(default_factory=dict)  # key -> (rel, line)
+    _rels: dict[str, str] = field(default_factory=dict)  # absolute path -> relative (_relative)
     _remembered: set[str] = field(default_factory=set)  # files this run put in `files`
 
     def record(self, run: RunResult, traced: bool) -> int:
@@ -186,7 +187,7 @@ class Recorder:
             spans.setdefault(rel, []).append((mine.line, mine.last, function))
         offsets: dict[int, list[int]] = {function: [] for function in ran.functions}
         for path, lines in blocks.items():
-            owners = _innermost(sorted(lines), spans.get(os.path.relpath(path, self.root), []))
+            owners = _innermost(sorted(lines), spans.get(self._relative(path), []))
             if owners is None:
                 return None
             for line, (first, function) in owners:
@@ -197,10 +198,19 @@ class Recorder:
         """(relative path, first line) of a coverage key, None outside the root; read once a
         run (every test of a file names mostly the same keys)."""
         path, _, line = key.rpartition(":")
-        rel = os.path.relpath(path, self.root)
+        rel = self._relative(path)
         where = None if rel.startswith("..") or not line.isdigit() else (rel, int(line))
         self._keys[key] = where
         return where
+
+    def _relative(self, path: str) -> str:
+        """`path` relative to the root, worked out once a run: every test of a file names
+        mostly the same files, and os.path.relpath per test and file was ~a fifth of a cold
+        networkx check's map write."""
+        rel = self._rels.get(path)
+        if rel is None:
+            rel = self._rels[path] = os.path.relpath(path, self.root)
+        return rel
 
     def _function(self, rel: str, qualname: str, now: FileFunctions) -> int:
         mine = now.functions[qualname]

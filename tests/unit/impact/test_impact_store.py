@@ -359,6 +359,33 @@ def test_each_block_goes_to_the_innermost_function_holding_it(project):
         assert impact.recall(["tests/test_mod.py::test_size"]) is None
 
 
+def test_a_run_works_out_each_files_relative_path_once(project, monkeypatch):
+    """Every test's coverage keys and blocks name mostly the same files: each one's path
+    relative to the root is worked out once a run, not once a test (os.path.relpath per test
+    and file was ~a fifth of a cold networkx check's map write)."""
+    from heal_ls.impact import record
+
+    mod, other = str(project / "pkg" / "mod.py"), str(project / "pkg" / "other.py")
+    run = run_of(project)
+    run.tests[0].blocks = {mod: [7]}
+    run.tests[1].blocks = {mod: [14, 15]}
+    run.tests[2].blocks = {other: [2]}
+    asked: list[str] = []
+    real = os.path.relpath
+
+    def relpath(path, start=os.curdir):
+        asked.append(path)
+        return real(path, start)
+
+    monkeypatch.setattr(record.os.path, "relpath", relpath)
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run, complete=["tests/test_mod.py"])
+        monkeypatch.undo()
+        assert sorted(p for p in asked if p.endswith(".py")) == [mod, other]
+        rows = impact.db.execute("SELECT blocks FROM runs WHERE blocks != ''").fetchall()
+        assert sorted(blocks for (blocks,) in rows) == ["1", "1", "1", "4"]
+
+
 def test_last_ran_names_what_the_tests_ran_at_the_lines_they_are_at_now(project):
     """What a re-check of test_size will likely read (locate/prefetch): its functions, where
     they are now (a comment and a blank line added above them), and nothing of the other tests'."""
