@@ -108,6 +108,9 @@ BUILDERS = {"__init__", "__str__", "__repr__"}
 BUILDER_WEIGHT = 0.7
 CONSTRUCTORS = {"__new__", "__init__", "__post_init__"}
 NOOP_SCORE = 0.0005  # a def that does nothing, reached by the failing test: below any that did
+# a pytest.raises that got nothing: when at most this many of the defs the test ran raise the
+# expected exception, raising it is a specific refusal (Ranker.raisers_first)
+FEW_RAISERS = 5
 PLAIN_VALUES = {None, "None", "True", "False", "''", "0", "1", "()", "[]", "{}"}  # too common
 
 Place = tuple[str, FunctionNode]  # a workspace function: its module's path, its def
@@ -686,29 +689,33 @@ class Ranker:
         assertRaises' `E not raised`): a def that raises E itself refuses other inputs, so the
         missing refusal is likelier its own than that of a def the spectrum ties it with. Of
         the suspects the spectrum alone ranks, each that raises E comes first among those of
-        its Ochiai (its likeliest block's, as `specificity`), in their order; never above a
-        more suspicious one: when E is the project's error for every bad input (a grammar's),
-        many defs raise it, and the fix may add a def's first refusal."""
+        its Ochiai (its likeliest block's, as `specificity`), in their order. When E is the
+        project's error for every bad input (a grammar's), many defs raise it, and the fix
+        may add a def's first refusal: they go no higher. When only a few of the defs the test
+        ran refuse with E (FEW_RAISERS), the refusal is specific: they come before every
+        other suspect the spectrum ranks."""
         expected = not_raised(failure.message or "")
         spectral = [key for key in self.by_spectrum if key in self.suspects] if expected else []
         raisers = {key for key in spectral if self.raises(self.suspects[key], expected)}
         if not raisers:
             return
         ochiai = self.specificity(failure, run, spectral)
+        few = len(raisers) <= FEW_RAISERS
         for key in raisers:
             suspect = self.suspects[key]
-            tied = [
+            overtaken = [
                 self.suspects[other].score
                 for other in spectral
-                if other not in raisers and round(ochiai[other], 6) == round(ochiai[key], 6)
+                if other not in raisers
+                and (few or round(ochiai[other], 6) == round(ochiai[key], 6))
             ]
-            if not tied or max(tied) < suspect.score:
+            if not overtaken or max(overtaken) < suspect.score:
                 continue
             suspect.reason += (
                 f"; it raises {'/'.join(sorted(expected))} for other inputs, which the failing"
                 " check expected and did not get"
             )
-            suspect.score = max(tied) + 0.0001 + suspect.score / 1000
+            suspect.score = max(overtaken) + 0.0001 + suspect.score / 1000
 
     def raises(self, suspect: Suspect, names: set[str]) -> bool:
         index = self.index(suspect.path)

@@ -1,6 +1,6 @@
 """locate(): the test expected an exception of the project's and none came (`DID NOT RAISE`,
 `E not raised`; issue 22, ranking): of the suspects the spectrum ties, a def that raises it for
-other inputs comes first; never above a def the spectrum finds more suspicious."""
+other inputs comes first; above the spectrum's more suspicious defs only when few defs raise it."""
 
 from heal_ls.locate import locate
 
@@ -38,15 +38,31 @@ def test_a_blank_age_is_refused():
 """
 
 
-def ranked(tmp_path, error: tuple[str, str], test: str = TEST, only_failing=()) -> list[str]:
-    """The ranking when the failing test ran the three defs, as the 4 passing tests did, and
-    `only_failing` besides."""
-    here, test_path = write_project(tmp_path, "ages", AGES, test)
-    common = keys_of(here, AGES, ("parse_age", "_digits", "_blank"))
-    common = [key for key in common if key not in keys_of(here, AGES, only_failing)]
+# six more refusals of AgeError, as a project whose every check raises its one error
+CHECKS = "".join(
+    f"\n\ndef _check_{n}(text):\n    if len(text) > {n + 9}:\n        raise AgeError(text)\n"
+    for n in range(6)
+)
+
+
+def ranked(tmp_path, error, test: str = TEST, only_failing=(), module: str = AGES) -> list[str]:
+    """The ranking when the failing test ran every def of `module`, the 4 passing tests all
+    but `only_failing`."""
+    here, test_path = write_project(tmp_path, "ages", module, test)
+    names = (
+        "parse_age",
+        "_digits",
+        "_blank",
+        *(f"_check_{n}" for n in range(6) if CHECKS in module),
+    )
+    common = [
+        key
+        for key in keys_of(here, module, names)
+        if key not in keys_of(here, module, only_failing)
+    ]
     nodeid = "tests/test_ages.py::test_a_blank_age_is_refused"
     failure = failing_test(test_path, nodeid, line_of(test, "with "), error, [], common)
-    failure.covered = keys_of(here, AGES, ("parse_age", "_digits", "_blank"))
+    failure.covered = keys_of(here, module, names)
     ranking = ranked_among_passing(tmp_path, failure, common)
     # parse_age, called in the block, comes first whatever the spectrum says
     return [name for name in ranking if name != "parse_age"]
@@ -69,11 +85,18 @@ def test_a_builtin_exception_names_no_raiser(tmp_path):
     assert ranked(tmp_path, error)[0] == "_blank"
 
 
-def test_a_def_only_the_failing_test_ran_stays_above_the_raiser(tmp_path):
-    # the project may raise its error from many defs, and the fix may add a def's first
+def test_one_of_few_raisers_comes_before_a_def_only_the_failing_test_ran(tmp_path):
+    # one def of those the test ran refuses with AgeError: a specific refusal, above the spectrum
+    error = ("Failed", "DID NOT RAISE <class 'ages.AgeError'>")
+    assert ranked(tmp_path, error, only_failing=("_blank",))[0] == "_digits"
+
+
+def test_one_of_many_raisers_stays_below_a_def_only_the_failing_test_ran(tmp_path):
+    # the project raises its error from every check, and the fix may add a def's first
     # refusal: raising it does not outweigh a more suspicious spectrum
     error = ("Failed", "DID NOT RAISE <class 'ages.AgeError'>")
-    assert ranked(tmp_path, error, only_failing=("_blank",))[0] == "_blank"
+    module = AGES + CHECKS
+    assert ranked(tmp_path, error, only_failing=("_blank",), module=module)[0] == "_blank"
 
 
 def test_another_failure_in_the_block_is_not_a_missing_raise(tmp_path):
