@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import ast
 
-from heal_ls.locate.calls import call_names, matches
+from heal_ls.locate.calls import call_names, calls_among, matches
 from heal_ls.locate.index import FunctionNode, ModuleIndex
+from heal_ls.locate.state import private_stores
 from heal_ls.models import Failure, RunResult
 from heal_ls.pysource.parse import name_of
 
@@ -90,10 +91,44 @@ def _stored(node: ast.Attribute) -> ast.Attribute:
 def called_in(index: ModuleIndex, node: FunctionNode) -> list[str]:
     """The names `node`'s body calls (calls.call_names), read once an index (the index of a
     file's text is cached): the prefetch worker reads them for the functions a failing test
-    ran while the tests still run, so the ranking after the run finds them read."""
+    ran while the tests still run (read_ahead), so the ranking after the run finds them read."""
     names = index.calls.get(node.def_line)
     if names is None:
-        found = index.def_node(node.def_line)
-        body: list[ast.AST] = [*found.body] if found is not None else []
-        names = index.calls[node.def_line] = call_names(body) if body else []
+        names = index.calls[node.def_line] = call_names(_body(index, node))
     return names
+
+
+def private_writes(index: ModuleIndex, node: FunctionNode) -> set[str]:
+    """The private state `node`'s def changes on other objects (state.private_stores), read
+    once an index; for the functions a failing test ran, by the prefetch worker while the
+    tests run (read_ahead): walking each of them after the run was ~5 ms of locating a
+    networkx re-check (Ranker.outside_writers)."""
+    found = index.private_writes.get(node.def_line)
+    if found is None:
+        made = index.def_node(node.def_line)
+        found = private_stores(ast.walk(made)) if made is not None else set()
+        index.private_writes[node.def_line] = found
+    return found
+
+
+def read_ahead(index: ModuleIndex, node: FunctionNode) -> None:
+    """called_in and private_writes of `node` from one walk of its def: its body, in
+    call_names' order, and its other parts (decorators, arguments, annotations)."""
+    if node.def_line in index.calls and node.def_line in index.private_writes:
+        return
+    made = index.def_node(node.def_line)
+    body = _body(index, node)
+    walked = [child for part in body for child in ast.walk(part)]
+    index.calls[node.def_line] = calls_among(walked)
+    if made is None:
+        index.private_writes[node.def_line] = set()
+        return
+    inside = {id(part) for part in body}
+    rest = [part for part in ast.iter_child_nodes(made) if id(part) not in inside]
+    head = [made, *(child for part in rest for child in ast.walk(part))]
+    index.private_writes[node.def_line] = private_stores(head + walked)
+
+
+def _body(index: ModuleIndex, node: FunctionNode) -> list[ast.AST]:
+    found = index.def_node(node.def_line)
+    return [*found.body] if found is not None else []

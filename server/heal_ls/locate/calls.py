@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +38,17 @@ def call_names(parts: list[ast.AST]) -> list[str]:
     """The names called in these nodes, in source order (outer calls before their arguments),
     with the dunders that syntax and builtins call (`cache[k]` -> __getitem__, `del c[k]`,
     `k in c`, `len(c)`, `str(v)`)."""
+    return calls_among(node for part in parts for node in ast.walk(part))
+
+
+def calls_among(nodes: Iterable[ast.AST]) -> list[str]:
+    """call_names of the nodes of a walk already made (locate/cached.py walks a def's body
+    once for its calls and the private state it changes)."""
     found = []
-    for part in parts:
-        for node in ast.walk(part):
-            if isinstance(node, ast.Call):
-                found.append((_position(node), name_of(node.func) or _returned_of(node.func)))
-            found += [(_position(node), name) for name in _implicit_dunders(node)]
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            found.append((_position(node), name_of(node.func) or _returned_of(node.func)))
+        found += [(_position(node), name) for name in _implicit_dunders(node)]
     return [name for _, name in sorted(found, key=lambda f: f[0]) if name]
 
 

@@ -63,6 +63,9 @@ class ModuleIndex:
     # The names each def's body calls, by its `def` line (locate/cached.called_in), read once;
     # for the functions a failing test ran, while the tests still run (locate/prefetch.py).
     calls: dict[int, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    # The private attributes each def stores on another object, read with its calls
+    # (locate/cached.private_writes: one walk of the def for both).
+    private_writes: dict[int, set[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def def_node(self, def_line: int) -> Def | None:
         return self.defs_by_line.get(def_line)

@@ -3,8 +3,8 @@
 heal-ls waits while pytest runs (most of `check`'s time), and right after it the impact map
 fingerprints the files of every function the tests ran (impact/fingerprints.py) and the ranking
 indexes those the failing tests ran (locate/index.py) and reads which names the bodies of the
-functions a failing test ran call (locate/cached.called_in: a third of locating a networkx
-failure). Each report row names them as its test ends, so a worker thread reads them then, and
+functions a failing test ran call and which private state they change on other objects
+(locate/cached.read_ahead: a third of locating a networkx failure). Each report row names them as its test ends, so a worker thread reads them then, and
 that work is done when the run ends. The caches are keyed by the file's state (signature,
 content hash): a file changed in between is read again, never trusted stale. A file the map
 already holds as it is now is not fingerprinted again.
@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from heal_ls.impact.fingerprints import file_functions, signature
 from heal_ls.impact.where import map_path
-from heal_ls.locate.cached import called_in
+from heal_ls.locate.cached import read_ahead
 from heal_ls.locate.index import index_file
 from heal_ls.pysource.paths import is_test_file, test_support_files
 
@@ -121,12 +121,12 @@ class Prefetch:
 
 
 def _calls(path: str, line: int) -> None:
-    """Read which names the body of the function at `line` of `path` calls (cached with the
-    file's index: locate/cached.called_in)."""
+    """Read which names the body of the function at `line` of `path` calls and the private
+    state it changes on other objects (cached with the file's index: locate/cached.py)."""
     index = index_file(path)
     node = index.at_start_line(line) if index is not None else None
     if index is not None and node is not None:
-        called_in(index, node)
+        read_ahead(index, node)
 
 
 def _known_files(root: str, python: str | None) -> dict[str, tuple[int, int]]:

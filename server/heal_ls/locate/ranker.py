@@ -7,7 +7,7 @@ import ast
 
 from heal_ls.locate.affinity import words
 from heal_ls.locate.blocks import block_of, starts_handler
-from heal_ls.locate.cached import called_in, memoized, skipped_callees
+from heal_ls.locate.cached import called_in, memoized, private_writes, skipped_callees
 from heal_ls.locate.callgraph import Key, call_distances, key_of
 from heal_ls.locate.calls import (
     call_names,
@@ -81,7 +81,6 @@ from heal_ls.locate.state import (
     made_on_self,
     missing_attribute,
     none_tested,
-    private_written_outside,
     read_off_self,
     returns_stored,
     stored_on_self,
@@ -302,10 +301,10 @@ class Ranker:
         score = held.score if held is not None else 1.0
         offset = 0.001 if raises_at(self.index(innermost.path), node, innermost.line) else -0.001
         for path, writer in covered:
-            made = def_of(self.index(path), writer)
-            if made is None or class_of(writer.qualname) == owner:
+            index = self.index(path)
+            if index is None or class_of(writer.qualname) == owner:
                 continue
-            if written := sorted(read & private_written_outside(made)):
+            if written := sorted(read & private_writes(index, writer)):  # none: no def parsed
                 reason = (
                     f"changes {owner}'s private {written[0]} from outside it, which"
                     f" {node.qualname} read where it raised"

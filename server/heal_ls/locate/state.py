@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 
 from heal_ls.locate.blocks import in_block
 from heal_ls.models import Failure
@@ -127,13 +128,13 @@ def read_off_self(found: Def, block: int | None = None) -> set[str]:
     }
 
 
-def private_written_outside(found: Def) -> set[str]:
-    """The private attributes (`_index`, one leading underscore) the def stores on an object
-    other than its own (`lines._index -= n`): state another class keeps for itself, changed
-    from outside it."""
+def private_stores(nodes: Iterable[ast.AST]) -> set[str]:
+    """The private attributes (`_index`, one leading underscore) stored on an object other than
+    its own (`lines._index -= n`) among `nodes` (a def's walk: locate/cached.private_writes):
+    state another class keeps for itself, changed from outside it."""
     return {
         node.attr
-        for node in ast.walk(found)
+        for node in nodes
         if isinstance(node, ast.Attribute)
         and isinstance(node.ctx, ast.Store)
         and isinstance(node.value, ast.Name)

@@ -90,3 +90,42 @@ def test_public_or_mangled_state_lifts_no_writer(tmp_path, attribute):
     be reached from outside by that name."""
     lines = LINES.replace("_index", attribute)
     assert ranked(tmp_path, lines)[:2] == ["Lines.__next__", "read_block"]
+
+
+WRITERS = """\
+def rewind(lines, string):
+    \"\"\"Docstring.\"\"\"
+    lines._index -= 1
+    self._own = 0
+    lines.public = 1
+    for other._cursor in range(2):
+        pass
+    return [0 for more._seen in string]
+
+
+def odd(lines, fill=[0 for held._kept in (1,)]):
+    return lines
+"""
+
+
+def test_the_private_state_a_def_changes_is_read_ahead_with_its_calls(tmp_path):
+    """cached.private_writes: the private attributes each def stores on another object, in
+    its body or (a comprehension in a default) its other parts; read_ahead (the prefetch
+    worker's) reads them with the def's calls in one walk, and finds the same."""
+    from heal_ls.locate import cached
+    from heal_ls.locate.index import index_file
+
+    (tmp_path / "writers.py").write_text(WRITERS)
+    alone = index_file(str(tmp_path / "writers.py"))
+    assert alone is not None
+    rewind, odd = alone.functions
+    found = {node.def_line: cached.private_writes(alone, node) for node in (rewind, odd)}
+    assert found == {rewind.def_line: {"_index", "_cursor", "_seen"}, odd.def_line: {"_kept"}}
+    assert alone.calls == {}  # asked alone, the calls are not read
+    calls = {node.def_line: cached.called_in(alone, node) for node in (rewind, odd)}
+    (tmp_path / "writers.py").write_text(WRITERS + "\n")  # another text: a fresh index
+    ahead = index_file(str(tmp_path / "writers.py"))
+    assert ahead is not None and ahead is not alone
+    for node in ahead.functions:
+        cached.read_ahead(ahead, node)
+    assert (ahead.private_writes, ahead.calls) == (found, calls)

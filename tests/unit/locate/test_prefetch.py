@@ -71,6 +71,7 @@ def test_the_calls_of_the_functions_a_failed_test_ran_are_read_ahead(tmp_path):
     index = index_file(mod)
     assert index is not None
     assert index.calls == {1: ["helper"], 9: []}  # ran() and helper(), not passing_only()
+    assert index.private_writes == {1: set(), 9: set()}  # read with the calls, in one walk
     assert index_file(test).calls == {}  # the test's own function is not read
 
 
