@@ -205,8 +205,7 @@ class Recorder:
 
     def _relative(self, path: str) -> str:
         """`path` relative to the root, worked out once a run: every test of a file names
-        mostly the same files, and os.path.relpath per test and file was ~a fifth of a cold
-        networkx check's map write."""
+        mostly the same files (a cold networkx check: 604 relpath calls, ~3 ms, for 16 files)."""
         rel = self._rels.get(path)
         if rel is None:
             rel = self._rels[path] = os.path.relpath(path, self.root)

@@ -361,8 +361,7 @@ def test_each_block_goes_to_the_innermost_function_holding_it(project):
 
 def test_a_run_works_out_each_files_relative_path_once(project, monkeypatch):
     """Every test's coverage keys and blocks name mostly the same files: each one's path
-    relative to the root is worked out once a run, not once a test (os.path.relpath per test
-    and file was ~a fifth of a cold networkx check's map write)."""
+    relative to the root is worked out once a run, not once a test and file."""
     from heal_ls.impact import record
 
     mod, other = str(project / "pkg" / "mod.py"), str(project / "pkg" / "other.py")
