@@ -40,9 +40,10 @@ def expected_exceptions(tree: ast.Module, line: int) -> set[str]:
 
 
 # pytest.raises' words when the block ended without the exception, then unittest's
-# assertRaises' (`ValueError not raised`, `... not raised by parse`).
+# assertRaises' (`ValueError not raised`, `... not raised by <lambda>`, `... not raised by
+# <function f at 0x...>`, and with the check's msg= after ` : `)
 _DID_NOT_RAISE = re.compile(r"^DID NOT RAISE (.+)$", re.S)
-_NOT_RAISED = re.compile(r"^(\w+) not raised(?: by \S+)?$")
+_NOT_RAISED = re.compile(r"^(\w+) not raised(?: by .+?)?(?: : .*)?$", re.S)
 
 
 def not_raised(message: str) -> set[str]:

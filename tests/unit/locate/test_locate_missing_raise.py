@@ -2,6 +2,7 @@
 `E not raised`; issue 22, ranking): of the suspects the spectrum ties, a def that raises it for
 other inputs comes first; above the spectrum's more suspicious defs only when few defs raise it."""
 
+import pytest
 from heal_ls.locate import locate
 
 from tests.helpers.locate import failing_test, keys_of, line_of, ranked_among_passing, write_project
@@ -77,6 +78,19 @@ def test_of_defs_the_spectrum_ties_the_one_that_raises_it_for_other_inputs_comes
 def test_unittest_words_name_the_exception_too(tmp_path):
     test = TEST.replace("with pytest.raises(AgeError):", "with self.assertRaises(AgeError):")
     assert ranked(tmp_path, ("AssertionError", "AgeError not raised"), test)[0] == "_digits"
+
+
+@pytest.mark.parametrize(
+    "message",
+    # assertRaises(AgeError, msg=...); the callable form with a partial, named by its str
+    [
+        "AgeError not raised : a blank age is refused",
+        "AgeError not raised by functools.partial(<function parse_age at 0x7f3a>, '  ')",
+    ],
+)
+def test_unittest_words_with_a_msg_or_a_callable_name_the_exception_too(tmp_path, message):
+    test = TEST.replace("with pytest.raises(AgeError):", "with self.assertRaises(AgeError):")
+    assert ranked(tmp_path, ("AssertionError", message), test)[0] == "_digits"
 
 
 def test_a_builtin_exception_names_no_raiser(tmp_path):
