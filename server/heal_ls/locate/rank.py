@@ -66,7 +66,9 @@ def locate(
     changed_bonus(ranker.suspects.values(), run)
     eligible = ranker.named_for_test()
     specific = ranker.specificity(failure, run, eligible)
-    name_bonus(ranker.suspects, failure, eligible, specific, ranker.wrote_text(failure, eligible))
+    written = ranker.wrote_text(failure, eligible)
+    name_bonus(ranker.suspects, failure, eligible, specific, written)
+    ranker.writers_before_acts(failure, run, written)
     grammar_path, rules = refused_by_grammar(failure, tests, ranker.index) or ("", [])
     for node, why, score in rules:  # the test's own text, refused by PLY's grammar
         ranker.add(grammar_path, node, why, score)

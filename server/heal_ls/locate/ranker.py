@@ -159,6 +159,7 @@ class Ranker:
         self.blocks_of: dict[str, tuple[dict[str, float], dict[str, tuple[float, int]]]] = {}
         self.ochiai_of: dict[str, dict[str, float]] = {}
         self.tests_code: dict[Key, bool] = {}
+        self.acted: dict[Key, str] = {}  # the test's acts before the failing check: their reason
 
     def index(self, path: str) -> ModuleIndex | None:
         if path not in self.indexes:
@@ -213,6 +214,28 @@ class Ranker:
             if body is not None and (constants := written_into(body, text)):
                 found[key] = constants[0]
         return found
+
+    def writers_before_acts(self, failure: Failure, run: RunResult | None, written) -> None:
+        """The failing check reads what the test's earlier act made (`acted_before`: `dumps(v)`
+        in `with assertRaises(...) as ctx:` before `assertIn(str(v), str(ctx.exception))`), and
+        shows wrong text that a def the test ran wrote (`written`: `wrote_text`, its constant
+        in it: `raise ValueError('Illegal JSON5 value: f{obj}')`): that def made the text the
+        act only led to, and comes before the act's calls when it is at least as specific to
+        the failing tests as the most specific of them (a writer that passing tests run as
+        often says less than the act)."""
+        held = self.suspects
+        acts = [k for k, why in self.acted.items() if k in held and held[k].reason.startswith(why)]
+        writers = [k for k in written if k in held]
+        if not acts or not writers:
+            return
+        specific = self.specificity(failure, run, [*acts, *writers])
+        top = max(self.suspects[k].score for k in acts)
+        bar = max(specific[k] for k in acts)
+        for key in writers:
+            suspect = self.suspects[key]
+            if suspect.score < top and specific[key] >= bar:
+                suspect.score = top + 0.001 * specific[key]
+                suspect.reason += "; it wrote that text, which the act before the check led to"
 
     def quoted_words(self, suspect: Suspect) -> set[str]:
         """The words of the names a suspect's def quotes (a key, an option's or attribute's
@@ -965,6 +988,7 @@ class Ranker:
         for path, node in acted:
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             self.add(path, node, why.format(where=where), 0.75 + 0.1 * bonus)
+            self.acted[self.key(path, node)] = why.format(where=where)
         # Functions only failing tests ran, when passing tests ran the calls the failing line
         # checks: the bug is deeper than the called function (`parse_filter` -> `_match_clause`).
         # (Not for an act before the line: the check ties no value to it.)
