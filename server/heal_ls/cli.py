@@ -18,7 +18,6 @@ import sys
 import threading
 
 from heal_ls import __version__
-from heal_ls.commands.masked import masked_output
 
 # A writer whose reader went away, as shells report it (128 + SIGPIPE).
 EXIT_PIPE_CLOSED = 141
@@ -72,11 +71,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"heal-ls {args.command}: unavailable ({args._unavailable})", file=sys.stderr)
         return 2
     module = importlib.import_module(args._module)
-    masked = (
-        contextlib.nullcontext()
-        if args.command == "serve"
-        else masked_output(getattr(args, "path", None))
-    )
+    # serve's stdout is the protocol channel (its log filter masks); check masks its own
+    # output, after it has spawned pytest's launcher (commands/check.py)
+    own = args.command == "serve" or getattr(module, "MASKS_ITS_OUTPUT", False)
+    if own:
+        masked: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    else:
+        # lazy: the masking's patterns load only for the commands cli masks (not check's spawn)
+        from heal_ls.commands.masked import masked_output
+
+        masked = masked_output(getattr(args, "path", None))
     try:
         with masked:
             code = int(module.run(args) or 0)

@@ -170,8 +170,9 @@ def test_the_first_run_is_spawned_without_the_map_the_sandbox_or_secrets(project
 # What loads while pytest's launcher starts Python and pytest (testing/prestart.py): heal-ls's
 # config, the run's options, the impact map's question, the wire's record classes (the launcher
 # needs only heal_env's names) and the model providers' package (the output's masking does not
-# need it), with typing and dataclasses, which only they would load before the spawn, and
-# pathlib (pysource/paths.py needs it only to tell a test file from a script).
+# need it), with typing and dataclasses, which only they would load before the spawn,
+# pathlib (pysource/paths.py needs it only to tell a test file from a script) and the output's
+# masking patterns (redact: check masks its output once the launcher is spawned).
 NOT_BEFORE_THE_LAUNCHER = (
     "heal_ls.heal.config",
     "heal_ls.testing.options",
@@ -182,6 +183,7 @@ NOT_BEFORE_THE_LAUNCHER = (
     "typing",
     "dataclasses",
     "pathlib",
+    "heal_ls.redact",
 )
 
 
