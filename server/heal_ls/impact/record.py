@@ -44,6 +44,8 @@ class Recorder:
     _ids: dict[tuple[str, str], int] = field(default_factory=dict)  # (path, qualname) -> id
     _keys: dict[str, tuple[str, int] | None] = field(default_factory=dict)  # key -> (rel, line)
     _rels: dict[str, str] = field(default_factory=dict)  # absolute path -> relative (_relative)
+    # key -> (rel, qualname, function id): a key _functions resolved once, for the run's other tests
+    _resolved: dict[str, tuple[str, str, int]] = field(default_factory=dict)
     _remembered: set[str] = field(default_factory=set)  # files this run put in `files`
 
     def record(self, run: RunResult, traced: bool) -> int:
@@ -157,6 +159,14 @@ class Recorder:
         """The functions of the coverage keys (None: a file changed since the run started)."""
         found = Ran()
         for key in covered:
+            resolved = self._resolved.get(key)
+            if resolved is not None:  # as below, without asking again what the key names
+                known_rel, known_name, function = resolved
+                held = self._files[known_rel]
+                if held is None:  # read whole since, and changed since the run started
+                    return None
+                found.functions[function] = (known_rel, held.functions[known_name])
+                continue
             where = self._keys[key] if key in self._keys else self._key(key)
             if where is None:
                 found.exact = False
@@ -173,6 +183,7 @@ class Recorder:
                 continue
             if (rel, qualname) not in self._ids:
                 self._ids[rel, qualname] = self._function(rel, qualname, now)
+            self._resolved[key] = (rel, qualname, self._ids[rel, qualname])
             found.functions[self._ids[rel, qualname]] = (rel, now.functions[qualname])
         return found
 

@@ -385,6 +385,29 @@ def test_a_run_works_out_each_files_relative_path_once(project, monkeypatch):
         assert sorted(blocks for (blocks,) in rows) == ["1", "1", "1", "4"]
 
 
+def test_a_key_many_tests_ran_is_resolved_once_a_run(project, monkeypatch):
+    """Every test of a file names mostly the same functions: a coverage key is resolved to its
+    function (the file's line, the map's id) once a run; the other tests' rows are the same."""
+    from heal_ls.impact import fingerprints
+
+    run = run_of(project)
+    for test in run.tests:
+        test.covered = [key(project, "pkg/mod.py", 6), key(project, "pkg/other.py", 1)]
+    asked: list[int] = []
+    real = fingerprints.FileFunctions.at_line
+
+    def at_line(self, line):
+        asked.append(line)
+        return real(self, line)
+
+    monkeypatch.setattr(fingerprints.FileFunctions, "at_line", at_line)
+    with ImpactMap.open(str(project)) as impact:
+        assert impact.record(run, complete=["tests/test_mod.py"]) == 3
+        assert sorted(asked) == [1, 6]
+        for function in (Function("pkg/mod.py", "add"), Function("pkg/other.py", "neg")):
+            assert sorted(nodeids(impact.tests_running(function))) == sorted(nodeids(run.tests))
+
+
 def test_last_ran_names_what_the_tests_ran_at_the_lines_they_are_at_now(project):
     """What a re-check of test_size will likely read (locate/prefetch): its functions, where
     they are now (a comment and a blank line added above them), and nothing of the other tests'."""
