@@ -77,18 +77,33 @@ def record_into(add):
     setattr(builtins, HIT, add)
 
 
+# Each hit key's parse, kept for the process: every test of a file hits mostly the same keys
+# (networkx: 54 tests of one file, 9,772 keys; the split took ~7.8 ms of a check's child, ~3.2 so)
+_PARSED = {}  # type: dict[str, tuple[str, int]]  # key -> (abs_path, block line) or _FUNCTION
+_FUNCTION = ("", 0)
+
+
 def split_hits(keys):
     """(sorted function keys, {abs_path: sorted block lines}) of one recording's hits."""
     functions, blocks = [], {}
     for key in keys:
-        if key.endswith(BLOCK_MARK):
-            path, _, line = key[: -len(BLOCK_MARK)].rpartition(":")
-            blocks.setdefault(path, []).append(int(line))
-        else:
+        where = _PARSED.get(key)
+        if where is None:
+            where = _PARSED[key] = _parse(key)
+        if where is _FUNCTION:
             functions.append(key)
+        else:
+            blocks.setdefault(where[0], []).append(where[1])
     for lines in blocks.values():
         lines.sort()
     return sorted(functions), blocks
+
+
+def _parse(key):
+    if not key.endswith(BLOCK_MARK):
+        return _FUNCTION
+    path, _, line = key[: -len(BLOCK_MARK)].rpartition(":")
+    return path, int(line)
 
 
 CHILD_SUFFIX = ".hits"

@@ -525,3 +525,30 @@ def test_a_missing_module_is_searched_once_an_import_after_its_first_miss(
     mod.made()
     recorder.stop()
     assert recorder.collected() == [f"{tmp_path / name}.py:1"]
+
+
+def test_split_hits_parts_functions_and_blocks_and_parses_each_key_once(monkeypatch):
+    """split_hits gives the sorted function keys and each file's sorted block lines; a key's
+    parse is kept for the process (every test of a file hits mostly the same keys), and a later
+    recording's split is the same as a first one's."""
+    import heal_hits
+
+    parsed: list[str] = []
+    parse = heal_hits._parse
+
+    def counted(key):
+        parsed.append(key)
+        return parse(key)
+
+    monkeypatch.setattr(heal_hits, "_PARSED", {})
+    monkeypatch.setattr(heal_hits, "_parse", counted)
+    keys = {"/w/a.py:9", "/w/a.py:3", "/w/a.py:12:b", "/w/a.py:5:b", "/w/b:c.py:7:b", "/w/b.py:1"}
+    want = (
+        ["/w/a.py:3", "/w/a.py:9", "/w/b.py:1"],
+        {"/w/a.py": [5, 12], "/w/b:c.py": [7]},
+    )
+    assert heal_hits.split_hits(keys) == want
+    assert sorted(parsed) == sorted(keys)
+    assert heal_hits.split_hits(set(keys)) == want
+    assert heal_hits.split_hits({"/w/a.py:5:b", "/w/a.py:3"}) == (["/w/a.py:3"], {"/w/a.py": [5]})
+    assert len(parsed) == len(keys)  # no key parsed twice
