@@ -201,6 +201,44 @@ def test_path_can_be_a_test_file_a_test_id_or_a_script(example_copy):
     assert resolve_target(str(inventory), ["t"], None) == (str(inventory), ["t"], None)
 
 
+def test_a_folder_of_a_project_runs_its_part_of_the_project(tmp_path):
+    """`heal-ls check tests`, as `pytest tests` (jmespath: setup.py, unittest classes in tests/):
+    the project's root stays the root, so its package is the workspace and ids keep `tests/`."""
+    write(
+        tmp_path,
+        {
+            "setup.py": "",
+            "pkg/__init__.py": "",
+            "pkg/compare.py": "def comparable(x):\n    return isinstance(x, int)\n",
+            "tests/__init__.py": "",
+            "tests/test_compare.py": """\
+                import unittest
+                from pkg.compare import comparable
+
+
+                class TestCompare(unittest.TestCase):
+                    def test_strings(self):
+                        self.assertTrue(comparable("2016"))
+
+                    def test_ints(self):
+                        self.assertTrue(comparable(3))
+                """,
+        },
+    )
+    assert resolve_target(str(tmp_path / "tests"), None, None) == (
+        str(tmp_path),
+        ["tests"],
+        None,
+    )
+    assert resolve_target(str(tmp_path), None, None) == (str(tmp_path), None, None)
+    result = heal_check("tests", "--short", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith(
+        "pkg/compare.py:1:1: tests/test_compare.py::TestCompare::test_strings failed: "
+        "AssertionError: False is not true -> heal target comparable"
+    )
+
+
 def test_a_file_of_a_projects_own_python_files_runs_its_tests(tmp_path):
     # rope's python_files is `*test.py`: its tests/ folder's `parsetest.py` is no script
     (tmp_path / "pyproject.toml").write_text(

@@ -185,10 +185,15 @@ def resolve_targets(paths: list[str], tests, script) -> tuple[str, list[str] | N
 
 
 def resolve_target(path: str, tests, script) -> tuple[str, list[str] | None, str | None]:
-    """(root, tests, script) from PATH: a folder is the root; a file picks its project root."""
+    """(root, tests, script) from PATH: a file or a folder inside a project (a marker above it)
+    picks that project's root and runs its part, as `pytest tests` does; a folder with a marker
+    of its own, or with none above it, is the root."""
     file_part, sep, test_name = path.partition("::")
     if not os.path.isfile(file_part):
-        root = os.path.abspath(path)
+        folder = os.path.abspath(path)
+        root = (enclosing_project(folder) if os.path.isdir(folder) else None) or folder
+        if root != folder and not (tests or script):  # `check tests`: the project's tests/ part
+            return root, [os.path.relpath(folder, root).replace(os.sep, "/")], None
         return root, tests, _script_path(root, script) if script else None
     file_path = os.path.abspath(file_part)
     root = project_root(os.path.dirname(file_path))
@@ -204,15 +209,23 @@ def project_root(folder: str) -> str:
     """The nearest folder up from `folder` holding a project marker (pytest.ini, .git...); with
     none, the current folder when `folder` is inside it (where `python -m pytest tests/x.py`
     would import the project from; never /), else `folder` itself."""
+    found = enclosing_project(folder)
+    if found is not None:
+        return found
+    here = os.getcwd()
+    inside = folder.startswith(os.path.join(here, "")) and os.path.dirname(here) != here
+    return here if inside else folder
+
+
+def enclosing_project(folder: str) -> str | None:
+    """The nearest folder up from `folder` (itself included) holding a project marker."""
     current = folder
     while True:
         if any(os.path.exists(os.path.join(current, m)) for m in ROOT_MARKERS):
             return current
         parent = os.path.dirname(current)
         if parent == current:
-            here = os.getcwd()
-            inside = folder.startswith(os.path.join(here, "")) and os.path.dirname(here) != here
-            return here if inside else folder
+            return None
         current = parent
 
 
