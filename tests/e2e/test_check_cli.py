@@ -239,6 +239,36 @@ def test_a_folder_of_a_project_runs_its_part_of_the_project(tmp_path):
     )
 
 
+def test_a_failure_tied_to_no_function_points_at_the_test_not_the_stdlib(tmp_path):
+    """Nothing of the workspace ran (a unittest assertTrue fails in unittest/case.py, json
+    raises in json/decoder.py): the linter line points at the failing test's line."""
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": "",
+            "tests/test_x.py": """\
+                import json
+                import unittest
+
+
+                class TestX(unittest.TestCase):
+                    def test_loads(self):
+                        self.assertTrue(json.loads("null"))
+
+                    def test_bad(self):
+                        json.loads("{")
+                """,
+        },
+    )
+    result = heal_check("--short", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    heads = sorted(line.split(" failed: ")[0] for line in result.stdout.splitlines()[:2])
+    assert heads == [
+        "tests/test_x.py:10:9: tests/test_x.py::TestX::test_bad",
+        "tests/test_x.py:7:9: tests/test_x.py::TestX::test_loads",
+    ]
+
+
 def test_a_file_of_a_projects_own_python_files_runs_its_tests(tmp_path):
     # rope's python_files is `*test.py`: its tests/ folder's `parsetest.py` is no script
     (tmp_path / "pyproject.toml").write_text(

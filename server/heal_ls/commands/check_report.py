@@ -59,7 +59,7 @@ def _note(suspect: Suspect, root: str, label: str) -> str:
 
 
 def _head(failure: Failure, where: Located, root: str) -> str:
-    path, line = _location(failure, where)
+    path, line = _location(failure, where, root)
     place = f"{relative_path(path, root)}:{line}:{_column(path, line)}" if path else root
     verb = "timed out" if failure.timed_out else "failed"
     if failure.when in ("setup", "teardown") and not failure.timed_out:
@@ -103,12 +103,18 @@ def summary_line(result: RunResult) -> str:
     return line
 
 
-def _location(failure: Failure, where: Located) -> tuple[str | None, int]:
+def _location(failure: Failure, where: Located, root: str) -> tuple[str | None, int]:
+    """Where the line points: the heal target, else the innermost workspace frame (a module
+    level crash), else the failing test's line: never a file of the stdlib or a library (a
+    unittest `assertTrue` fails in unittest/case.py)."""
     if where.suspects:
         top = where.suspects[0]
         return top.path, top.focus_line or top.def_line or top.start_line
+    ours = [f for f in failure.frames if is_workspace_file(f.path, root) and os.path.isfile(f.path)]
+    if ours:
+        return ours[-1].path, ours[-1].line
     frames = [f for f in failure.frames if os.path.isfile(f.path)]
-    if frames:
+    if frames and not failure.test_path:
         return frames[-1].path, frames[-1].line
     if failure.test_path:
         return failure.test_path, failure.test_line or 1
