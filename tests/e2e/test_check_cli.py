@@ -12,8 +12,8 @@ import pytest
 from heal_ls.cli import EXIT_PIPE_CLOSED, YOUNG_OBJECTS
 from heal_ls.commands.check import add_arguments, project_root, resolve_target, run
 from heal_ls.commands.check_report import human_lines, summary_line, to_json
-from heal_ls.locate import locate
-from heal_ls.models import Failure, Frame, RunResult
+from heal_ls.locate import Located, locate
+from heal_ls.models import Failure, Frame, RunResult, Suspect
 from helpers.cli import heal_check, write
 
 pytestmark = pytest.mark.e2e
@@ -329,6 +329,31 @@ def test_traceback_folds_foreign_frames_and_explains_targets_off_the_traceback(t
         "    tests/test_m.py:4 in test_f",
         "    ... 2 frames outside the workspace",
         "    heal target f at pkg/m.py:1 (called on the failing line tests/test_m.py:4)",
+    ]
+
+
+def test_short_is_one_line_per_failure(tmp_path):
+    """--short (tinydb's LRUCache: four lines a failure before, the runner-ups as `also`)."""
+    write(tmp_path, {"pkg/m.py": "def f():\n    return 1\n\n\ndef g():\n    return 2\n"})
+    test_path = str(tmp_path / "tests" / "test_m.py")
+    failure = Failure(
+        id="tests/test_m.py::test_f",
+        exc_type="AssertionError",
+        message="assert 1 == 2",
+        frames=[Frame(test_path, 4, "test_f")],
+    )
+    path = str(tmp_path / "pkg" / "m.py")
+    suspects = [
+        Suspect(path, name, line, 0, line + 1, 12, "called on the failing line", 0.9, line)
+        for name, line in (("f", 1), ("g", 5))
+    ]
+    located = Located(suspects=suspects, healable=True)
+    run = RunResult(root=str(tmp_path), failed=1)
+    full = human_lines(run, [(failure, located)], str(tmp_path))
+    assert "    also g at pkg/m.py:5 (called on the failing line)" in full
+    assert human_lines(run, [(failure, located)], str(tmp_path), traceback=False) == [
+        "pkg/m.py:1:1: tests/test_m.py::test_f failed: AssertionError: assert 1 == 2"
+        " -> heal target f"
     ]
 
 

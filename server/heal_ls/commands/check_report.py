@@ -25,8 +25,8 @@ def human_lines(
     traceback=True,
     flaky: dict | None = None,
 ) -> list[str]:
-    """One linter-style line per failure; below it the traceback (workspace frames, the heal
-    target marked) unless traceback=False, then the runner-up suspects not already shown.
+    """One linter-style line per failure; below it, unless traceback=False (--short), the
+    traceback (workspace frames, the heal target marked) and the runner-up suspects not shown.
     `flaky` (failure id -> Flaky) adds the re-check counts of --flaky-runs."""
     lines = []
     for failure, where in located:
@@ -39,6 +39,8 @@ def human_lines(
         unseen = [s for s in where.suspects if (s.path, s.focus_line) not in shown]
         if traceback and unseen and unseen[0] is where.suspects[0]:  # say why the target
             lines.append(_note(unseen.pop(0), root, _top_label(where)))
+        if not traceback:  # --short: one line per failure, as its help says
+            continue
         # Runner-ups with a reason of their own; "it merely ran" ones stay in --json.
         others = [s for s in unseen if s is not where.suspects[0] and s.score > WEAK]
         lines += [_note(other, root, "also") for other in others[:MAX_NOTES]]
