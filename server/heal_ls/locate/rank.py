@@ -22,7 +22,7 @@ from heal_ls.locate.missing import (
     suggested_defs,
 )
 from heal_ls.locate.ranker import Ranker, suspect_for
-from heal_ls.models import Failure, RunResult, Suspect
+from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.paths import TestFiles, is_workspace_file
 
 
@@ -31,6 +31,14 @@ class Located:
     suspects: list[Suspect] = field(default_factory=list)  # best first
     healable: bool = False
     reason: str | None = None  # why not healable
+
+
+def below_the_runner(frames: list[Frame], tests: TestFiles) -> list[Frame]:
+    """The frames from the first test file's on: a workspace frame above it called the test
+    (tornado's `AsyncTestCase._callTestMethod`, in the package, runs each test method), so it
+    is the runner's, not on the way to the failure."""
+    first = next((i for i, frame in enumerate(frames) if frame.path in tests), 0)
+    return frames[first:]
 
 
 def locate(
@@ -48,7 +56,7 @@ def locate(
     if lacking is not None:  # a name the module does not have yet: no function to heal
         return Located([lacking[0]], False, lacking[1])
     ranker = Ranker(root, overlay or {}, tests)
-    frames = [f for f in failure.frames if is_workspace_file(f.path, root)]
+    frames = below_the_runner([f for f in failure.frames if is_workspace_file(f.path, root)], tests)
     code = [f for f in frames if f.path not in tests]
     ranker.signature_callee(failure, frames, run)
     if code and frames[-1] is code[-1]:
