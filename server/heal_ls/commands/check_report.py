@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from heal_ls import payload
 from heal_ls.documents.check import CheckDocument, FailureRow, FrameRow, SuspectRow
-from heal_ls.locate import Located, is_workspace_file, relative_path
+from heal_ls.locate import Located, is_workspace_file, relative_path, shown_at
 from heal_ls.models import Failure, RunResult, Suspect
 from heal_ls.pysource.source import SourceError, read_source, split_lines
 from heal_ls.testing.flaky import Flaky
@@ -106,21 +105,11 @@ def summary_line(result: RunResult) -> str:
 
 
 def _location(failure: Failure, where: Located, root: str) -> tuple[str | None, int]:
-    """Where the line points: the heal target, else the innermost workspace frame (a module
-    level crash), else the failing test's line: never a file of the stdlib or a library (a
-    unittest `assertTrue` fails in unittest/case.py)."""
+    """The heal target, else where a failure no function is blamed for is shown."""
     if where.suspects:
         top = where.suspects[0]
         return top.path, top.focus_line or top.def_line or top.start_line
-    ours = [f for f in failure.frames if is_workspace_file(f.path, root) and os.path.isfile(f.path)]
-    if ours:
-        return ours[-1].path, ours[-1].line
-    frames = [f for f in failure.frames if os.path.isfile(f.path)]
-    if frames and not failure.test_path:
-        return frames[-1].path, frames[-1].line
-    if failure.test_path:
-        return failure.test_path, failure.test_line or 1
-    return failure.script, 1
+    return shown_at(failure, root) or (None, 1)
 
 
 def _column(path: str, line: int) -> int:

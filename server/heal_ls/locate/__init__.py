@@ -11,11 +11,13 @@ callgraph.py  how many calls from the failing line's calls each function the tes
 spectrum.py  Ochiai ranking over passing/failing runs
 ranker.py  every piece of evidence scored into suspects
 rank.py    `locate`: failure -> ranked suspects with reasons
+shown.py   where a failure no function is blamed for is shown
 """
 
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex, index_file, index_source
 from heal_ls.locate.rank import Located, locate
 from heal_ls.locate.ranker import suspect_for
+from heal_ls.locate.shown import shown_at
 from heal_ls.pysource.paths import is_test_file, is_workspace_file, relative_path
 
 __all__ = [
@@ -29,5 +31,6 @@ __all__ = [
     "is_workspace_file",
     "locate",
     "relative_path",
+    "shown_at",
     "suspect_for",
 ]

@@ -29,6 +29,8 @@ def error_line(known: Known) -> tuple[str, int] | None:
             if frame.path == suspect.path and suspect.start_line <= frame.line <= suspect.end_line:
                 return frame.path, frame.line
         return suspect.path, suspect.def_line or suspect.start_line
+    if known.shown is not None:  # no function blamed: never a stdlib or library file
+        return known.shown
     if known.failure.frames:  # module level: the innermost frame, no heal action
         frame = known.failure.frames[-1]
         return frame.path, frame.line

@@ -18,7 +18,7 @@ from lsprotocol import types
 
 from heal_ls.diagnose import Diagnosis, diagnose, diagnose_report
 from heal_ls.heal.blast import blast_radius
-from heal_ls.locate import Located
+from heal_ls.locate import Located, shown_at
 from heal_ls.lsp.failures import diagnostics
 from heal_ls.lsp.log import logger
 from heal_ls.lsp.progress import Progress
@@ -38,12 +38,14 @@ SCRIPT_TIMEOUT = 30.0  # seconds a script run may take in the editor
 Start = Callable[[dict[str, str]], Awaitable[Diagnosis]]
 
 
-def known_of(located: list[tuple[Failure, Located]]) -> dict[str, Known]:
+def known_of(located: list[tuple[Failure, Located]], root: str) -> dict[str, Known]:
     """The state's view of located failures: the top suspect, healable or why not."""
     known = {}
     for failure, found in located:
         suspect = found.suspects[0] if found.suspects else None
-        known[failure.id] = Known(failure, suspect, found.healable and bool(suspect), found.reason)
+        healable = found.healable and bool(suspect)
+        shown = shown_at(failure, root) if suspect is None else None
+        known[failure.id] = Known(failure, suspect, healable, found.reason, shown=shown)
     return known
 
 
@@ -203,7 +205,7 @@ def _merge(
         folder.runs.last_run = run
     if script is not None:  # a script run replaces that script's earlier failure only
         scope = [k.id for k in folder.state.known.values() if k.failure.script == script]
-    known = known_of(located)
+    known = known_of(located, folder.root)
     folder.state.apply_run(run, known, scope)
     diagnostics.publish(server)
     server.failures_changed()

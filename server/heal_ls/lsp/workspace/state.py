@@ -25,6 +25,7 @@ class Known:
     rechecked: bool = False  # re-run on unchanged code to rule out a flaky test (lsp/heal/flaky.py)
     flaky: Flaky | None = None  # set when one of those re-runs passed
     blast: Blast | None = None  # call sites and guard tests of the suspect (heal/blast.py)
+    shown: tuple[str, int] | None = None  # no suspect: where its Error goes (locate.shown_at)
 
     @property
     def id(self) -> str:
