@@ -199,6 +199,16 @@ def try_commit(
     )  # fmt: skip
 
 
+def saved_twin(bug: corpus.Bug, saved: list[corpus.Bug]) -> str | None:
+    """The id of a saved bug with the same fix and test as `bug` (a fix cherry-picked onto a
+    second branch: workalendar-d662a118 was 91723a9b again), which would count one bug twice."""
+    for other in saved:
+        same = (other.source_patch, other.test_patch) == (bug.source_patch, bug.test_patch)
+        if same and other.id != bug.id:
+            return other.id
+    return None
+
+
 def before_and_after(
     python: str, project: corpus.Project, buggy: Path, fixed: Path, files: list[str]
 ) -> tuple[dict[str, str], dict[str, str]] | None:
@@ -266,6 +276,9 @@ def main() -> int:
                     args.repo, project, str(version), sha256, sha, patches, url, where, args.round
                 )
                 if bug is None:
+                    continue
+                if twin := saved_twin(bug, corpus.load_bugs(only=[project.name])):
+                    print(f"  {sha[:8]}: the same fix and test as {twin}")
                     continue
                 check = Path(scratch) / f"{sha}-verify"
                 check.mkdir()

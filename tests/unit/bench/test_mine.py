@@ -91,3 +91,17 @@ def test_a_commit_with_a_file_not_in_utf8_is_skipped(mine, tmp_path):
     subprocess.run([*git, "commit", "-q", "-m", "one"], check=True)
     sha = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout
     assert mine.split_commit(repo, sha.strip()) is None
+
+
+def test_a_fix_cherry_picked_onto_another_branch_is_not_a_second_bug(mine):
+    from heal_ls.bench import corpus
+
+    def bug(sha: str, source: str) -> corpus.Bug:
+        return corpus.Bug(
+            f"cal-{sha}", "cal", "1.0", "0" * 64, sha, "u", ("t",), ("f",), 12, source, "test"
+        )
+
+    saved = [bug("aaaa", "fix"), bug("bbbb", "another fix")]
+    assert mine.saved_twin(bug("cccc", "fix"), saved) == "cal-aaaa"
+    assert mine.saved_twin(bug("cccc", "a third fix"), saved) is None
+    assert mine.saved_twin(saved[0], saved) is None  # itself, saved again
