@@ -61,12 +61,13 @@ def print_report(rows: list[FixRow], *, as_json: bool, applying: bool, local: bo
         print(
             f"{review} fix(es) need review (not applied): read the diff, then --apply --accept-review"
         )
+    healed = len(rows) - fixed  # a target fixed by another's fix is no heal of its own
     if rows and applying:
-        print(f"{verified}/{len(rows)} verified; {sum(r.applied for r in rows)} applied")
+        print(f"{verified}/{healed} verified; {sum(r.applied for r in rows)} applied")
     elif verified:
-        print(f"{verified}/{len(rows)} verified; run with --apply to write them")
+        print(f"{verified}/{healed} verified; run with --apply to write them")
     elif rows:
-        print(f"0/{len(rows)} verified; nothing to write")
+        print(f"0/{healed} verified; nothing to write")
     if local and any(r.status in ("unverified", "failed") for r in rows):
         print(LOCAL_GAVE_UP_HINT)
 

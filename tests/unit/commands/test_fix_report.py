@@ -23,6 +23,16 @@ def test_a_verified_fix_is_offered_to_write(capsys):
     assert printed(capsys, [row("verified")])[-1] == "1/1 verified; run with --apply to write them"
 
 
+def test_a_target_fixed_by_another_fix_is_not_counted_as_unverified(capsys):
+    """tinydb: LRUCache.set's fix also made test_lru_cache pass; `1/2 verified` read as a miss."""
+    fixed = row("fixed", fixed_by="pkg/a.py::f", suspect="pkg/a.py::g")
+    lines = printed(capsys, [row("verified"), fixed])
+    assert lines[-2:] == [
+        "1 target(s) fixed by another target's fix",
+        "1/1 verified; run with --apply to write them",
+    ]
+
+
 def test_a_local_miss_suggests_a_model_and_a_model_miss_does_not(capsys):
     assert printed(capsys, [row("failed")])[-1] == LOCAL_GAVE_UP_HINT
     assert LOCAL_GAVE_UP_HINT not in printed(capsys, [row("failed")], local=False)
