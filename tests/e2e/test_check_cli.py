@@ -201,30 +201,31 @@ def test_path_can_be_a_test_file_a_test_id_or_a_script(example_copy):
     assert resolve_target(str(inventory), ["t"], None) == (str(inventory), ["t"], None)
 
 
+# jmespath's shape: setup.py, a package, unittest classes in tests/
+UNITTEST_PROJECT = {
+    "setup.py": "",
+    "pkg/__init__.py": "",
+    "pkg/compare.py": "def comparable(x):\n    return isinstance(x, int)\n",
+    "tests/__init__.py": "",
+    "tests/test_compare.py": """\
+        import unittest
+        from pkg.compare import comparable
+
+
+        class TestCompare(unittest.TestCase):
+            def test_strings(self):
+                self.assertTrue(comparable("2016"))
+
+            def test_ints(self):
+                self.assertTrue(comparable(3))
+        """,
+}
+
+
 def test_a_folder_of_a_project_runs_its_part_of_the_project(tmp_path):
     """`heal-ls check tests`, as `pytest tests` (jmespath: setup.py, unittest classes in tests/):
     the project's root stays the root, so its package is the workspace and ids keep `tests/`."""
-    write(
-        tmp_path,
-        {
-            "setup.py": "",
-            "pkg/__init__.py": "",
-            "pkg/compare.py": "def comparable(x):\n    return isinstance(x, int)\n",
-            "tests/__init__.py": "",
-            "tests/test_compare.py": """\
-                import unittest
-                from pkg.compare import comparable
-
-
-                class TestCompare(unittest.TestCase):
-                    def test_strings(self):
-                        self.assertTrue(comparable("2016"))
-
-                    def test_ints(self):
-                        self.assertTrue(comparable(3))
-                """,
-        },
-    )
+    write(tmp_path, UNITTEST_PROJECT)
     assert resolve_target(str(tmp_path / "tests"), None, None) == (
         str(tmp_path),
         ["tests"],
@@ -267,6 +268,16 @@ def test_a_failure_tied_to_no_function_points_at_the_test_not_the_stdlib(tmp_pat
         "tests/test_x.py:10:9: tests/test_x.py::TestX::test_bad",
         "tests/test_x.py:7:9: tests/test_x.py::TestX::test_loads",
     ]
+
+
+def test_fix_of_a_folder_of_a_project_heals_the_projects_function(tmp_path):
+    """`heal-ls fix tests` as `check tests`: the package is healed, not skipped as foreign."""
+    write(tmp_path, UNITTEST_PROJECT)
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    command = [sys.executable, "-m", "heal_ls", "fix", "tests", "--provider", "local"]
+    command += ["--local-seconds", "2", "--flaky-runs", "0"]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert result.stdout.startswith("pkg/compare.py::comparable: "), result.stdout + result.stderr
 
 
 def test_a_file_of_a_projects_own_python_files_runs_its_tests(tmp_path):

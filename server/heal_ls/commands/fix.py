@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 
 from heal_ls.commands.apply import after_apply, has_uncommitted_changes, write_atomic
-from heal_ls.commands.check import add_pytest_args
+from heal_ls.commands.check import add_pytest_args, enclosing_project
 from heal_ls.commands.fix_report import failure_name, heal_progress_printer, print_report
 from heal_ls.commands.live import Live, wanted
 from heal_ls.diagnose import diagnose
@@ -36,7 +36,9 @@ DEFAULTS = HealConfig()  # the CLI's defaults are the engine's
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", nargs="?", default=".", help="project root (default: .)")
+    parser.add_argument(
+        "path", nargs="?", default=".", help="the project, or a folder of it (default: .)"
+    )
     parser.add_argument("--test", action="append", default=[], metavar="NODEID")
     parser.add_argument("--script", metavar="FILE", help="heal a crashing script instead of tests")
     add_pytest_args(parser)
@@ -168,10 +170,13 @@ def config_from(args: argparse.Namespace) -> HealConfig:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = os.path.abspath(args.path)
-    if not os.path.isdir(root):
+    folder = os.path.abspath(args.path)
+    if not os.path.isdir(folder):
         print(f"heal-ls fix: not a directory: {args.path}", file=sys.stderr)
         return 2
+    root = enclosing_project(folder) or folder  # `fix tests`: the project's tests/, as check
+    if root != folder and not (args.test or args.script):
+        args.test = [os.path.relpath(folder, root).replace(os.sep, "/")]
     try:
         config = config_from(args)
     except SystemExit as exc:
