@@ -191,9 +191,9 @@ def resolve_target(path: str, tests, script) -> tuple[str, list[str] | None, str
     file_part, sep, test_name = path.partition("::")
     if not os.path.isfile(file_part):
         folder = os.path.abspath(path)
-        root = (enclosing_project(folder) if os.path.isdir(folder) else None) or folder
-        if root != folder and not (tests or script):  # `check tests`: the project's tests/ part
-            return root, [os.path.relpath(folder, root).replace(os.sep, "/")], None
+        root, part = project_part(folder) if os.path.isdir(folder) else (folder, None)
+        if part is not None and not (tests or script):  # `check tests`: the project's tests/
+            return root, [part], None
         return root, tests, _script_path(root, script) if script else None
     file_path = os.path.abspath(file_part)
     root = project_root(os.path.dirname(file_path))
@@ -215,6 +215,14 @@ def project_root(folder: str) -> str:
     here = os.getcwd()
     inside = folder.startswith(os.path.join(here, "")) and os.path.dirname(here) != here
     return here if inside else folder
+
+
+def project_part(folder: str) -> tuple[str, str | None]:
+    """(root, part): a folder inside a project (a marker above it) is that project's part to
+    run, as `pytest tests` takes it (`check tests`, `fix tests`); a folder with a marker of its
+    own, or with none above it, is the root (part None)."""
+    root = enclosing_project(folder) or folder
+    return root, os.path.relpath(folder, root).replace(os.sep, "/") if root != folder else None
 
 
 def enclosing_project(folder: str) -> str | None:

@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 
 from heal_ls.commands.apply import after_apply, has_uncommitted_changes, write_atomic
-from heal_ls.commands.check import add_pytest_args, enclosing_project
+from heal_ls.commands.check import add_pytest_args, project_part
 from heal_ls.commands.fix_report import failure_name, heal_progress_printer, print_report
 from heal_ls.commands.live import Live, wanted
 from heal_ls.diagnose import diagnose
@@ -174,9 +174,9 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isdir(folder):
         print(f"heal-ls fix: not a directory: {args.path}", file=sys.stderr)
         return 2
-    root = enclosing_project(folder) or folder  # `fix tests`: the project's tests/, as check
-    if root != folder and not (args.test or args.script):
-        args.test = [os.path.relpath(folder, root).replace(os.sep, "/")]
+    root, part = project_part(folder)  # `fix tests`: the project's tests/, as check
+    if part is not None and not (args.test or args.script):
+        args.test = [part]
     try:
         config = config_from(args)
     except SystemExit as exc:
