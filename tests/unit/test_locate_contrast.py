@@ -62,3 +62,40 @@ def test_the_impact_maps_fresh_passing_tests_contrast_a_run_that_has_none(tmp_pa
     assert not needs_contrast(merged)
     (tmp_path / "filters.py").write_text(CODE.replace("in text]", "in text[::-1]]"))  # edit parse
     assert with_known(run, str(tmp_path)).tests == run.tests  # its rows went with the edit
+
+
+def test_a_borrowed_test_brings_the_blocks_the_map_kept(tmp_path):
+    """Without them the blocks' spectrum of a run with no passing test counts the failing tests
+    only: every branch they took scores 1.0, and the call on the failing line leads."""
+    import os
+    import time
+
+    from heal_ls.impact.store import ImpactMap
+    from heal_ls.locate.contrast import with_known
+
+    code = "def parse(text):\n    if text:\n        return [text]\n    return []\n"
+    (tmp_path / "filters.py").write_text(code)
+    (tmp_path / "test_filters.py").write_text(TEST + "\n\ndef test_empty():\n    pass\n")
+    past = time.time() - 10  # saved before the run that fed the map
+    for path in tmp_path.glob("*.py"):
+        os.utime(path, (past, past))
+    filters = str(tmp_path / "filters.py")
+    parse = f"{filters}:1"
+    earlier = RunResult(root=str(tmp_path), passed=1, seconds=0.5)
+    earlier.tests = [
+        Outcome(
+            "test_filters.py::test_empty", "passed", 0.01, covered=[parse], blocks={filters: [4]}
+        )
+    ]
+    with ImpactMap.open(str(tmp_path)) as impact:
+        impact.record(earlier)
+    failure = Failure(id="test_filters.py::test_parse", exc_type="AssertionError", message="",
+                      test="test_filters.py::test_parse", covered=[parse])  # fmt: skip
+    run = RunResult(root=str(tmp_path), failed=1, failures=[failure])
+    run.tests = [Outcome(failure.id, "failed", covered=[parse])]
+    [borrowed] = with_known(run, str(tmp_path)).tests[1:]
+    assert (borrowed.nodeid, borrowed.covered, borrowed.blocks) == (
+        "test_filters.py::test_empty",
+        [parse],
+        {filters: [4]},
+    )

@@ -188,35 +188,47 @@ class ImpactMap:
 
     def outcomes(self, files: Iterable[str]) -> list[TestOutcome]:
         """The fresh traced tests of those files as a traced run reports them: covered
-        functions as "abs_path:first_line" of the files as they are now. Timed-out tests are
-        left out: they are neither guards nor failures."""
+        functions as "abs_path:first_line" of the files as they are now, and their blocks where
+        the map kept them. Timed-out tests are left out: they are neither guards nor failures."""
         where = (
             "t.stale=0 AND t.traced=1 AND t.outcome != ? "
             "AND t.file IN (SELECT value FROM json_each(?))"
         )
-        return self._tests(where, (TIMEOUT, _json(files)), "t.nodeid", blocks=False)
+        return self._tests(where, (TIMEOUT, _json(files)), "t.nodeid")
 
     def recall(self, nodeids: Sequence[str]) -> list[TestOutcome] | None:
         """Those tests as a traced run with blocks reports them (covered functions and blocks
         at the lines they are at now), when the map still vouches for every one of them
         (testing/vouch.py; fresh, traced with their blocks kept); None when it no longer does."""
         where = f"{VOUCHED} AND t.nodeid IN (SELECT value FROM json_each(?))"
-        found = self._tests(where, (_json(nodeids),), "t.id", blocks=True)
+        found = self._tests(where, (_json(nodeids),), "t.id")
         return found if len(found) == len(set(nodeids)) else None
 
-    def _tests(
-        self, where: str, params: tuple[str, ...], order: str, blocks: bool
-    ) -> list[TestOutcome]:
-        """The tests the condition selects, in `order`, each with the functions (and blocks) it
-        ran; with blocks, covered keys sorted as a traced run's report sorts them."""
+    def passing(self, nodeids: Sequence[str]) -> list[TestOutcome]:
+        """Those of the tests that are fresh, traced and passed, as a traced run reports them:
+        the functions they ran and, where the map kept them, their blocks (else `blocks` is
+        None, as for a run that did not record them). Contrast for a run that has none
+        (locate/contrast.py): without the blocks, a borrowed test says nothing of which branch
+        of a function it ran, and the blocks' spectrum counts only the failing tests."""
+        where = (
+            "t.stale=0 AND t.traced=1 AND t.outcome='passed' "
+            "AND t.nodeid IN (SELECT value FROM json_each(?))"
+        )
+        return self._tests(where, (_json(nodeids),), "t.nodeid")
+
+    def _tests(self, where: str, params: tuple[str, ...], order: str) -> list[TestOutcome]:
+        """The tests the condition selects, in `order`, each with the functions it ran and the
+        blocks of them where the map kept that test's blocks (None where it did not: as a run
+        that did not record them); covered keys sorted as a traced run's report sorts them."""
         found: dict[str, TestOutcome] = {}
         rows = self.db.execute(
-            "SELECT t.nodeid, t.outcome, t.duration, t.file, f.path, f.line, r.blocks FROM tests t "
-            "LEFT JOIN runs r ON r.test = t.id LEFT JOIN functions f ON f.id = r.function "
+            "SELECT t.nodeid, t.outcome, t.duration, t.file, t.blocks, f.path, f.line, r.blocks "
+            "FROM tests t LEFT JOIN runs r ON r.test = t.id "
+            "LEFT JOIN functions f ON f.id = r.function "
             f"WHERE {where} ORDER BY {order}, f.path, f.line",
             params,
         )
-        for nodeid, outcome, duration, file, path, line, offsets in rows:
+        for nodeid, outcome, duration, file, kept, path, line, offsets in rows:
             test = found.get(nodeid)
             if test is None:
                 test = found[nodeid] = TestOutcome(
@@ -224,7 +236,7 @@ class ImpactMap:
                     outcome,
                     duration,
                     path=os.path.join(self.root, file),
-                    blocks={} if blocks else None,
+                    blocks={} if kept else None,
                 )
             if path is None:
                 continue
@@ -235,8 +247,7 @@ class ImpactMap:
                     line + int(offset) for offset in offsets.split(",")
                 )
         for test in found.values():
-            if blocks:
-                test.covered.sort()
+            test.covered.sort()
             for lines in (test.blocks or {}).values():
                 lines.sort()
         return list(found.values())

@@ -45,22 +45,19 @@ def with_known(run: RunResult, root: str, python: str | None = None) -> RunResul
 
 
 def known_passing(root: str, python: str | None, keys: Iterable[str]) -> list[TestOutcome]:
-    """The map's fresh passing tests of those functions, each covering the ones it ran."""
-    found: dict[str, TestOutcome] = {}
+    """The map's fresh passing tests of those functions, as their last traced run reported
+    them: the functions they ran and the blocks of them, where the map kept those."""
     with ImpactMap.open(root, python) as impact:
         impact.sync()
+        nodeids: set[str] = set()
         for key in sorted(keys):
             path, _, line = key.rpartition(":")
             functions = file_functions(path)
             qualname = functions.at_line(int(line)) if functions and line.isdigit() else None
-            if qualname is None:
-                continue
-            for test in impact.tests_running(Function.at(root, path, qualname)):
-                outcome = found.setdefault(
-                    test.nodeid, TestOutcome(test.nodeid, "passed", test.duration)
-                )
-                outcome.covered.append(key)
-    return list(found.values())
+            if qualname is not None:
+                function = Function.at(root, path, qualname)
+                nodeids.update(test.nodeid for test in impact.tests_running(function))
+        return impact.passing(sorted(nodeids)) if nodeids else []
 
 
 def with_passing(run: RunResult, passing: list[TestOutcome]) -> RunResult:

@@ -56,10 +56,11 @@ async def fill(
     failing: list[str],
 ) -> None:
     settings = folder.settings
+    # ranking evidence: the blocks each test ran too, as diagnose's own runs record them
     options = run_options(
         settings,
         test_timeout=min(FILL_TEST_TIMEOUT, settings.testTimeout),
-    )
+    ).for_evidence()
     async with Progress(server, folder, TITLE) as progress:
         progress.report(f"the tests around {len(paths)} module(s)")
         work = asyncio.ensure_future(
