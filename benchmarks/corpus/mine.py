@@ -209,6 +209,12 @@ def saved_twin(bug: corpus.Bug, saved: list[corpus.Bug]) -> str | None:
     return None
 
 
+def saved_bugs(project: str) -> list[corpus.Bug]:
+    """The bugs of `project` saved so far: none yet for a project new to the corpus (where
+    `load_bugs(only=...)` would refuse the unknown name and stop the miner at its first keep)."""
+    return [bug for bug in corpus.load_bugs() if bug.project == project]
+
+
 def before_and_after(
     python: str, project: corpus.Project, buggy: Path, fixed: Path, files: list[str]
 ) -> tuple[dict[str, str], dict[str, str]] | None:
@@ -277,7 +283,7 @@ def main() -> int:
                 )
                 if bug is None:
                     continue
-                if twin := saved_twin(bug, corpus.load_bugs(only=[project.name])):
+                if twin := saved_twin(bug, saved_bugs(project.name)):
                     print(f"  {sha[:8]}: the same fix and test as {twin}")
                     continue
                 check = Path(scratch) / f"{sha}-verify"

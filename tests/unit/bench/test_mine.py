@@ -105,3 +105,9 @@ def test_a_fix_cherry_picked_onto_another_branch_is_not_a_second_bug(mine):
     assert mine.saved_twin(bug("cccc", "fix"), saved) == "cal-aaaa"
     assert mine.saved_twin(bug("cccc", "a third fix"), saved) is None
     assert mine.saved_twin(saved[0], saved) is None  # itself, saved again
+
+
+def test_a_project_new_to_the_corpus_has_no_saved_bugs_yet(mine):
+    assert mine.saved_bugs("a-project-not-in-the-corpus") == []
+    tornado = mine.saved_bugs("tornado")
+    assert tornado and {bug.project for bug in tornado} == {"tornado"}
