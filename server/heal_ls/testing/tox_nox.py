@@ -22,35 +22,45 @@ def not_applied(root: str) -> list[str]:
 
 
 def _tox(path: str) -> list[str]:
+    """What the environments that run pytest set up: an environment whose commands run no
+    pytest (a release's upload, the docs' build) sets nothing up for the tests."""
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
         parser.read(path, encoding="utf-8")
     except (OSError, configparser.Error, UnicodeDecodeError):
         return []
+    root = os.path.dirname(path)
+    inherited = parser.get("testenv", "commands", fallback="")
     names, args = set(), []
     for section in parser.sections():
         if section != "testenv" and not section.startswith("testenv:"):
             continue
+        own = parser[section].get("commands")  # None: [testenv]'s, whose arguments count there
+        lines = (inherited if own is None else own).splitlines()
+        runs = [words for line in lines if (words := _pytest_words(line)) is not None]
+        if not runs:
+            continue
         for line in parser[section].get("setenv", "").splitlines():
             if "=" in line:
                 names.add(line.split("=", 1)[0].strip())
-        for line in parser[section].get("commands", "").splitlines():
-            args += _pytest_args(line, os.path.dirname(path))
+        for words in runs if own is not None else []:
+            args += [w for w in words if "{" not in w and not os.path.exists(os.path.join(root, w))]
     return _notes("tox.ini", sorted(names), args)
 
 
-def _pytest_args(line: str, root: str) -> list[str]:
-    """The arguments of a `pytest ...` command line, but tox's {placeholders} and the paths
-    that only choose which tests run."""
+def _pytest_words(line: str) -> list[str] | None:
+    """The arguments of a command line that runs pytest (`pytest ...`, `{envpython} -m pytest
+    ...`, `coverage run -m pytest ...`); None for any other command."""
     try:
         words = shlex.split(line)
     except ValueError:
-        return []
-    if words[:3] == ["python", "-m", "pytest"]:
-        words = words[2:]
-    if not words or words[0] not in PYTEST:
-        return []
-    return [w for w in words[1:] if "{" not in w and not os.path.exists(os.path.join(root, w))]
+        return None
+    if words and words[0] in PYTEST:
+        return words[1:]
+    for at in range(len(words) - 1):
+        if words[at] == "-m" and words[at + 1] in PYTEST:
+            return words[at + 2 :]
+    return None
 
 
 def _nox(root: str) -> list[str]:

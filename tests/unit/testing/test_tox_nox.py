@@ -39,3 +39,21 @@ def test_plain_tox_and_nox_files_need_no_note(tmp_path):
     assert not_applied(str(tmp_path)) == []
     (tmp_path / "noxfile.py").write_text("def tests(session:\n")  # does not parse: no note
     assert not_applied(str(tmp_path)) == []
+
+
+def test_an_environment_that_runs_no_pytest_sets_nothing_up_for_the_tests(tmp_path):
+    """jaraco's tox.ini: a release environment's TWINE_USERNAME was named as a variable the
+    tests lack; an environment without commands runs [testenv]'s pytest."""
+    (tmp_path / "tox.ini").write_text(
+        "[testenv]\nsetenv =\n    PYTHONWARNDEFAULTENCODING = 1\ncommands =\n    pytest {posargs}\n\n"
+        "[testenv:release]\nsetenv =\n    TWINE_USERNAME = {env:TWINE_USERNAME:__token__}\n"
+        "commands =\n    python -m build\n    python -m twine upload dist/*\n\n"
+        "[testenv:slow]\nsetenv =\n    SLOW = 1\n\n"
+        "[testenv:cover]\ncommands = coverage run -m pytest -x\n"
+    )
+    assert not_applied(str(tmp_path)) == [
+        "tox.ini sets PYTHONWARNDEFAULTENCODING, SLOW for the tests; heal-ls runs pytest directly"
+        " without them: set them in the environment heal-ls runs in",
+        "tox.ini runs pytest with -x; heal-ls runs pytest directly"
+        ' without them: pass them with --pytest-args "-x"',
+    ]
