@@ -39,6 +39,22 @@ class FunctionPrint:
     fingerprint: str
     layout: str = ""  # where its code sits relative to `line` (its blocks' offsets hold)
     last: int = 0  # the last line holding its code (nested code too): its blocks are up to it
+    # the first lines of its other defs after `line` (a property's setter, the implementation
+    # after @overload stubs), as offsets from `line`: a run's coverage key names the def that ran
+    also: tuple[int, ...] = ()
+
+    def starts(self) -> tuple[int, ...]:
+        """The first line of each of its defs: the lines a run's coverage keys name it by."""
+        return (self.line, *(self.line + offset for offset in self.also))
+
+    def also_text(self) -> str:
+        """`also` as the map keeps it ("19,25"; "" for one def)."""
+        return ",".join(map(str, self.also))
+
+
+def also_of(text: str) -> tuple[int, ...]:
+    """`FunctionPrint.also` from the map's text of it."""
+    return tuple(int(offset) for offset in text.split(",") if offset)
 
 
 @dataclass
@@ -108,8 +124,9 @@ def read_tree(source: bytes, seen: tuple[int, int], path: str) -> FileFunctions 
         lines = sorted(set(_code_lines(code)))
         layout = hash_parts([earlier.layout if earlier else "", repr([n - first for n in lines])])
         last = max([first, *lines, earlier.last if earlier else 0])
-        found.functions[qualname] = FunctionPrint(qualname, first, mine, layout, last)
-        found.lines.setdefault(first, qualname)
+        also = (*earlier.also, code.co_firstlineno - first) if earlier else ()
+        found.functions[qualname] = FunctionPrint(qualname, first, mine, layout, last, also)
+        found.lines.setdefault(code.co_firstlineno, qualname)
     return found
 
 

@@ -19,7 +19,13 @@ import os
 import sqlite3
 from dataclasses import dataclass
 
-from heal_ls.impact.fingerprints import FileFunctions, FunctionPrint, file_functions, signature
+from heal_ls.impact.fingerprints import (
+    FileFunctions,
+    FunctionPrint,
+    also_of,
+    file_functions,
+    signature,
+)
 from heal_ls.impact.schema import transaction
 from heal_ls.pysource.paths import is_test_support
 
@@ -56,7 +62,8 @@ def _functions(
 ) -> tuple[int, int]:
     """(functions changed, tests made stale) of one source file read again."""
     known = db.execute(
-        "SELECT id, qualname, fingerprint, layout, line, last FROM functions WHERE path=?", (path,)
+        "SELECT id, qualname, fingerprint, layout, line, last, also FROM functions WHERE path=?",
+        (path,),
     )
     changed = staled = 0
     for function, qualname, *held in known.fetchall():
@@ -77,24 +84,25 @@ def _functions(
 def refresh_function(
     db: sqlite3.Connection,
     function: int,
-    held: tuple[str, str, int, int],
+    held: tuple[str, str, int, int, str],
     mine: FunctionPrint,
     outer_moved: bool = False,
 ) -> int | None:
-    """Bring one function's row from `held` (fingerprint, layout, line, last) to `mine`, as the
-    file is now. Changed code (or module code around it): its rows go, and the number of tests
+    """Bring one function's row from `held` (fingerprint, layout, line, last, also) to `mine`,
+    as the file is now. Changed code (or module code around it): its rows go, and the number of tests
     made stale is returned; the same code moved inside: its rows' blocks are off; None when its
     code did not change. A row already as the file is is not written (a re-run writes none)."""
-    fingerprint, layout, _, _ = held
+    fingerprint, layout, *_ = held
     dropped = None
     if mine.fingerprint != fingerprint or outer_moved:
         dropped = drop_rows(db, function)
     elif mine.layout != layout:
         drop_blocks(db, function)
-    if held != (mine.fingerprint, mine.layout, mine.line, mine.last):  # code above moves lines
+    now = (mine.fingerprint, mine.layout, mine.line, mine.last, mine.also_text())
+    if held != now:  # code above moves lines
         db.execute(
-            "UPDATE functions SET fingerprint=?, line=?, layout=?, last=? WHERE id=?",
-            (mine.fingerprint, mine.line, mine.layout, mine.last, function),
+            "UPDATE functions SET fingerprint=?, layout=?, line=?, last=?, also=? WHERE id=?",
+            (*now, function),
         )
     return dropped
 
@@ -208,9 +216,12 @@ def known_file(
         return None
     found = FileFunctions(seen, known[2], known[3], partial=True)
     rows = db.execute(
-        "SELECT qualname, line, fingerprint, layout, last FROM functions WHERE path=?", (path,)
+        "SELECT qualname, line, fingerprint, layout, last, also FROM functions WHERE path=?",
+        (path,),
     )
-    for qualname, line, fingerprint, layout, last in rows:
-        found.functions[qualname] = FunctionPrint(qualname, line, fingerprint, layout, last)
-        found.lines.setdefault(line, qualname)
+    for qualname, line, fingerprint, layout, last, also in rows:
+        mine = FunctionPrint(qualname, line, fingerprint, layout, last, also_of(also))
+        found.functions[qualname] = mine
+        for start in mine.starts():
+            found.lines.setdefault(start, qualname)
     return found

@@ -226,15 +226,24 @@ class Recorder:
         mine = now.functions[qualname]
         self._remember(rel, now)
         row = self.db.execute(
-            "SELECT id, fingerprint, layout, line, last FROM functions WHERE path=? AND qualname=?",
+            "SELECT id, fingerprint, layout, line, last, also FROM functions "
+            "WHERE path=? AND qualname=?",
             (rel, qualname),
         ).fetchone()
         if row is None:
             return (
                 self.db.execute(
-                    "INSERT INTO functions(path, qualname, fingerprint, line, layout, last) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (rel, qualname, mine.fingerprint, mine.line, mine.layout, mine.last),
+                    "INSERT INTO functions(path, qualname, fingerprint, line, layout, last, also) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        rel,
+                        qualname,
+                        mine.fingerprint,
+                        mine.line,
+                        mine.layout,
+                        mine.last,
+                        mine.also_text(),
+                    ),  # fmt: skip
                 ).lastrowid
                 or 0
             )

@@ -3,7 +3,8 @@
 WAL mode and a busy timeout let the server and a CLI write at once.
 
 Tables: `files` (each file the map depends on, with the signature it was read at), `functions`
-(path relative to the root + qualname, fingerprint, current first line, layout and last line),
+(path relative to the root + qualname, fingerprint, current first line, layout, last line and
+its other defs' first lines),
 `tests` (node id, last outcome and duration, the fingerprint of its test file, traced or not,
 stale or not, its blocks kept or not) and `runs` (which test ran which function: the rows, each
 with the blocks of it the test ran, as lines after the function's first line); `green_files`
@@ -28,7 +29,7 @@ CREATE TABLE IF NOT EXISTS files(
 CREATE TABLE IF NOT EXISTS functions(
     id INTEGER PRIMARY KEY, path TEXT NOT NULL, qualname TEXT NOT NULL,
     fingerprint TEXT NOT NULL, line INTEGER NOT NULL, layout TEXT NOT NULL DEFAULT '',
-    last INTEGER NOT NULL DEFAULT 0, UNIQUE(path, qualname));
+    last INTEGER NOT NULL DEFAULT 0, also TEXT NOT NULL DEFAULT '', UNIQUE(path, qualname));
 CREATE TABLE IF NOT EXISTS tests(
     id INTEGER PRIMARY KEY, nodeid TEXT NOT NULL UNIQUE, file TEXT NOT NULL,
     file_fingerprint TEXT NOT NULL, outcome TEXT NOT NULL, duration REAL NOT NULL,

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from heal_ls.impact.fingerprints import also_of
 from heal_ls.impact.green import (
     changed_since_green,
     files_holding_tests,
@@ -222,13 +223,14 @@ class ImpactMap:
         that did not record them); covered keys sorted as a traced run's report sorts them."""
         found: dict[str, TestOutcome] = {}
         rows = self.db.execute(
-            "SELECT t.nodeid, t.outcome, t.duration, t.file, t.blocks, f.path, f.line, r.blocks "
+            "SELECT t.nodeid, t.outcome, t.duration, t.file, t.blocks, f.path, f.line, f.also, "
+            "r.blocks "
             "FROM tests t LEFT JOIN runs r ON r.test = t.id "
             "LEFT JOIN functions f ON f.id = r.function "
             f"WHERE {where} ORDER BY {order}, f.path, f.line",
             params,
         )
-        for nodeid, outcome, duration, file, kept, path, line, offsets in rows:
+        for nodeid, outcome, duration, file, kept, path, line, also, offsets in rows:
             test = found.get(nodeid)
             if test is None:
                 test = found[nodeid] = TestOutcome(
@@ -241,7 +243,9 @@ class ImpactMap:
             if path is None:
                 continue
             full = os.path.join(self.root, path)
-            test.covered.append(f"{full}:{line}")
+            # every def of the name (a setter, an overload's implementation): a run names the
+            # one that ran, the row does not say which
+            test.covered += [f"{full}:{line}", *(f"{full}:{line + o}" for o in also_of(also))]
             if offsets and test.blocks is not None:
                 test.blocks.setdefault(full, []).extend(
                     line + int(offset) for offset in offsets.split(",")

@@ -437,3 +437,43 @@ def test_a_first_open_waits_for_another_connection_making_the_map(project):
     finally:
         done.join()
         other.close()
+
+
+SETTER = """\
+class Box:
+    @property
+    def size(self):
+        return self._size
+
+    @size.setter
+    def size(self, value):
+        if value < 0:
+            value = 0
+        self._size = value
+"""
+
+
+def test_a_test_that_ran_a_setter_keeps_its_rows_and_blocks(project):
+    """The setter is a second def of `Box.size` (so is an implementation after @overload
+    stubs): a run names it by its own first line (6), and the map gives the test back with that
+    key and the setter's blocks. The map knew only the getter's line: the setter's key named no
+    function, so the test kept neither the row nor its blocks, and a run borrowing it as
+    contrast counted the setter as run by no passing test."""
+    path = project / "pkg" / "box.py"
+    path.write_text(SETTER)
+    past = time.time() - 10
+    os.utime(path, (past, past))
+    box = str(path)
+    run = RunResult(root=str(project), seconds=1.0)
+    run.tests = [
+        Outcome(
+            "tests/test_mod.py::test_add", "passed", 0.5, covered=[f"{box}:6"], blocks={box: [9]}
+        )
+    ]
+    with ImpactMap.open(str(project)) as impact:
+        impact.record(run, complete=["tests/test_mod.py"])
+        assert nodeids(impact.tests_running(Function("pkg/box.py", "Box.size"))) == [
+            "tests/test_mod.py::test_add"
+        ]
+        [test] = impact.passing(["tests/test_mod.py::test_add"])
+        assert (test.covered, test.blocks) == ([f"{box}:2", f"{box}:6"], {box: [9]})
