@@ -167,6 +167,11 @@ def handle_body(protocol: JsonRPCProtocol, body: bytes) -> None:
         return
     try:
         protocol.handle_message(message)
+    except asyncio.InvalidStateError:
+        if "method" in data:
+            raise
+        # the answer to a request we stopped waiting for (a cancelled run's progress creation)
+        logger.debug("dropped the client's late answer to request %s", data.get("id"))
     except Exception as exc:  # noqa: BLE001 - one bad message must not stop the server
         logger.error("handling %s failed: %s: %s", data.get("method"), type(exc).__name__, exc)
         _answer_error(protocol, msg_id, JsonRpcInvalidRequest(f"heal-ls: {exc}"))
