@@ -492,3 +492,49 @@ async def test_the_users_coverage_data_is_theirs(project, warm, kind):
     users = RunOptions(pytest_args=cov, user_cache=True, warm=runner)
     assert (await run_pytest(project, users, nodeids=FOCUSED)).failed == 1
     assert (project / ".coverage").is_file()  # the user's own run writes (and combines) theirs
+
+
+@pytest.fixture
+def src_venv(tmp_path) -> tuple[Path, Path]:
+    """(a project whose package lives in src/, a Python whose .pth file puts src/ on sys.path):
+    what `pip install -e .` of a src layout leaves (its __editable__ .pth), and nothing else
+    makes the package importable (no pythonpath in the config)."""
+    import site
+    import sysconfig
+
+    root = tmp_path / "srcproj"
+    (root / "src" / "calc").mkdir(parents=True)
+    (root / "src" / "calc" / "__init__.py").write_text(CALC)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_calc.py").write_text("from calc import add\n\n\n" + FOCUS_TESTS)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    ours = [sysconfig.get_paths()["purelib"], *site.getsitepackages()]  # pytest, heal-ls's deps
+    links = [str(root / "src"), *dict.fromkeys(ours)]
+    (Path(purelib) / "__editable__.calc.pth").write_text("\n".join(links) + "\n")
+    return root, python
+
+
+FOCUS_TESTS = "def test_add():\n    assert add(1, 2) == 3\n"
+
+
+async def test_a_folder_the_interpreters_pth_adds_is_on_the_warm_runs_path(src_venv, monkeypatch):
+    """sortedcontainers (src layout, installed editable): the editor's warm runs could not
+    import the package (the server's sys.path without workspace folders became the runs'),
+    where `heal-ls check` and pytest could: 'No module named ...' on collection."""
+    root, python = src_venv
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    cold = await run_pytest(root, RunOptions(python=str(python)))
+    warm = WarmRunner(str(python), str(root))
+    try:
+        first = await run_pytest(root, RunOptions(python=str(python), warm=warm))
+    finally:
+        warm.close()
+    assert (cold.failed, cold.errors) == (1, 0), cold.failures
+    assert summary(first) == summary(cold)
+    assert warm.cold_runs == 0

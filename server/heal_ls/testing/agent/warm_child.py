@@ -118,14 +118,14 @@ def _pytest_as_main() -> None:
     sys.modules["__main__"] = main
 
 
-def _apply_request(request: wire.Run, root: str, base_path: list[str]) -> None:
+def _apply_request(request: wire.Run, root: str, run_path: list[str]) -> None:
     cwd, env = request.cwd, request.env
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(env)
     extra = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     first = [] if env.get("PYTHONSAFEPATH") else [cwd]  # what `python -m pytest` puts first
-    sys.path[:] = first + extra + [p for p in base_path if p not in extra]
+    sys.path[:] = first + extra + [p for p in run_path if p not in extra and p not in first]
     _pytest_as_main()
     sys.argv = [str(sys.modules["__main__"].__file__), *request.argv]
     _choose_bytecode_cache(env, request.pycache)
@@ -155,8 +155,12 @@ def _main(pytest, argv: list[str], profile_path: str | None) -> int:
         profiler.dump_stats(profile_path)
 
 
-def run_child(request: wire.Run, root: str, base_path: list[str], close_fds: list[int]) -> None:
-    """Runs in the forked child; never returns."""
+def run_child(
+    request: wire.Run, root: str, paths: tuple[list[str], list[str]], close_fds: list[int]
+) -> None:
+    """Runs in the forked child; never returns. `paths`: sys.path without the workspace's
+    folders (what may be learned from) and as a run has it (the workspace's .pth folders too)."""
+    base_path, run_path = paths
     code = 70
     before = set(sys.modules)
     parent = os.getppid()
@@ -165,7 +169,7 @@ def run_child(request: wire.Run, root: str, base_path: list[str], close_fds: lis
         _isolate(request.output, close_fds, parent)
         warm_sandbox.apply(request.sandbox, request.env)
         _fresh_std_streams(bool(request.env.get("PYTHONUNBUFFERED")))
-        _apply_request(request, root, base_path)
+        _apply_request(request, root, run_path)
         import pytest  # lazy: after the run's sys.path and environment are in place
 
         warm_rules.warm_rewritten.guard_plain_preloads(request.output)

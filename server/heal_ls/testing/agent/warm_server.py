@@ -62,6 +62,9 @@ class WarmServer:
         signal.set_wakeup_fd(self.wakeup_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
         self.base_path = warm_rules.base_sys_path(self.root)
+        # a run's sys.path as this interpreter set it up, workspace folders its .pth files add
+        # included (`pip install -e .` of a src/ layout): `python -m pytest` has them too
+        self.run_path = [p for p in sys.path if p]
         self.preload(["pytest"])
         warm_rules.warm_rewritten.baseline.update(sys.modules)
         self.preload(options.preload)
@@ -139,7 +142,7 @@ class WarmServer:
             return
         if pid == 0:
             fds = [self.out.fileno(), self.wakeup_r, self.wakeup_w]
-            warm_child.run_child(request, self.root, self.base_path, fds)
+            warm_child.run_child(request, self.root, (self.base_path, self.run_path), fds)
         try:
             os.setpgid(pid, pid)  # also done by the child; whichever runs first wins the race
         except OSError:
