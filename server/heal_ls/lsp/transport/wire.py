@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from concurrent.futures import Executor
+from concurrent.futures import Executor, InvalidStateError
 from threading import Event
 from typing import Any, BinaryIO
 
@@ -167,7 +167,7 @@ def handle_body(protocol: JsonRPCProtocol, body: bytes) -> None:
         return
     try:
         protocol.handle_message(message)
-    except asyncio.InvalidStateError:
+    except InvalidStateError:  # pygls's request futures are concurrent.futures ones
         if "method" in data:
             raise
         # the answer to a request we stopped waiting for (a cancelled run's progress creation)
