@@ -217,7 +217,7 @@ def guard_line(ctx: HealContext) -> str:
         )
     if ctx.test_timeout and ctx.test_timeout != ctx.config.test_timeout:
         line += (
-            f"; candidates get {ctx.test_timeout:g} s per test"
+            f"; candidates get {round(ctx.test_timeout, 1):g} s per test"
             f" (these tests took at most {ctx.original_seconds:.2g} s on the original)"
         )
     return line

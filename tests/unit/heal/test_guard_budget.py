@@ -109,3 +109,12 @@ def test_the_guard_line_names_what_the_guards_ran_a_function_or_a_class_s_method
     assert guard_line(ctx) == "5 passing test(s) run a method of OUI"
     ctx.guards = Guards(tests=[])
     assert guard_line(ctx) == "no passing test runs a method of OUI"
+
+
+def test_the_guard_line_rounds_the_candidates_timeout():
+    """async-lru's fix printed 'candidates get 5.44008 s per test'."""
+    ctx = context(0)
+    ctx.test_timeout, ctx.original_seconds = 5.44008, 0.544008
+    assert guard_line(ctx).endswith(
+        "; candidates get 5.4 s per test (these tests took at most 0.54 s on the original)"
+    )
