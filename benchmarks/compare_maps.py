@@ -31,7 +31,7 @@ def read(path: str) -> tuple[set[Row], dict[tuple[str, str], tuple], dict[str, t
     functions = {
         (path, qualname): rest
         for path, qualname, *rest in db.execute(
-            "SELECT path, qualname, fingerprint, line, layout, last FROM functions"
+            "SELECT path, qualname, fingerprint, line, layout, last, also FROM functions"
         )
     }
     tests = {
