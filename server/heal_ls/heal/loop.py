@@ -193,15 +193,21 @@ def _refused(ctx: HealContext) -> str:
     return f"; refused: {why[:MAX_REFUSAL]}" + ("..." * (len(why) > MAX_REFUSAL))
 
 
+def short_names(qualnames: list[str]) -> dict[str, str]:
+    """Each qualname by its last part, or whole where that part is another's too (two classes'
+    `__contains__`: "no passing test runs __contains__(); 5 run __contains__()" said nothing)."""
+    last = [q.split(".")[-1] for q in qualnames]
+    return {q: part if last.count(part) == 1 else q for q, part in zip(qualnames, last)}
+
+
 def guard_line(ctx: HealContext) -> str:
-    count, name = len(ctx.guards.tests), ctx.suspect.qualname.split(".")[-1]
+    names = short_names([ctx.suspect.qualname, *(s.qualname for s in ctx.offered[1:])])
+    count, name = len(ctx.guards.tests), names[ctx.suspect.qualname]
     # a class heal adds a member: its guards are the tests that ran any method of the class
     runs = f"a method of {name}" if ctx.suspect.member else f"{name}()"
     line = f"{count} passing test(s) run {runs}" if count else f"no passing test runs {runs}"
     for other in ctx.offered[1:]:
-        line += (
-            f"; {len(ctx.guards.of.get(other.qualname, []))} run {other.qualname.split('.')[-1]}()"
-        )
+        line += f"; {len(ctx.guards.of.get(other.qualname, []))} run {names[other.qualname]}()"
     if ctx.guards.limit:
         line += (
             f"; guard discovery stopped at its {ctx.guards.limit:g} s limit: the tests it did not"

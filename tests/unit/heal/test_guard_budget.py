@@ -118,3 +118,17 @@ def test_the_guard_line_rounds_the_candidates_timeout():
     assert guard_line(ctx).endswith(
         "; candidates get 5.4 s per test (these tests took at most 0.54 s on the original)"
     )
+
+
+def test_the_guard_line_tells_two_methods_of_one_name_apart():
+    """sortedcontainers: 'no passing test runs __contains__(); 5 run __contains__()'."""
+    ctx = context(0)
+    ctx.suspect = Suspect("/w/m.py", "SortedList.__contains__", 1, 0, 2, 25, "x", def_line=1)
+    other = Suspect("/w/m.py", "SortedKeyList.__contains__", 5, 0, 6, 25, "x", def_line=5)
+    imul = Suspect("/w/m.py", "SortedList.__imul__", 9, 0, 10, 25, "x", def_line=9)
+    ctx.offered = [ctx.suspect, other, imul]
+    ctx.guards = Guards(tests=[], of={other.qualname: ["t1", "t2"], imul.qualname: ["t3"]})
+    assert guard_line(ctx) == (
+        "no passing test runs SortedList.__contains__(); 2 run SortedKeyList.__contains__();"
+        " 1 run __imul__()"
+    )
