@@ -73,6 +73,16 @@ FILES = {
             assert parse("a=1") == {"a": "2"}
 
 
+        class Rule:
+            def __getattr__(self, name):  # a parser's node: an unknown rule is a bug to assert
+                assert False, f"no rule named {name}"
+
+
+        def test_with_a_local_that_refuses_every_attribute():
+            rule = Rule()
+            assert parse("a=1") == {"a": "2"}, rule
+
+
         class Regex(unittest.TestCase):
             def test_regex(self):
                 with self.assertRaisesRegex(ValueError, "in 'oops'"):
@@ -112,6 +122,19 @@ def test_the_function_that_built_the_checked_exception_ranks_first(checked, node
     # `fail` always raises: the blame passes to its caller, which chose the (wrong) message
     assert names[:3] == ["parse_pair", "fail", "parse"], where.suspects[:3]
     assert where.suspects[0].reason == "called fail, which always raises: the raise was chosen here"
+
+
+def test_a_local_whose_getattr_raises_leaves_the_failure_as_the_test_made_it(checked):
+    """The probe for a kept exception reads the test's locals: one whose `__getattr__` raises
+    (arpeggio's parse tree nodes assert) turned the run into pytest's INTERNALERROR and the
+    failure into ours."""
+    run, _ = checked
+    (failure,) = [
+        f for f in run.failures if f.id.endswith("test_with_a_local_that_refuses_every_attribute")
+    ]
+    assert failure.exc_type == "AssertionError"
+    assert "{'a': '1'} == {'a': '2'}" in failure.message, failure.message
+    assert failure.caught == []
 
 
 def test_a_failure_about_no_caught_exception_records_none(checked):

@@ -90,14 +90,22 @@ def _statement(filename, lineno):
     return "".join(lines[first - 1 : last])
 
 
+def _is_exception_info(value):
+    """pytest's ExceptionInfo, told by its type alone: a local's own `__getattr__` is never
+    called (arpeggio's parse nodes assert on an unknown name: reading `_excinfo` from one turned
+    the user's failed test into pytest's INTERNALERROR)."""
+    kind = type(value)
+    return kind.__name__ == "ExceptionInfo" and kind.__module__.startswith("_pytest.")
+
+
 def _kept_exception(tb, exc):
     """An exception the test holds in a local (or in pytest's ExceptionInfo) that the failing
     line names."""
     line = _statement(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
     for name, value in list(tb.tb_frame.f_locals.items()):
-        held = getattr(value, "_excinfo", None)  # pytest's ExceptionInfo: (type, value, tb)
-        if isinstance(held, tuple) and len(held) == 3:
-            value = held[1]
+        if _is_exception_info(value):  # pytest's ExceptionInfo holds (type, value, tb)
+            held = value._excinfo
+            value = held[1] if isinstance(held, tuple) and len(held) == 3 else None
         if (
             isinstance(value, BaseException)
             and value is not exc

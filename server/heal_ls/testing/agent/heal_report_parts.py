@@ -154,7 +154,11 @@ def failure_from_exception(exc, item, paths, tb):
         exc = exc.exceptions[0]
         frames += traceback_frames(exc.__traceback__, paths, trim=False)
     failure = make_failure(item.nodeid, type(exc).__name__, safe_str(exc), frames, path, line)
-    failure.caught = [frame_record(f, line, False) for f, line in caught_entries(exc, tb, paths)]
+    try:  # it reads the test's objects: whatever they do, the user's run ends as pytest's would
+        caught = caught_entries(exc, tb, paths)
+    except Exception:
+        caught = []
+    failure.caught = [frame_record(f, line, False) for f, line in caught]
     failure.chain = chained_records(exc)
     return failure
 
