@@ -15,8 +15,8 @@ import re
 
 from heal_ls.locate.index import index_file
 from heal_ls.models import Failure, Frame, RunResult, TestOutcome
+from heal_ls.pysource.traceback_text import HEADERS, failure_from_text
 from heal_ls.testing.junit import Case, parse_cases
-from heal_ls.testing.traceback_text import HEADERS, failure_from_text
 
 # `tests/test_x.py:31: ` / `shop/x.py:13: KeyError` (long), `shop/x.py:13: in remove` (short)
 LOCATION = re.compile(r"^(?P<path>[^\s:][^:\n]*\.py):(?P<line>\d+):(?: in (?P<function>\S+)| .*)?$")

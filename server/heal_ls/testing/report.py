@@ -13,14 +13,14 @@ from typing import TypeVar
 
 from heal_ls.models import Chained, Failure, Frame, RunResult, TestOutcome
 from heal_ls.pysource.paths import is_workspace_file, relative_path
-from heal_ls.testing.agent import heal_protocol as wire
-from heal_ls.testing.agent.heal_exchange import read_exchange
-from heal_ls.testing.invocation import PytestInvocation
-from heal_ls.testing.traceback_text import (
+from heal_ls.pysource.traceback_text import (
     failure_from_pytest_text,
     failure_from_text,
     parse_faulthandler,
 )
+from heal_ls.testing.agent import heal_protocol as wire
+from heal_ls.testing.agent.heal_exchange import read_exchange
+from heal_ls.testing.invocation import PytestInvocation
 
 ABORT_EXIT_CODE = 70  # the plugin's own exit when a timed-out test would not stop
 PYTEST_ERROR_CODES = {2: "interrupted", 3: "internal error", 4: "usage error"}

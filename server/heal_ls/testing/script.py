@@ -13,13 +13,13 @@ import tempfile
 from collections.abc import Sequence
 
 from heal_ls.models import Failure, RunResult
+from heal_ls.pysource.traceback_text import failure_from_text, parse_faulthandler
 from heal_ls.testing.agent import heal_env
 from heal_ls.testing.invocation import write_overlay
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.prestart import DROPPED_ENV, PLUGIN_DIR
 from heal_ls.testing.process import run_process
 from heal_ls.testing.sandbox import NotIsolated, sandboxed
-from heal_ls.testing.traceback_text import failure_from_text, parse_faulthandler
 
 BOOT = os.path.join(PLUGIN_DIR, heal_env.OVERLAY_BOOT)
 FAULT_TIMEOUT = re.compile(r"^Timeout \(\d+:\d\d:\d\d(?:\.\d+)?\)!$", re.MULTILINE)

@@ -5,7 +5,7 @@ import sys
 import textwrap
 
 import pytest
-from heal_ls.testing.traceback_text import (
+from heal_ls.pysource.traceback_text import (
     failure_from_text,
     parse_faulthandler,
     parse_traceback,

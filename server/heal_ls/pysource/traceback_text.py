@@ -2,7 +2,8 @@
 
 Handles chained exceptions (cause / context), SyntaxError blocks, `[Previous line repeated N
 more times]`, exception groups (`+ Exception Group Traceback`, `| `-prefixed lines), frames in
-`<string>` or site-packages, and faulthandler dumps (for hangs and crashes).
+`<string>` or site-packages, and faulthandler dumps (for hangs and crashes). On the bottom floor:
+testing reads a script's or a CI log's failure with it, locate the tracebacks the code logged.
 """
 
 from __future__ import annotations
