@@ -63,9 +63,12 @@ def locate(
         reason = ranker.from_crash(failure, code, run)
         if reason is not None and ranker.suspects:
             reason = None  # a wrongly called def is still a function to heal
+        ranker.logged_raiser(failure, 0.99)  # below the raise the test saw
     else:
         ranker.call_path(code, 0.95)
         ranker.caught_raiser(failure)
+        ranker.logged_raiser(failure, 0.97)
+        ranker.log_caller(failure, 0.97)
         reason = ranker.from_test(failure, frames, run)
     missing, path, nearest = suggested_defs(failure, root, ranker.index)
     for node in nearest:  # the def the test meant, which never ran: nothing recorded lists it

@@ -60,6 +60,7 @@ from heal_ls.locate.flow import (
     quoted_names,
 )
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex, index_source
+from heal_ls.locate.logged import checked_log_calls, logged_raises, resolve_file
 from heal_ls.locate.missing import nearest_names
 from heal_ls.locate.spectrum import (
     BLOCK_MARK,
@@ -97,7 +98,7 @@ from heal_ls.locate.testline import (
 from heal_ls.locate.written import checked_text, written_into
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.parse import Def, name_of
-from heal_ls.pysource.paths import TestFiles, relative_path
+from heal_ls.pysource.paths import TestFiles, is_workspace_file, relative_path
 from heal_ls.pysource.source import SourceError, read_source
 
 # Run by the spectrum alone, a constructor or a renderer is less suspect than code that decides
@@ -855,6 +856,34 @@ class Ranker:
         if frames and self.function_of(frames[-1]) is not None:
             reason = "raised the exception the failing check is about"
             self.raise_site(frames, reason, 0.97, "on the path that raised the checked exception")
+
+    def logged_raiser(self, failure: Failure, score: float):
+        """The code caught an exception while the test ran and logged its traceback (a server
+        answering 500, closing the stream): the failure is its symptom, so the function that
+        raised it is a second raise site, the latest logged first, then its callers. Not when
+        the innermost frame of ours is the test's (a handler it wrote raised on purpose)."""
+        for rank, logged in enumerate(logged_raises(failure, self.root)):
+            frames = [f for f in logged.frames if is_workspace_file(f.path, self.root)]
+            code = [f for f in frames if f.path not in self.tests]
+            if not code or frames[-1] is not code[-1] or self.function_of(code[-1]) is None:
+                continue
+            reason = f"raised the {logged.exc_type} the code caught and logged during the test"
+            callers = "on the path of the exception the code logged"
+            self.raise_site(code, reason, score - 0.001 * rank, callers)
+
+    def log_caller(self, failure: Failure, score: float):
+        """The failing check reads a log record (`caplog.records`, `caplog.text`), and its
+        message shows where the logging call is: the def holding it logged what the check
+        refuses (a warning that should not come, a wrong message)."""
+        ran = [key.rsplit(":", 1)[0] for key in failure.covered]
+        for call in checked_log_calls(failure):
+            path = resolve_file(call, ran)
+            ours = path and is_workspace_file(path, self.root) and path not in self.tests
+            index = self.index(path) if ours else None
+            node = index.function_at(call.line) if index is not None else None
+            if path and node is not None:
+                reason = f"logged the record the failing check reads (line {call.line})"
+                self.add(path, node, reason, score, call.line)
 
     def raise_site(self, frames, reason: str, score: float, callers: str, refused=None):
         """The innermost frame raised, its callers led there; but a def that always raises (a
