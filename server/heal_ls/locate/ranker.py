@@ -878,10 +878,11 @@ class Ranker:
         ran = [key.rsplit(":", 1)[0] for key in failure.covered]
         for call in checked_log_calls(failure):
             path = resolve_file(call, ran)
-            ours = path and is_workspace_file(path, self.root) and path not in self.tests
-            index = self.index(path) if ours else None
+            if path is None or not is_workspace_file(path, self.root) or path in self.tests:
+                continue
+            index = self.index(path)
             node = index.function_at(call.line) if index is not None else None
-            if path and node is not None:
+            if node is not None:
                 reason = f"logged the record the failing check reads (line {call.line})"
                 self.add(path, node, reason, score, call.line)
 
