@@ -42,7 +42,7 @@ def pytest_collection_modifyitems(config, items):
     heal_select.deselect(config, items, set(config.getoption(heal_env.EXCLUDE_OPTION)))
 
 
-_EARLY = {}  # the import hooks heal_pytest_main installed before pytest started
+_EARLY: "dict[str, tuple]" = {}  # the import hooks heal_pytest_main installed before pytest started
 
 
 def install_importers_early():
