@@ -18,11 +18,13 @@ workspace is outside the tests (a handler the test wrote raised on purpose: the 
 
 from __future__ import annotations
 
+import builtins
 import os
 import re
 from dataclasses import dataclass
 
 from heal_ls.models import Failure, Frame
+from heal_ls.pysource.paths import is_workspace_file
 from heal_ls.pysource.traceback_text import failure_from_text
 
 SECTION = re.compile(r"^--- (?P<title>Captured [^\n]*?) ---$", re.M)
@@ -33,6 +35,14 @@ RECORD = re.compile(
     re.M,
 )
 FAILED_LEVELS = {"ERROR", "CRITICAL"}  # a raise logged at these went unhandled, by its words
+# The environment's errors (the network, the file system: `ConnectionError`, `TimeoutError`,
+# `FileNotFoundError`, ...): raised inside a library, logged and handled by design (a fetch
+# that falls back to a bundled copy), they say nothing of the code.
+ENVIRONMENT_ERRORS = frozenset(
+    name
+    for name, kind in vars(builtins).items()
+    if isinstance(kind, type) and issubclass(kind, OSError)
+)
 # LogRecord.__repr__ (the same in every Python 3): '<LogRecord: %s, %s, %s, %s, "%s">' of
 # name, levelno, pathname, lineno, msg
 RECORD_REPR = re.compile(r'<LogRecord: [^,<>]*, \d+, (?P<path>[^<>]+?), (?P<line>\d+), "')
@@ -78,9 +88,15 @@ def logged_raises(failure: Failure, root: str) -> list[LoggedRaise]:
             continue
         end = starts[at + 1].start() if at + 1 < len(starts) else len(log)
         logged = failure_from_text(log[record.end() : end], root)
-        if logged is not None and logged.frames:
+        if logged is not None and logged.frames and not _environment_error(logged, root):
             found.append(LoggedRaise(logged.exc_type, logged.message, logged.frames))
     return found[::-1]
+
+
+def _environment_error(logged: Failure, root: str) -> bool:
+    """An OSError kind raised outside the workspace's code (the network refused a library)."""
+    raised_in = logged.frames[-1].path
+    return logged.exc_type in ENVIRONMENT_ERRORS and not is_workspace_file(raised_in, root)
 
 
 def checked_log_calls(failure: Failure) -> list[LogCall]:

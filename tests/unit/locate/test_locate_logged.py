@@ -175,3 +175,14 @@ def test_the_failing_phases_log_is_read_and_the_latest_raise_first():
         ("ValueError", "/w/b.py"),
         ("KeyError", "/w/a.py"),
     ]
+
+
+def test_an_environment_error_a_library_raised_is_no_evidence():
+    """tldextract-36b90496 (round 13): the sandbox has no network, requests raised
+    `ConnectionError` under `_fetch_url`, which logged it and used its bundled list."""
+    fetch = [("/w/pkg/cache.py", 3, "_fetch_url"), ("/site-packages/requests/api.py", 9, "get")]
+    failure = Failure(id="t", exc_type="E", message="", when="call")
+    failure.stdout = logged(fetch, "requests.exceptions.ConnectionError: no network")
+    assert logged_raises(failure, "/w") == []
+    failure.stdout = logged(fetch[:1], "ConnectionError: our own refusal")
+    assert [r.exc_type for r in logged_raises(failure, "/w")] == ["ConnectionError"]
