@@ -81,8 +81,4 @@ def end(code: int) -> None:
 if __name__ == "__main__":
     if sys.argv[1:] == [heal_env.WAIT_OPTION]:
         take_run()
-    if heal_env.PLUGIN_NAME in sys.argv[1:]:
-        import heal_pytest_plugin
-
-        heal_pytest_plugin.install_importers_early()
     end(run())

@@ -42,42 +42,16 @@ def pytest_collection_modifyitems(config, items):
     heal_select.deselect(config, items, set(config.getoption(heal_env.EXCLUDE_OPTION)))
 
 
-_EARLY: "dict[str, tuple]" = {}  # the import hooks heal_pytest_main installed before pytest started
-
-
-def install_importers_early():
-    """heal_pytest_main's call, before pytest reads its command line: a project's addopts
-    `-p its_package.plugin` come before ours, so its package was imported, unrecorded and not
-    overlaid, before pytest_addoption (trio: no function of trio in any test's evidence)."""
-    _EARLY["importers"] = _importers()
-
-
-def _importers():
-    """(the overlay's finder, the recorder): either None when the run asks for neither."""
-    overlay = heal_overlay.install_from_environment()
-    # Ahead of the overlay on sys.meta_path, so overlaid workspace modules report their calls too.
-    if os.environ.get(heal_env.REPORT) and os.environ.get(heal_env.TRACE) == "1":
-        # pytest's rootdir may be unknown yet; which files are the workspace's needs only ROOT
-        return overlay, heal_watch.CallRecorder(parts.PathRules(_root()))
-    return overlay, None
-
-
 def _install_importers(early_config):
     """The overlay's and the recorder's import hooks, before any workspace module is imported:
     from pytest_addoption (see heal_overlay.install_from_environment), not
     pytest_load_initial_conftests, which comes after installed packages' plugins imported theirs,
-    so a workspace that is a pytest plugin ran unrecorded, its functions no test's evidence.
-    Installed earlier by heal_pytest_main, they go back ahead of pytest's assertion rewriter
-    (put first since), as they are when installed here: an unsaved test file is served too."""
-    early = _EARLY.pop("importers", None)
-    overlay, recorder = early or _importers()
-    if early is not None:
-        for finder in (overlay, recorder.finder if recorder else None):
-            if finder in sys.meta_path:
-                sys.meta_path.remove(finder)
-                sys.meta_path.insert(0, finder)
-    early_config._heal_overlay = overlay
-    early_config._heal_recorder = recorder
+    so a workspace that is a pytest plugin ran unrecorded, its functions no test's evidence."""
+    early_config._heal_overlay = heal_overlay.install_from_environment()
+    # Ahead of the overlay on sys.meta_path, so overlaid workspace modules report their calls too.
+    if os.environ.get(heal_env.REPORT) and os.environ.get(heal_env.TRACE) == "1":
+        # pytest's rootdir may be unknown yet; which files are the workspace's needs only ROOT
+        early_config._heal_recorder = heal_watch.CallRecorder(parts.PathRules(_root()))
 
 
 def pytest_configure(config):
