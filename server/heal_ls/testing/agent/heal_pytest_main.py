@@ -81,4 +81,8 @@ def end(code: int) -> None:
 if __name__ == "__main__":
     if sys.argv[1:] == [heal_env.WAIT_OPTION]:
         take_run()
+    if heal_env.PLUGIN_NAME in sys.argv[1:]:
+        import heal_importers
+
+        heal_importers.install_early()
     end(run())

@@ -14,6 +14,7 @@ import threading
 
 import heal_cov
 import heal_env
+import heal_importers
 import heal_overlay
 import heal_protocol as wire
 import heal_report_parts as parts
@@ -46,12 +47,19 @@ def _install_importers(early_config):
     """The overlay's and the recorder's import hooks, before any workspace module is imported:
     from pytest_addoption (see heal_overlay.install_from_environment), not
     pytest_load_initial_conftests, which comes after installed packages' plugins imported theirs,
-    so a workspace that is a pytest plugin ran unrecorded, its functions no test's evidence."""
-    early_config._heal_overlay = heal_overlay.install_from_environment()
-    # Ahead of the overlay on sys.meta_path, so overlaid workspace modules report their calls too.
-    if os.environ.get(heal_env.REPORT) and os.environ.get(heal_env.TRACE) == "1":
-        # pytest's rootdir may be unknown yet; which files are the workspace's needs only ROOT
-        early_config._heal_recorder = heal_watch.CallRecorder(parts.PathRules(_root()))
+    so a workspace that is a pytest plugin ran unrecorded, its functions no test's evidence.
+    Installed earlier by heal_pytest_main (heal_importers.py), they go back ahead of pytest's
+    assertion rewriter, put first since, as they are when installed here: an unsaved test file
+    is served too."""
+    early = heal_importers.take_early()
+    overlay, recorder = early or heal_importers.importers()
+    if early is not None:
+        for finder in (overlay, recorder.finder if recorder else None):
+            if finder in sys.meta_path:
+                sys.meta_path.remove(finder)
+                sys.meta_path.insert(0, finder)
+    early_config._heal_overlay = overlay
+    early_config._heal_recorder = recorder
 
 
 def pytest_configure(config):
@@ -86,12 +94,8 @@ def _drop_recorder(config):
         config._heal_recorder = None
 
 
-def _root():
-    return os.path.realpath(os.environ.get(heal_env.ROOT) or os.getcwd())
-
-
 def _path_rules(config):
-    return parts.PathRules(_root(), str(config.rootpath))
+    return parts.PathRules(heal_importers.root(), str(config.rootpath))
 
 
 def pytest_unconfigure(config):
