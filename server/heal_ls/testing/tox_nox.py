@@ -43,7 +43,9 @@ def _tox(path: str) -> list[str]:
         for line in parser[section].get("setenv", "").splitlines():
             if "=" in line:
                 names.add(line.split("=", 1)[0].strip())
-        for words in runs if own is not None else []:
+        if own is None:  # [testenv]'s commands: their arguments were read there
+            continue
+        for words in runs:
             args += [w for w in words if "{" not in w and not os.path.exists(os.path.join(root, w))]
     return _notes("tox.ini", sorted(names), args)
 
