@@ -65,6 +65,32 @@ def defines_tests(path: str | os.PathLike) -> bool:
     return re.search(r"(?m)^(?:(?:async\s+)?def\s+test|class\s+Test)", text) is not None
 
 
+def _code_named_like_a_test(path: str | os.PathLike, root: str | None) -> bool:
+    """A package module that only its name makes look like tests (trio's
+    `src/trio/testing/_trio_test.py`, the `@trio_test` decorator): outside a tests/ folder, and
+    no test at its top level, so pytest collects nothing from it. Taken for a test file, the
+    frames of the decorator it defines would hide the test's real frame, and the event loop it
+    calls would stand "on the failing call path"."""
+    name = os.path.basename(path)
+    if not (name.startswith("test_") or name.endswith("_test.py")):
+        return False  # conftest.py, or a tests/ folder's module: tests whatever they hold
+    folders = (
+        _relative_parts(path, root)[:-1] if root else (os.path.basename(os.path.dirname(path)),)
+    )
+    if not TEST_DIRS.isdisjoint(folders):
+        return False
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError:
+        return False
+    return not _defines_tests_at(os.fspath(path), stamp)
+
+
+@lru_cache(maxsize=1024)  # asked per frame and per suspect; the stamp keeps an edited file fresh
+def _defines_tests_at(path: str, _stamp: int) -> bool:
+    return defines_tests(path)
+
+
 class TestFiles:
     """Which files of a workspace hold tests for one ranking: those named as tests
     (`is_test_file`), and those a run collected a test from. pytest's own `python_files` and
@@ -77,12 +103,16 @@ class TestFiles:
         self.collected = frozenset(_real(path) for path in set(collected))  # a file, many tests
 
     def __contains__(self, path: str | os.PathLike) -> bool:
-        return is_test_file(path, self.root) or _real(path) in self.collected
+        if _real(path) in self.collected:
+            return True
+        return is_test_file(path, self.root) and not _code_named_like_a_test(path, self.root)
 
     def is_test_module(self, path: str | os.PathLike) -> bool:
         """A module of tests as its own folder tells (its name, a tests/ folder it is
         directly in; the folders above it are not looked at), or one the run collected from?"""
-        return is_test_file(path) or _real(path) in self.collected
+        if _real(path) in self.collected:
+            return True
+        return is_test_file(path) and not _code_named_like_a_test(path, None)
 
     @classmethod
     def of_run(

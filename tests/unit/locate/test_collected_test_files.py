@@ -268,3 +268,52 @@ def test_the_green_snapshot_keeps_a_module_the_map_holds_only_doctests_of(tmp_pa
         impact.record(run, complete=["maths.py", "tests/test_maths.py"])
         green = {path for (path,) in impact.db.execute("SELECT path FROM green_files")}
     assert green == {"maths.py"}
+
+
+def test_a_package_module_only_named_like_tests_is_code(tmp_path):
+    # trio's src/trio/testing/_trio_test.py: the @trio_test decorator, no test of its own
+    decorator = write_files(
+        tmp_path,
+        {
+            "src/loop/testing/_loop_test.py": "def loop_test(fn):\n"
+            "    def wrapper():\n        return run(fn)\n    return wrapper\n",
+            "src/loop/testing/check_test.py": "def test_it():\n    assert True\n",
+        },
+    )
+    tests = paths.TestFiles(str(tmp_path))
+    assert str(decorator / "src/loop/testing/_loop_test.py") not in tests
+    assert not tests.is_test_module(str(tmp_path / "src/loop/testing/_loop_test.py"))
+    assert str(tmp_path / "src/loop/testing/check_test.py") in tests  # it defines a test
+    assert str(tmp_path / "tests" / "helper_test.py") in tests  # a tests/ folder still says so
+    assert str(tmp_path / "conftest.py") in tests
+
+
+def test_the_loop_a_test_decorator_calls_is_not_on_the_failing_path(tmp_path):
+    write_files(
+        tmp_path,
+        {
+            "src/loop/testing/_loop_test.py": "def loop_test(fn):\n"
+            "    def wrapper():\n        return run(fn)\n    return wrapper\n",
+            "src/loop/core.py": "def run(fn):\n    return fn()\n\n\n"
+            "def threshold():\n    return float('inf')\n",
+            "tests/test_clock.py": "from loop.core import threshold\n\n\n"
+            "def test_threshold():\n    assert threshold() == 2.0\n",
+        },
+    )
+    frames = [
+        models.Frame(str(tmp_path / "src/loop/testing/_loop_test.py"), 3, "wrapper"),
+        models.Frame(str(tmp_path / "src/loop/core.py"), 2, "run"),
+        models.Frame(str(tmp_path / "tests/test_clock.py"), 5, "test_threshold"),
+    ]
+    failure = models.Failure(
+        "tests/test_clock.py::test_threshold",
+        "AssertionError",
+        "assert inf == 2.0",
+        frames=frames,
+        test="tests/test_clock.py::test_threshold",
+        test_path=str(tmp_path / "tests/test_clock.py"),
+        test_line=5,
+    )
+    reasons = {s.qualname: s.reason for s in locate(failure, str(tmp_path)).suspects}
+    assert "on the failing call path" not in reasons.get("run", "")
+    assert "wrapper" not in reasons and "loop_test.<locals>.wrapper" not in reasons
