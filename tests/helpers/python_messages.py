@@ -19,6 +19,16 @@ def _message(action):
     raise AssertionError("did not raise")
 
 
+def _raised(action):
+    """The name of the exception's type, and of its cause's (`raise ... from`; "" for none)."""
+    try:
+        action()
+    except Exception as error:  # noqa: BLE001 - any exception's kind is what we want
+        cause = error.__cause__
+        return [type(error).__name__, type(cause).__name__ if cause is not None else ""]
+    raise AssertionError("did not raise")
+
+
 class Owner:
     @property
     def netmask(self):
@@ -48,6 +58,42 @@ def _open_owner():
 THREE = 3  # a name, so no Python warns at compile time about `3[0]`
 
 
+class Entered:
+    def __enter__(self):
+        return self
+
+    async def __aenter__(self):
+        return self
+
+
+def _with(manager):
+    with manager:
+        pass
+
+
+def _async_with(manager):
+    async def enter():
+        async with manager:
+            pass
+
+    enter().send(None)  # raises before the coroutine's first await: no event loop needed
+
+
+def _generator_stopped():
+    def rows():
+        yield next(iter(()))
+
+    list(rows())
+
+
+def _async_generator_stopped():
+    async def rows():
+        raise StopAsyncIteration
+        yield  # an async generator
+
+    rows().__anext__().send(None)
+
+
 MESSAGES = {
     "cannot_import_name": _message(_import_missing_name),
     "no_module": _message(lambda: __import__("heal_probe_absent_module")),
@@ -64,6 +110,12 @@ MESSAGES = {
     "open_refused_kind": _message(_open_owner),
     "int_refused_kind": _message(lambda: int(Owner())),
     "wrong_kind_with": _message(lambda: exec("with 3:\n    pass")),
+    "context_manager": _message(lambda: _with(Owner())),
+    "context_manager_exit": _message(lambda: _with(Entered())),
+    "async_context_manager": _message(lambda: _async_with(Owner())),
+    "async_context_manager_exit": _message(lambda: _async_with(Entered())),
+    "generator_stopped": _message(_generator_stopped),
+    "async_generator_stopped": _message(_async_generator_stopped),
     "wrong_kind_subscript": _message(lambda: THREE[0]),
     "wrong_kind_call": _message(lambda: THREE()),
     "signature_unexpected_keyword": _message(lambda: _message.__call__(nope=1)),
@@ -76,5 +128,12 @@ MESSAGES = {
     "assert_in": _message(lambda: unittest.TestCase().assertIn("a", "bc")),
     "built_in_repr": repr("".join),
 }
+RAISED = {  # [the exception's type, its cause's type]
+    "context_manager": _raised(lambda: _with(Owner())),
+    "async_context_manager": _raised(lambda: _async_with(Owner())),
+    "generator_stopped": _raised(_generator_stopped),
+    "async_generator_stopped": _raised(_async_generator_stopped),
+}
 
-print(json.dumps({"version": "{}.{}".format(*sys.version_info[:2]), "messages": MESSAGES}))
+VERSION = "{}.{}".format(*sys.version_info[:2])
+print(json.dumps({"version": VERSION, "messages": MESSAGES, "raised": RAISED}))

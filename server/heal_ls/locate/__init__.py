@@ -5,6 +5,7 @@ paths.py   workspace, test and foreign files
 calls.py   names called on a failing test line, resolved to workspace functions
 flow.py    values a line reads traced back to the calls that made them; the test's earlier acts
 testline.py  the failing test line read for suspects
+chained.py  what the failure's exception chain says (PEP 479's StopIteration let out)
 evidence.py  small readings of a failure (signature errors, raise helpers, refused arguments)
 cached.py  callees a cache kept from running in the failing test
 callgraph.py  how many calls from the failing line's calls each function the test ran is

@@ -5,8 +5,9 @@
 `'Set' object has no attribute 'isdisjoint'` on the test's own line: the class of ours that lacks
 the member the test uses; so do Python's words for a missing dunder or setter there
 (`unsupported operand type(s) for /: 'Path' and 'str'`, `unhashable type: 'OUI'`,
-`property 'netmask' of 'IPNetwork' object has no setter`); a heal adds that member to the
-class (heal/member.py).
+`property 'netmask' of 'IPNetwork' object has no setter`, `'AsyncClient' object does not
+support the asynchronous context manager protocol`); a heal adds that member to the class
+(heal/member.py).
 
 The normal state of a test written first: it imports what does not exist yet. The failure points
 at that module (line 1), the importing line stays the failing line, and no function holds the
@@ -25,7 +26,8 @@ from heal_ls.locate.calls import statement_parts
 from heal_ls.locate.evidence import repr_class
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex
 from heal_ls.locate.state import missing_attribute, stored_on_self
-from heal_ls.models import Failure, Suspect
+from heal_ls.models import Failure, Frame, Suspect
+from heal_ls.pysource.parse import name_of
 from heal_ls.pysource.paths import TestFiles, is_workspace_file, relative_path
 from heal_ls.pysource.source import SourceError, read_source, split_lines
 
@@ -45,6 +47,14 @@ UNHASHABLE = re.compile(r"^unhashable type: '(?P<owner>\w+)'")
 _NO_SETTER = re.compile(r"^property '(?P<name>\w+)' of '(?P<owner>\w+)' object has no setter")
 # 3.8-3.10's words for it name no class (and 3.8-3.9 no attribute): the test's line says which
 _CANNOT_SET = re.compile(r"^can't set attribute(?: '(?P<name>\w+)')?$")
+# `with C():` of a class without the protocol's methods. 3.11+ name the class, and the exit
+# method when only it is missing; 3.8-3.10 raise AttributeError naming the method alone (3.8
+# looks `__aexit__` up before `__aenter__`), so the test's `with` statement says which class
+CONTEXT_MANAGER = re.compile(
+    r"^'(?P<owner>\w+)' object does not support the (?P<asynchronous>asynchronous )?context"
+    r" manager protocol(?: \(missed (?P<missed>__a?exit__) method\))?$"
+)
+_CONTEXT_METHOD = re.compile(r"^__a?(?:enter|exit)__$")
 _DUNDERS = {  # an operator's method: `a / b` tries `a.__truediv__(b)`, then `b.__rtruediv__(a)`
     "+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", "%": "mod",
     "**": "pow", "@": "matmul", "<<": "lshift", ">>": "rshift", "&": "and", "|": "or", "^": "xor",
@@ -128,8 +138,7 @@ def lacking_member(
         body = index.def_node(member.def_line)
         if member.qualname.rsplit(".", 1)[0] == node.qualname and body is not None:
             stored |= stored_on_self(body)
-    test = index_of(frame.path)
-    parts = statement_parts(test.tree.body, frame.line) if test and test.tree else []
+    parts = _test_line_parts(failure, index_of)
     if name in stored:
         return None
     if _calls_member(parts, name):
@@ -162,6 +171,11 @@ def _lacking_protocol(
         owner, name = setter
         short = f"lacks a setter for {name}, which {where} assigns"
         wanted.append((owner, f"{name}.setter", short))
+    elif (managed := _not_a_context_manager(failure, index_of)) is not None:
+        owners, member = managed
+        statement = "async with" if member.startswith("__a") else "with"
+        short = f"lacks {member} for the {statement} that {where} uses"
+        wanted += [(owner, member, short) for owner in owners]
     for owner, member, short in wanted:
         named = _class_named(owner, failure.covered, tests, index_of)
         if named is not None and member not in _members(named[1], named[2]):
@@ -184,8 +198,7 @@ def _no_setter(
     if (found := _CANNOT_SET.match(message)) is None:
         return None
     frame = failure.frames[-1]
-    test = index_of(frame.path)
-    parts = statement_parts(test.tree.body, frame.line) if test and test.tree else []
+    parts = _test_line_parts(failure, index_of)
     assigned = {
         (target.value.id, target.attr)
         for part in parts
@@ -201,6 +214,52 @@ def _no_setter(
         return None
     owner, name = owners.pop()
     return (owner, name) if owner else None
+
+
+def _not_a_context_manager(
+    failure: Failure, index_of: Callable[[str], ModuleIndex | None]
+) -> tuple[list[str], str] | None:
+    """(the classes, the method) a `with` or `async with` on the test's line found missing.
+    3.11+ name the class; 3.8-3.10 (AttributeError `__enter__`, `__aexit__`) do not: then the
+    classes are those the statement's items build (`AsyncClient(...)`) or hold in a local
+    whose recorded repr names its class (`with client:`)."""
+    message = failure.message.strip()
+    kind = failure.exc_type.rsplit(".", 1)[-1]
+    if kind == "TypeError" and (found := CONTEXT_MANAGER.match(message)) is not None:
+        prefix = "__a" if found["asynchronous"] else "__"
+        return [found["owner"]], found["missed"] or f"{prefix}enter__"
+    if kind != "AttributeError" or _CONTEXT_METHOD.match(message) is None:
+        return None
+    wanted = ast.AsyncWith if message.startswith("__a") else ast.With
+    frame = failure.frames[-1]
+    built = [
+        _built_class(item.context_expr, frame)
+        for part in _test_line_parts(failure, index_of)
+        for statement in ast.walk(part)
+        if isinstance(statement, wanted)  # its header on the line, not a `with` in its body
+        and statement.lineno <= frame.line <= statement.body[0].lineno
+        for item in statement.items
+    ]
+    return [owner for owner in built if owner], message
+
+
+def _built_class(expression: ast.expr, frame: Frame) -> str | None:
+    """The class name an expression builds (`C(...)`, `mod.C(...)`) or a local's recorded
+    repr starts with (`client`: `<zeep.client.AsyncClient object at 0x...>`)."""
+    if isinstance(expression, ast.Call):
+        return name_of(expression.func)
+    if isinstance(expression, ast.Name) and expression.id in frame.locals:
+        return repr_class(frame.locals[expression.id])
+    return None
+
+
+def _test_line_parts(
+    failure: Failure, index_of: Callable[[str], ModuleIndex | None]
+) -> list[ast.AST]:
+    """The parts of the statement the failing frame (the test's) is on."""
+    frame = failure.frames[-1]
+    test = index_of(frame.path)
+    return statement_parts(test.tree.body, frame.line) if test and test.tree else []
 
 
 def _members(index: ModuleIndex, node: ClassNode) -> set[str]:

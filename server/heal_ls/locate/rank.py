@@ -70,6 +70,7 @@ def locate(
         ranker.logged_raiser(failure, 0.97)
         ranker.log_caller(failure, 0.97)
         reason = ranker.from_test(failure, frames, run)
+    ranker.stopped_generator(failure, 1.01)  # above the consumer the reported raise is in
     missing, path, nearest = suggested_defs(failure, root, ranker.index)
     for node in nearest:  # the def the test meant, which never ran: nothing recorded lists it
         reason = f"its module lacks the {missing} the test asks for: Python suggests {node.name}"

@@ -17,6 +17,7 @@ from heal_ls.locate.calls import (
     patched_with,
     statement_parts,
 )
+from heal_ls.locate.chained import escaped_stop
 from heal_ls.locate.escapes import escaped_alike, escapes_with
 from heal_ls.locate.evidence import (
     always_raises,
@@ -870,6 +871,17 @@ class Ranker:
             reason = f"raised the {logged.exc_type} the code caught and logged during the test"
             callers = "on the path of the exception the code logged"
             self.raise_site(code, reason, score - 0.001 * rank, callers)
+
+    def stopped_generator(self, failure: Failure, score: float):
+        """PEP 479 turned a StopIteration that left a generator of ours into the failure's
+        RuntimeError (`escaped_stop`): where it was raised, the chain's innermost frame of
+        ours (the generator's unguarded `next(it)`), is the raise site, above the consumer
+        the reported frames end in; its callers up to the generator after it."""
+        frames = [f for f in escaped_stop(failure) if is_workspace_file(f.path, self.root)]
+        code = [f for f in frames if f.path not in self.tests]
+        if code and frames[-1] is code[-1] and self.function_of(code[-1]) is not None:
+            reason = "let a StopIteration out of a generator: Python raised it as the RuntimeError"
+            self.raise_site(code, reason, score, "on the path of the StopIteration let out")
 
     def log_caller(self, failure: Failure, score: float):
         """The failing check reads a log record (`caplog.records`, `caplog.text`), and its

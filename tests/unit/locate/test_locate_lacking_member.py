@@ -3,6 +3,8 @@
 the class itself is the suspect, first, with the reason, healable by adding that member
 (heal/member.py)."""
 
+from dataclasses import replace
+
 from heal_ls.locate import locate
 from heal_ls.models import RunResult
 
@@ -129,3 +131,52 @@ def test_a_dunder_or_setter_the_class_defines_stays_with_the_defs(tmp_path):
     error = ("TypeError", "unsupported operand type(s) for /: 'int' and 'str'")
     found = located_error(tmp_path / "builtins", error)
     assert found.suspects and found.suspects[0].qualname != "Set"
+
+
+MANAGED = """\
+from sets import Set
+
+
+async def test_disjoint():
+    s = Set([1])
+    s.add(2)
+    async with Lock() as held, s:
+        pass
+"""
+LOCK = "\n\nclass Lock:\n    async def __aenter__(self):\n        return self\n"
+
+
+def test_a_with_names_the_class_lacking_the_protocol_in_every_wording(tmp_path):
+    """3.11+ name the class (zeep-8d4f2353: `AsyncClient` had `__aexit__`, not `__aenter__`);
+    3.8-3.10 name the method alone: of the classes the statement builds (`Lock()`) or holds in
+    a local (`s`, by its recorded repr), the one of ours that lacks it."""
+    said = ("TypeError", "'Set' object does not support the asynchronous context manager protocol")
+    found = located_error(tmp_path / "named", said, SETS + LOCK, MANAGED)
+    assert (found.suspects[0].qualname, found.suspects[0].member) == ("Set", "__aenter__")
+    assert found.suspects[0].reason == (
+        "lacks __aenter__ for the async with that tests/test_sets.py:7 uses"
+    )
+    said = ("AttributeError", "__aenter__")
+    found = located_error(tmp_path / "unnamed", said, SETS + LOCK, MANAGED)
+    assert found.suspects[0].qualname != "Set"  # `s`'s repr was not recorded: no class known
+    tmp_path.joinpath("local").mkdir()
+    here, test_path = write_project(tmp_path / "local", "sets", SETS + LOCK, MANAGED)
+    keys = [f"{here}:{line_of(SETS, 'def __init__(')}"]
+    failure = failing_test(
+        test_path, "t::test_disjoint", 7, ("AttributeError", "__aenter__"), [], keys
+    )
+    failure.frames[0] = replace(failure.frames[0], locals={"s": "<sets.Set object at 0x1>"})
+    found = locate(failure, str(tmp_path / "local"), RunResult(str(tmp_path), failures=[failure]))
+    assert (found.suspects[0].qualname, found.suspects[0].member) == ("Set", "__aenter__")
+
+
+def test_a_with_of_a_class_not_ours_or_having_the_method_names_no_class(tmp_path):
+    """`'int' object does not support the context manager protocol` (tenacity-0b1cef0b: a def
+    returned the wrong value); `__aenter__` missing on `async with Lock()`, whose class defines
+    it: no class of ours in the statement lacks it, so the defs are ranked."""
+    said = ("TypeError", "'int' object does not support the context manager protocol")
+    found = located_error(tmp_path / "int", said, SETS + LOCK, MANAGED)
+    assert found.suspects and found.suspects[0].qualname != "Set"
+    said = ("AttributeError", "__aenter__")
+    found = located_error(tmp_path / "has", said, SETS + LOCK, MANAGED.replace(", s:", ":"))
+    assert found.suspects and found.suspects[0].qualname not in ("Set", "Lock")

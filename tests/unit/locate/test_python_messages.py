@@ -31,10 +31,10 @@ from heal_ls.locate.missing import (
 from heal_ls.locate.state import lacked
 from heal_ls.locate.testline import built_in_calls
 from heal_ls.locate.written import checked_text
-from heal_ls.models import RunResult
+from heal_ls.models import Chained, Frame, RunResult
 from heal_ls.pysource import paths
 
-from tests.helpers.locate import failing_test, line_of, write_project
+from tests.helpers.locate import failing_test, keys_of, line_of, write_project
 
 HELPER = Path(__file__).resolve().parents[2] / "helpers" / "python_messages.py"
 VERSIONS = ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"]
@@ -42,16 +42,23 @@ PYENV = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
 
 
 @pytest.fixture(scope="module", params=VERSIONS)
-def said(request) -> tuple[tuple[int, int], dict[str, str]]:
-    """(version, the messages that version's Python words), or a skip without its build."""
+def report(request) -> dict:
+    """What one version's Python said (python_messages.py's report), or a skip without its
+    build."""
     builds = sorted(glob.glob(f"{PYENV}/versions/{request.param}.*/bin/python"))
     if not builds:
         pytest.skip(f"pyenv has no build of Python {request.param}")
     out = subprocess.run([builds[-1], str(HELPER)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    report = json.loads(out.stdout)
-    assert report["version"] == request.param
-    major, minor = request.param.split(".")
+    found = json.loads(out.stdout)
+    assert found["version"] == request.param
+    return found
+
+
+@pytest.fixture(scope="module")
+def said(report) -> tuple[tuple[int, int], dict[str, str]]:
+    """(version, the messages that version's Python words)."""
+    major, minor = report["version"].split(".")
     return (int(major), int(minor)), report["messages"]
 
 
@@ -141,3 +148,92 @@ def test_a_property_without_a_setter_names_its_class_on_every_version(said, tmp_
 def _failure(exc_type: str, message: str, root: Path | None = None):
     test_path = str((root or Path("/w")) / "test_a.py")
     return failing_test(test_path, "test_a.py::test_a", 3, (exc_type, message), [], [])
+
+
+MANAGERS = """\
+class Owner:
+    def __init__(self):
+        self.open = True
+
+
+class Entered:
+    def __init__(self):
+        self.open = True
+
+    def __enter__(self):
+        return self
+
+    async def __aenter__(self):
+        return self
+"""
+STATEMENTS = {  # the message's key: the test's statement, the class and member it names
+    "context_manager": ("with Owner() as m:", "Owner", "__enter__"),
+    "context_manager_exit": ("with Entered() as m:", "Entered", "__exit__"),
+    "async_context_manager": ("async with Owner() as m:", "Owner", "__aenter__"),
+    "async_context_manager_exit": ("async with Entered() as m:", "Entered", "__aexit__"),
+}
+
+
+@pytest.mark.parametrize("key", sorted(STATEMENTS))
+def test_a_with_of_a_class_lacking_the_protocol_names_the_class_on_every_version(
+    report, tmp_path, key
+):
+    """3.11+ name the class (and the exit method when only it is missing); 3.8-3.10 raise
+    AttributeError naming the method alone, 3.8 `__aexit__` before `__aenter__`: the test's
+    `with` statement names the class (zeep-8d4f2353: `AsyncClient` without `__aenter__`)."""
+    statement, owner, member = STATEMENTS[key]
+    if report["version"] == "3.8" and key == "async_context_manager":
+        member = "__aexit__"  # 3.8 looks the exit up first: it is the one it says is missing
+    test = f"from managers import Entered, Owner\n\n\nasync def test_open():\n    {statement}\n"
+    test += "        assert m.open\n"
+    here, test_path = write_project(tmp_path, "managers", MANAGERS, test)
+    keys = [f"{here}:{line_of(MANAGERS, 'def __init__(')}"]
+    error = (report["raised"]["context_manager"][0], report["messages"][key])
+    failure = failing_test(test_path, "tests/test_managers.py::test_open", 5, error, [], keys)
+    found = locate(failure, str(tmp_path), RunResult(str(tmp_path), failures=[failure]))
+    top = found.suspects[0]
+    assert (top.qualname, top.member, found.healable) == (owner, member, True)
+    used = statement.split(" ")[0] if "async" not in statement else "async with"
+    assert top.reason == f"lacks {member} for the {used} that tests/test_managers.py:5 uses"
+
+
+ROWS = """\
+def rows(table):
+    it = iter(table)
+    yield next(it)
+    yield from it
+
+
+async def arows(table):
+    if not table:
+        raise StopAsyncIteration
+    for row in table:
+        yield row
+
+
+def head(table, n):
+    return list(rows(table))[:n]
+"""
+
+
+@pytest.mark.parametrize("key", ["generator_stopped", "async_generator_stopped"])
+def test_a_stop_a_generator_let_out_is_the_raise_site_on_every_version(report, tmp_path, key):
+    """PEP 479's words on every version: the RuntimeError is raised from the StopIteration
+    (its cause), whose frames the record's chain keeps; the generator's `next(it)` (or raise)
+    comes before `head`, the consumer the reported frames end in (petl-96cdc782)."""
+    here, test_path = write_project(tmp_path, "rows", ROWS, "def test_head():\n    pass\n")
+    raised, cause = report["raised"][key]
+    generator = "rows" if key == "generator_stopped" else "arows"
+    at = line_of(ROWS, "yield next(it)" if generator == "rows" else "raise StopAsyncIteration")
+    consumer = Frame(here, line_of(ROWS, "return list"), "head")
+    failure = failing_test(
+        test_path, "tests/test_rows.py::test_head", 2, (raised, report["messages"][key]),
+        [consumer], keys_of(here, ROWS, ("rows", "head")),
+    )  # fmt: skip
+    failure.chain = [Chained(cause, "", [Frame(here, at, generator)], cause=True)]
+    found = locate(failure, str(tmp_path), RunResult(str(tmp_path), failures=[failure]))
+    assert [s.qualname for s in found.suspects[:2]] == [generator, "head"]
+    assert found.suspects[0].focus_line == at
+    assert found.suspects[0].reason == (
+        "let a StopIteration out of a generator: Python raised it as the RuntimeError"
+    )
