@@ -107,6 +107,7 @@ class TestOutcome:
     covered: list[str] = field(default_factory=list)
     call: str | None = None  # the call phase's own outcome; None when it never ran
     blocks: dict[str, list[int]] | None = None  # as Failure.blocks
+    xfail: bool = False  # marked xfail: a "skipped" outcome is pytest's xfailed, "passed" xpassed
 
 
 @dataclass
@@ -118,6 +119,8 @@ class RunResult:
     failed: int = 0
     errors: int = 0
     skipped: int = 0
+    xfailed: int = 0  # of `skipped`: marked xfail, and failed (pytest's "xfailed")
+    xpassed: int = 0  # of `passed`: marked xfail, and passed (pytest's "xpassed")
     seconds: float = 0.0
     failures: list[Failure] = field(default_factory=list)
     tests: list[TestOutcome] = field(default_factory=list)
@@ -136,6 +139,16 @@ class RunResult:
     # those of its files it did not run because the impact map vouched for their last run.
     ran: int = 0
     vouched: int = 0
+
+    def count(self, test: TestOutcome) -> None:
+        """Add one test's outcome to the counts (an unknown outcome is an error)."""
+        name = {"passed": "passed", "failed": "failed", "skipped": "skipped"}.get(
+            test.outcome, "errors"
+        )
+        setattr(self, name, getattr(self, name) + 1)
+        if test.xfail and name in ("skipped", "passed"):
+            self.xfailed += name == "skipped"
+            self.xpassed += name == "passed"
 
 
 @dataclass

@@ -127,6 +127,29 @@ def test_nothing_fails_exits_0(project):
     assert re.fullmatch(r"1 passed in \d+\.\ds\n", result.stderr)
 
 
+def test_xfailed_and_xpassed_are_counted_as_pytest_counts_them(project):
+    write(
+        project,
+        {
+            "tests/test_marks.py": "import pytest\n\n\n"
+            "@pytest.mark.xfail(reason='known')\ndef test_known():\n    assert False\n\n\n"
+            "@pytest.mark.xfail(reason='fixed since')\ndef test_fixed():\n    pass\n\n\n"
+            "@pytest.mark.skip(reason='later')\ndef test_later():\n    pass\n",
+        },
+    )
+    result = heal_check(project)
+    assert result.returncode == 0
+    # pytest's own words: "1 passed, 1 skipped, 1 xfailed, 1 xpassed"
+    assert re.fullmatch(r"1 passed, 1 skipped, 1 xfailed, 1 xpassed in \d+\.\ds\n", result.stderr)
+    document = json.loads(heal_check(project, "--json").stdout)
+    assert (document["passed"], document["skipped"], document["xfailed"], document["xpassed"]) == (
+        2,
+        2,
+        1,
+        1,
+    )
+
+
 def test_broken_modules_are_reported_and_never_stop_the_rest(project):
     write(
         project,

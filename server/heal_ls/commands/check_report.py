@@ -95,8 +95,14 @@ def _traceback(failure: Failure, where: Located, root: str) -> list[str]:
 
 def summary_line(result: RunResult) -> str:
     errors = "error" if result.errors == 1 else "errors"  # as pytest says it
-    counts = [("failed", result.failed), (errors, result.errors), ("passed", result.passed)]
-    counts.append(("skipped", result.skipped))
+    counts = [
+        ("failed", result.failed),
+        (errors, result.errors),
+        ("passed", result.passed - result.xpassed),
+        ("skipped", result.skipped - result.xfailed),
+        ("xfailed", result.xfailed),
+        ("xpassed", result.xpassed),
+    ]
     parts = [f"{n} {label}" for label, n in counts if n] or ["no tests ran"]
     line = f"{', '.join(parts)} in {result.seconds:.1f}s"
     if result.vouched:  # the counts are the requested tests'; the run held others of the files
@@ -146,6 +152,8 @@ def check_document(
         failed=result.failed,
         errors=result.errors,
         skipped=result.skipped,
+        xfailed=result.xfailed,
+        xpassed=result.xpassed,
         seconds=round(result.seconds, 3),
         timed_out=result.timed_out,
         interrupted=result.interrupted,

@@ -67,3 +67,6 @@ class CheckDocument:
     # not run: the impact map vouched for their last run (testing/focus.py)
     ran: int = 0
     vouched: int = 0
+    # of `skipped` and of `passed`: the tests marked xfail (pytest's xfailed and xpassed)
+    xfailed: int = 0
+    xpassed: int = 0

@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING
 
 from heal_ls.impact.vouch import vouched_tests
 from heal_ls.impact.where import selects
+from heal_ls.models import RunResult
 
 if TYPE_CHECKING:  # `heal-ls check` reads first_run before the models are imported
-    from heal_ls.models import Failure, RunResult, TestOutcome
+    from heal_ls.models import Failure, TestOutcome
     from heal_ls.testing.options import RunOptions
 
 # What may follow a requested id inside a reported one: a test of a file or class, a
@@ -92,15 +93,17 @@ class Focus:
         and how many tests ran and how many the map vouched for (`vouched`) instead."""
         tests = [t for t in run.tests if self.wants(t.nodeid)]
         failures = [f for f in run.failures if f.test is None or self.wants(f.test)]
-        passed, failed, errors, skipped = _counts(tests, failures)
+        counts = _counts(tests, failures)
         return dataclasses.replace(
             run,
             tests=tests,
             failures=failures,
-            passed=passed,
-            failed=failed,
-            errors=errors,
-            skipped=skipped,
+            passed=counts.passed,
+            failed=counts.failed,
+            errors=counts.errors,
+            skipped=counts.skipped,
+            xfailed=counts.xfailed,
+            xpassed=counts.xpassed,
             ran=len(run.tests),
             vouched=vouched,
         )
@@ -114,17 +117,17 @@ class Focus:
         return dataclasses.replace(report, tests=[*report.tests, *contrast])
 
 
-def _counts(tests: list[TestOutcome], failures: list[Failure]) -> tuple[int, int, int, int]:
-    """passed/failed/errors/skipped as the report counts them: one per test outcome, plus a
-    failure no outcome stands for (a collection error, a failure seen only in pytest's output)."""
-    field = {"passed": "passed", "failed": "failed", "error": "errors", "skipped": "skipped"}
-    counts = dict.fromkeys(field.values(), 0)
+def _counts(tests: list[TestOutcome], failures: list[Failure]) -> RunResult:
+    """The counts as the report counts them (in a RunResult of its own): one per test outcome,
+    plus a failure no outcome stands for (a collection error, a failure seen only in pytest's
+    output)."""
+    counts = RunResult("")
     for test in tests:
-        counts[field.get(test.outcome, "errors")] += 1
+        counts.count(test)
     reported = {t.nodeid for t in tests}
     for failure in failures:
         if failure.test is None:
-            counts["errors"] += 1
+            counts.errors += 1
         elif failure.test not in reported:
-            counts["failed"] += 1
-    return counts["passed"], counts["failed"], counts["errors"], counts["skipped"]
+            counts.failed += 1
+    return counts

@@ -221,11 +221,10 @@ def _add_test(result: RunResult, row: wire.TestLine) -> None:
         covered=row.covered,
         call=row.call,
         blocks=row.blocks,
+        xfail=bool(row.xfail),
     )
     result.tests.append(outcome)
-    field = {"passed": "passed", "failed": "failed", "error": "errors", "skipped": "skipped"}
-    name = field.get(outcome.outcome, "errors")
-    setattr(result, name, getattr(result, name) + 1)
+    result.count(outcome)
     if row.failure is not None:
         result.failures.append(failure_of(row.failure))
 

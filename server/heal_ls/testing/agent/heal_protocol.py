@@ -323,8 +323,10 @@ class TestLine:
     # {abs_path: first lines of the blocks it ran} of those functions (BLOCKS runs, {} for none;
     # left out when not recorded)
     blocks: dict[str, list[int]] | None = None
+    # True for a test marked xfail: "skipped" is then pytest's xfailed, "passed" its xpassed
+    xfail: bool | None = None
     TAG: ClassVar[tuple[str, str]] = ("kind", TEST)
-    OMIT_NONE: ClassVar[tuple[str, ...]] = ("call", "interrupted", "blocks")
+    OMIT_NONE: ClassVar[tuple[str, ...]] = ("call", "interrupted", "blocks", "xfail")
     NESTED: ClassVar[dict[str, type]] = {"failure": FailureRecord}
 
 

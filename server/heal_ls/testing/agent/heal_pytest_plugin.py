@@ -251,6 +251,8 @@ class HealReporter:
         rec.stdout = "".join(f"--- {title} ---\n{text}" for title, text in report.sections)
         if report.skipped and rec.outcome == "passed":
             rec.outcome = "skipped"
+        if hasattr(report, "wasxfail"):  # pytest counts xfailed and xpassed apart
+            rec.xfail = True
         if report.failed:
             if rec.outcome not in ("failed", "error"):
                 timed_out = rec.failure is not None and rec.failure.timed_out
