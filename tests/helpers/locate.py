@@ -51,6 +51,23 @@ def failed_run(root: Path, test_path: str, nodeid: str, line: int, error, frames
     return failure, RunResult(str(root), 0, 1, failures=[failure])
 
 
+def ranked_after_check(
+    tmp_path: Path, module: str, text: str, test: str, defs: tuple[str, ...], failing_only=()
+) -> list[str]:
+    """What locate() ranks when the one test of `test` failed its `assert` line having run
+    `defs` of `module` (each named by a needle on its first line: a decorator's, as coverage
+    keys it), and a passing test ran them too, all but those in `failing_only`."""
+    here, test_path = write_project(tmp_path, module, text, test)
+    keys = {start: f"{here}:{line_of(text, start)}" for start in defs}
+    nodeid = f"tests/test_{module}.py::{test.split('def ')[1].split('(')[0]}"
+    error = ("AssertionError", "assert 1 == 2")
+    failure = failing_test(test_path, nodeid, line_of(test, "assert "), error, [], [*keys.values()])
+    shared = [key for start, key in keys.items() if start not in failing_only]
+    passing = [TestOutcome("tests/test_other.py::test_other", "passed", covered=shared)]
+    run = RunResult(str(tmp_path), passed=1, failed=1, failures=[failure], tests=passing)
+    return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
+
+
 def ranked_among_passing(
     root: Path, failure: Failure, covered: list[str], blocks=None
 ) -> list[str]:

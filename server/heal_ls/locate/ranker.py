@@ -76,7 +76,10 @@ from heal_ls.locate.spectrum import (
     split_key,
 )
 from heal_ls.locate.state import (
+    CONSTRUCTORS,
     class_of,
+    computed_on_self,
+    construction_only,
     held_locals,
     is_private,
     literal_tables,
@@ -85,6 +88,7 @@ from heal_ls.locate.state import (
     none_tested,
     read_off_self,
     returns_stored,
+    stored_attribute,
     stored_on_self,
     written_on_self,
     written_outside,
@@ -107,7 +111,6 @@ from heal_ls.pysource.source import SourceError, read_source
 # report: `UnusedImport.__init__`, `ImportationFrom.__str__` run in the tests that report one).
 BUILDERS = {"__init__", "__str__", "__repr__"}
 BUILDER_WEIGHT = 0.7
-CONSTRUCTORS = {"__new__", "__init__", "__post_init__"}
 NOOP_SCORE = 0.0005  # a def that does nothing, reached by the failing test: below any that did
 # a pytest.raises that got nothing: when at most this many of the defs the test ran raise the
 # expected exception, raising it is a specific refusal (Ranker.raisers_first)
@@ -1066,6 +1069,7 @@ class Ranker:
         compared = self.compared_attributes(test_path, test_line)
         self.attribute_writers(failure, compared, covered, where)
         self.attribute_makers(failure, compared, covered, scores, where)
+        self.checked_state_makers(failure, compared, on_line, covered, scores, where)
         self.property_makers(on_line, covered, where)
         self.missing_warning(failure, run, covered, (test_path, test_line), where)
         self.add_covered(failure, scores, run)
@@ -1124,6 +1128,54 @@ class Ranker:
                     bonus = scores.get(f"{path}:{node.start_line}", 0.0)
                     reason = f"stores .{name}, which the failing check {where} compares"
                     self.add(path, node, reason, 0.55 + 0.1 * bonus)
+
+    def checked_state_makers(
+        self, failure: Failure, compared: set[str], on_line, covered, scores, where: str
+    ):
+        """The failing check reads state an object keeps: an attribute it compares
+        (`c.connection_namespaces`), or one a reader called on the line returns as stored
+        (`len(s)`: `return self._size`). A method the test ran that computed that attribute and
+        stored it on its own object (`self._size -= 1`; `namespaces = list(...)`, then
+        `self.connection_namespaces = namespaces`), in a block the failing test ran, made the
+        value; the calls the line's value came through only carried it, so it comes right above
+        the best of them. Not a constructor, nor a helper only its constructor calls: what they
+        store is how the object began. `scores`: function Ochiai, the run's."""
+        state = compared | {
+            name
+            for path, reader in on_line
+            if (found := def_of(self.index(path), reader)) is not None
+            and (name := stored_attribute(found)) is not None
+        }
+        held = [self.suspects[key].score for key in self.checked if key in self.suspects]
+        if not state or not held:
+            return
+        for path, node in covered:
+            found = def_of(self.index(path), node)
+            if found is None or node.name in CONSTRUCTORS or self.builds_its_object(path, node):
+                continue
+            written = written_on_self(found)
+            for name in sorted(state & computed_on_self(found)):
+                if ran_a_store(failure, path, found, written[name]):
+                    bonus = scores.get(f"{path}:{node.start_line}", 0.0)
+                    reason = (
+                        f"computed and stored .{name}, the state the failing check {where} reads"
+                    )
+                    self.add(path, node, reason, max(held) + 0.001 + 0.0001 * bonus)
+                    break
+
+    def builds_its_object(self, path: str, node: FunctionNode) -> bool:
+        """Is the method a helper only its class's constructor calls (`construction_only`)?"""
+        owner = node.qualname.rpartition(".")[0]
+        index = self.index(path)
+        if not owner or index is None:
+            return False
+        methods = {
+            method.name: found
+            for method in index.functions
+            if method.qualname == f"{owner}.{method.name}"
+            and (found := def_of(index, method)) is not None
+        }
+        return construction_only(methods, node.name)
 
     def missing_warning(self, failure: Failure, run: RunResult | None, covered, at, where: str):
         """The test counted the warnings its code issued and got the wrong number (`assert

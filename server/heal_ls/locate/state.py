@@ -12,6 +12,7 @@ from heal_ls.locate.blocks import in_block
 from heal_ls.models import Failure
 from heal_ls.pysource.parse import Def, name_of, sole_return
 
+CONSTRUCTORS = {"__new__", "__init__", "__post_init__"}
 _MISSING_ATTRIBUTE = re.compile(r"^'(?P<owner>\w+)' object has no attribute '(?P<name>\w+)'")
 
 
@@ -49,7 +50,7 @@ def made_on_self(found: Def) -> set[str]:
     `self.schemes = schemes or self.default_schemes`): a parameter stored as it came was made
     by the caller. Nor an empty container (`self.items = {}`): a start state other defs fill,
     nothing a reader can have been handed wrong."""
-    params = {a.arg for a in [*found.args.posonlyargs, *found.args.args, *found.args.kwonlyargs]}
+    params = _parameters(found)
     made = set()
     for node in ast.walk(found):
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value:
@@ -62,6 +63,67 @@ def made_on_self(found: Def) -> set[str]:
                 t.attr for t in targets if isinstance(t, ast.Attribute) and _on_self(t) and not kept
             }
     return made
+
+
+def computed_on_self(found: Def) -> set[str]:
+    """`made_on_self`, and a parameter the def rebinds before it stores it (`namespaces =
+    list(...)`, then `self.connection_namespaces = namespaces`): the def computed that value,
+    the caller only started it."""
+    params = _parameters(found)
+    rebound = params & {
+        node.id
+        for node in ast.walk(found)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    }
+    computed = made_on_self(found)
+    for node in ast.walk(found):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in rebound
+        ):
+            computed |= {
+                t.attr for t in node.targets if isinstance(t, ast.Attribute) and _on_self(t)
+            }
+    return computed
+
+
+def stored_attribute(found: Def) -> str | None:
+    """The attribute a `returns_stored` accessor returns (`return self._size`: `_size`)."""
+    returned = sole_return(found)
+    value = returned.value if returned is not None else None
+    return value.attr if isinstance(value, ast.Attribute) and _on_self(value) else None
+
+
+def construction_only(methods: dict[str, Def], name: str) -> bool:
+    """Is the method `name` of a class (`methods`: its defs by name) called, through `self`,
+    only by its constructor and by helpers only the constructor calls (`__init__` ->
+    `_parse_chunk_table` -> `_parse_oidf_chunk`)? What such a helper stores is how the object
+    began, made from what the constructor was handed."""
+    called_by: dict[str, set[str]] = {called: set() for called in methods}
+    for caller, found in methods.items():
+        for called in _self_calls(found) & set(methods):
+            called_by[called].add(caller)
+    building = set(CONSTRUCTORS)
+    while grown := {m for m, by in called_by.items() if by and by <= building} - building:
+        building |= grown
+    return name in building - CONSTRUCTORS
+
+
+def _self_calls(found: Def) -> set[str]:
+    return {
+        node.func.attr
+        for node in ast.walk(found)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "self"
+    }
+
+
+def _parameters(found: Def) -> set[str]:
+    arguments = found.args
+    return {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
 
 
 def literal_tables(found: Def | None) -> set[str]:
@@ -109,9 +171,7 @@ def returns_stored(found: Def) -> bool:
     """Is the def's whole body (past its docstring) `return self.<attribute>`? Such an accessor
     (`def token(self): return self._token`) computes nothing: a wrong value came from whoever
     stored it."""
-    returned = sole_return(found)
-    value = returned.value if returned is not None else None
-    return isinstance(value, ast.Attribute) and _on_self(value)
+    return stored_attribute(found) is not None
 
 
 def read_off_self(found: Def, block: int | None = None) -> set[str]:

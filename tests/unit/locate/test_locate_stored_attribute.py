@@ -4,10 +4,7 @@ comes first: `reset` (which `__init__` calls) made the `tabstops` that `assert
 screen.tabstops == {8}` compares (pyte-84565d5f), and a property that only returns `self._token`
 is a read, not the `from_header` that chose the token (werkzeug-2051469a)."""
 
-from heal_ls import models
-from heal_ls.locate import locate
-
-from tests.helpers.locate import failing_test, line_of, write_project
+from tests.helpers.locate import ranked_after_check
 
 SCREEN = """\
 class Screen:
@@ -61,16 +58,7 @@ AUTH_DEFS = ("def __init__(", "@property", "@classmethod")
 
 
 def ranked(tmp_path, module: str, text: str, test: str, defs: tuple[str, ...]) -> list[str]:
-    """What locate() ranks when the failing test ran `defs` (each named by its first line: a
-    decorator's, as coverage keys it) and so did a passing test."""
-    here, test_path = write_project(tmp_path, module, text, test)
-    keys = [f"{here}:{line_of(text, start)}" for start in defs]
-    nodeid = f"tests/test_{module}.py::{test.split('def ')[1].split('(')[0]}"
-    error = ("AssertionError", "assert 1 == 2")
-    failure = failing_test(test_path, nodeid, line_of(test, "assert "), error, [], keys)
-    passing = [models.TestOutcome("tests/test_other.py::test_other", "passed", covered=keys)]
-    run = models.RunResult(str(tmp_path), passed=1, failed=1, failures=[failure], tests=passing)
-    return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
+    return ranked_after_check(tmp_path, module, text, test, defs)
 
 
 def test_the_method_that_computed_the_compared_attribute_comes_first(tmp_path):
