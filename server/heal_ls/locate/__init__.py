@@ -3,7 +3,9 @@
 index.py   where each def starts and ends (stdlib ast, cached by content hash)
 paths.py   workspace, test and foreign files
 calls.py   names called on a failing test line, resolved to workspace functions
+operators.py  the dunders a line's operators call, on the class the evidence gives the operand
 flow.py    values a line reads traced back to the calls that made them; the test's earlier acts
+           and checks
 testline.py  the failing test line read for suspects
 chained.py  what the failure's exception chain says (PEP 479's StopIteration let out)
 evidence.py  small readings of a failure (signature errors, raise helpers, refused arguments)

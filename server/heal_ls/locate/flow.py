@@ -111,6 +111,24 @@ def calls_before_line(tree: ast.Module, line: int) -> list[list[str]]:
     return found
 
 
+def statements_before_line(tree: ast.Module, line: int) -> list[ast.stmt]:
+    """The simple statements the test ran before the failing `line`, in its own body."""
+    function = _enclosing_function(tree.body, line)
+    if function is None:
+        return []
+    return [s for s in _own_statements(function) if (s.end_lineno or s.lineno) < line]
+
+
+def is_check(statement: ast.stmt) -> bool:
+    """Is the statement a check: an `assert`, or an assertion call (`self.assertEqual(...)`,
+    `assert_that(...)`)? One the test ran before its failing line passed."""
+    if isinstance(statement, ast.Assert):
+        return True
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    name = name_of(call.func) if isinstance(call, ast.Call) else None
+    return name is not None and name.lower().startswith("assert")
+
+
 def locals_at(tree: ast.Module, line: int) -> frozenset[str]:
     """The plain names the test function holding `line` binds: its parameters (fixtures,
     parametrize arguments) and what it assigns."""

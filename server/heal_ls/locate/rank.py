@@ -88,6 +88,7 @@ def locate(
     # (the spectrum of whole functions, or of their likeliest block, ties them)
     own = ranker.own_blocks(failure, run)
     ranker.builders_below_checked(own)
+    ranker.earlier_checks_aside(failure, frames)
     ranker.enclosing_defs()
     ranker.noops_last()
     ranker.escapers_first(failure)

@@ -8,7 +8,7 @@ import ast
 from heal_ls.locate.affinity import words
 from heal_ls.locate.blocks import block_of, starts_handler
 from heal_ls.locate.cached import called_in, memoized, private_writes, skipped_callees
-from heal_ls.locate.callgraph import Key, call_distances, key_of
+from heal_ls.locate.callgraph import Key, call_distances, key_of, names_reached
 from heal_ls.locate.calls import (
     call_names,
     imported_functions,
@@ -56,13 +56,17 @@ from heal_ls.locate.expected import (
 from heal_ls.locate.flow import (
     argument_reads,
     handed_to,
+    is_check,
+    locals_at,
     names_feeding_line,
     passed_values,
     quoted_names,
+    statements_before_line,
 )
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.logged import checked_log_calls, logged_raises, resolve_file
 from heal_ls.locate.missing import nearest_names
+from heal_ls.locate.operators import ClassTable, operator_calls, repr_classes
 from heal_ls.locate.spectrum import (
     BLOCK_MARK,
     DSTAR_CAP,
@@ -165,6 +169,9 @@ class Ranker:
         self.ochiai_of: dict[str, dict[str, float]] = {}
         self.tests_code: dict[Key, bool] = {}
         self.acted: dict[Key, str] = {}  # the test's acts before the failing check: their reason
+        self.failing_at: tuple[str, int] | None = None  # the test's failing line, when known
+        self.line_tied: list[Place] = []  # its calls, the defs computing what it checks, acts
+        self.classes: ClassTable | None = None  # of the modules the failing test ran
 
     def index(self, path: str) -> ModuleIndex | None:
         if path not in self.indexes:
@@ -1018,6 +1025,10 @@ class Ranker:
         covered = self.covered_functions(failure)
         scores = self.ochiai(failure, run)
         on_line, feeding = self.test_line_suspects(test_path, test_line, covered)
+        tree = self.test_tree(test_path, test_line)
+        parts = statement_parts(tree.body, test_line) if tree and test_line else []
+        operated = self.operator_suspects(failure, frames, (test_path, test_line), covered, parts)
+        on_line += [c for c in operated if c not in on_line]
         built_in = built_in_calls(failure.message)
         on_line = [(p, n) for p, n in on_line if n.name not in built_in]
         if not on_line:
@@ -1042,6 +1053,8 @@ class Ranker:
             score = scores.get(f"{path}:{node.start_line}", 0.0)
             self.add(path, node, "called the mock the failing assertion checks", 0.85 + 0.1 * score)
         self.checked |= {self.key(path, node) for path, node in [*on_line, *feeding]}
+        self.line_tied = [*on_line, *feeding, *acted]
+        self.failing_at = (test_path, test_line) if test_path and test_line else None
         for path, node in on_line:
             self.called_on_line.add(self.key(path, node))
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
@@ -1465,6 +1478,89 @@ class Ranker:
         if tree is None:
             return [], []
         return line_suspects(tree, test_path, test_line, covered, self.tests)
+
+    def operator_suspects(
+        self, failure: Failure, frames: list[Frame], at, covered, parts: list[ast.AST]
+    ) -> list[Place]:
+        """The defs of ours the operators in `parts` (of a statement of the failing test at or
+        before the failing line `at`) called (`a & TEE(...)`: `_TEE.__rand__`), each resolved
+        on the class the evidence gives its operand (operators.ClassTable)."""
+        calls = operator_calls(parts)
+        if not calls:
+            return []
+        frame = next((f for f in reversed(frames) if (f.path, f.line) == at), None)
+        local_reprs = frame.locals if frame is not None else {}
+        table = self.class_table(covered)
+        shown = repr_classes(failure.message or "")
+        found: list[Place] = []
+        for call in calls:
+            classes = table.classes_of(call.operand, local_reprs, shown)
+            found += [
+                (p, n)
+                for p, n in covered
+                if n.name == call.dunder and class_of(n.qualname) in classes and (p, n) not in found
+            ]
+        return found
+
+    def class_table(self, covered) -> ClassTable:
+        """The classes of the modules the failing test ran, read once a ranking."""
+        if self.classes is None:
+            modules = [self.index(path) for path in sorted({path for path, _ in covered})]
+            self.classes = ClassTable(m.tree for m in modules if m is not None and m.tree)
+        return self.classes
+
+    def earlier_checks_aside(self, failure: Failure, frames: list[Frame]) -> None:
+        """A def that only an earlier check of the failing test called (`assert client.sid ==
+        'sid'` before the failing `assert client.transport == 'websocket'`), which passed, and
+        that the failing line's calls (and the defs computing what it checks) cannot reach, ran
+        in the failing test for that check: the spectrum counts the test as a whole, so its
+        blocks look specific to the failure, yet the check it served passed and the failing
+        line never ran it. Ranked by the spectrum alone, it does not pass the failing line's own
+        calls. Not a def that stores attributes (an earlier act's effect is what later lines
+        read: such a method called on the checked object may have made the value), nor one
+        the failing line calls or reaches."""
+        tree = self.test_tree(*self.failing_at) if self.failing_at else None
+        own = [self.suspects[k].score for k in self.called_on_line if k in self.suspects]
+        if tree is None or self.failing_at is None or not own:
+            return
+        covered = self.covered_functions(failure)
+        readers = [
+            (path, node)
+            for path, node in self.checked_before(failure, frames, tree, self.failing_at, covered)
+            if (found := def_of(self.index(path), node)) is not None
+            and not written_on_self(found)
+            and not written_outside(found)
+        ]
+        # what an earlier check only read made nothing the failing line reads
+        sources = [
+            c for c in self.line_tied if c not in readers or self.key(*c) in self.called_on_line
+        ]
+        reached = call_distances(sources, covered, self.index, names_reached)
+        bar = max(own) - 0.001
+        for path, node in readers:
+            key = self.key(path, node)
+            suspect = self.suspects.get(key)
+            if suspect is None or key not in self.by_spectrum or suspect.score <= bar:
+                continue
+            if key in self.called_on_line or key in reached or key in self.on_path:
+                continue
+            suspect.score = bar
+            suspect.reason += "; only an earlier check of the test called it, and that check passed"
+
+    def checked_before(
+        self, failure: Failure, frames: list[Frame], tree, at: tuple[str, int], covered
+    ) -> list[Place]:
+        """The defs the failing test's checks before its failing line `at` called (by name,
+        by their operators), and no other earlier statement of it (an act) called."""
+        local = locals_at(tree, at[1])
+        checked: list[Place] = []
+        acted: list[Place] = []
+        for statement in statements_before_line(tree, at[1]):
+            found = resolve(names_on_line(tree, statement.lineno, local), covered)
+            parts = statement_parts(tree.body, statement.lineno)
+            found += self.operator_suspects(failure, frames, at, covered, parts)
+            (checked if is_check(statement) else acted).extend(found)
+        return [c for c in dict.fromkeys(checked) if c not in acted]
 
     def acted_before(self, test_path, test_line, covered, wanted: bool):
         tree = self.test_tree(test_path, test_line) if wanted else None
