@@ -3,6 +3,7 @@
 Run by each pyenv interpreter (3.8-3.13) in tests/unit/test_python_messages.py; keep it to
 syntax and modules every one of them has."""
 
+import csv
 import json
 import os
 import re
@@ -120,6 +121,8 @@ MESSAGES = {
     "wrong_kind_call": _message(lambda: THREE()),
     "signature_unexpected_keyword": _message(lambda: _message.__call__(nope=1)),
     "signature_missing": _message(lambda: _message()),
+    "keyword_refused_by_c_unnamed": _message(lambda: csv.reader([], row_limit=1)),
+    "keyword_refused_by_c_named": _message(lambda: int("1", row_limit=1)),
     "signature_too_many": _message(lambda: _message(1, 2)),
     "signature_method_missing": _message(lambda: Owner().mask()),
     "protocol_iter": _message(lambda: iter(type("It", (), {"__iter__": lambda s: 3})())),

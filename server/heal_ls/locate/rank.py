@@ -59,6 +59,8 @@ def locate(
     frames = below_the_runner([f for f in failure.frames if is_workspace_file(f.path, root)], tests)
     code = [f for f in frames if f.path not in tests]
     ranker.signature_callee(failure, frames, run)
+    ranker.keyword_taker(failure, frames)
+    ranker.swallowed_refusal(failure, frames)
     if code and frames[-1] is code[-1]:
         reason = ranker.from_crash(failure, code, run)
         if reason is not None and ranker.suspects:

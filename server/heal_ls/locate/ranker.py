@@ -64,6 +64,15 @@ from heal_ls.locate.flow import (
     statements_before_line,
 )
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex, index_source
+from heal_ls.locate.keywords import (
+    TakenFrame,
+    forwardings,
+    keyword_taker,
+    passed_keywords,
+    refused_keyword,
+    takes_keyword,
+    var_keyword,
+)
 from heal_ls.locate.logged import checked_log_calls, logged_raises, resolve_file
 from heal_ls.locate.missing import nearest_names
 from heal_ls.locate.operators import ClassTable, operator_calls, repr_classes
@@ -628,8 +637,19 @@ class Ranker:
         if protocol is not None:
             self.protocol_method(failure, protocol, run)
         named = signature_error_callee(failure)
-        if named is None or not frames:
-            return
+        found = self.named_callee(failure, frames, named) if named is not None else None
+        if found is not None:
+            path, node = found
+            caller = frames[-1]
+            where = f"{relative_path(caller.path, self.root)}:{caller.line}"
+            reason = f"called at {where} with arguments its signature refuses ({failure.message})"
+            self.add(path, node, reason, 1.05)
+
+    def named_callee(self, failure: Failure, frames: list[Frame], named: str) -> Place | None:
+        """The def of ours a signature's TypeError names (`named`), called from the innermost
+        frame of ours, else None."""
+        if not frames:
+            return None
         caller = frames[-1]
         index = self.index(caller.path)
         line_names = names_on_line(index.tree, caller.line) if index and index.tree else []
@@ -637,11 +657,78 @@ class Ranker:
         found = [(p, n) for p, n in pool if n.qualname == named or n.qualname.endswith("." + named)]
         if "." not in named:  # Python < 3.10 names only `__init__`: the call line tells whose
             found = [(p, n) for p, n in found if any(matches(x, n) for x in line_names)] or found
-        if found:
-            path, node = found[0]
-            where = f"{relative_path(caller.path, self.root)}:{caller.line}"
-            reason = f"called at {where} with arguments its signature refuses ({failure.message})"
-            self.add(path, node, reason, 1.05)
+        return found[0] if found else None
+
+    def keyword_taker(self, failure: Failure, frames: list[Frame]) -> None:
+        """`'row_limit' is an invalid keyword argument for this function`: the keyword the
+        test's own call passes (`from_csv(path, row_limit=2)`) went down in `**kwargs` until a
+        function not of ours refused it; the outermost def that took it into its `**kwargs`
+        from the test is the one meant to take it. A refusing def of ours without `**` is
+        `signature_callee`'s."""
+        refused = refused_keyword(failure)
+        test = next((f for f in reversed(frames) if f.path in self.tests), None)
+        if refused is None or test is None:
+            return
+        if refused.callee is not None:
+            named = self.named_callee(failure, frames, refused.callee)
+            found = def_of(self.index(named[0]), named[1]) if named is not None else None
+            if found is not None and var_keyword(found) is None:
+                return
+        tree = self.test_tree(test.path, test.line)
+        statement = statement_parts(tree.body, test.line) if tree is not None else []
+        if refused.keyword not in passed_keywords(statement):
+            return
+        below = frames[frames.index(test) + 1 :]
+        taken = []
+        for frame in (f for f in below if f.path not in self.tests):
+            index = self.index(frame.path)
+            node = index.function_for_frame(frame.line, frame.function) if index else None
+            found = def_of(index, node) if node is not None else None
+            if node is not None and found is not None:
+                taken.append(TakenFrame(frame, node, found))
+        taker = keyword_taker(refused.keyword, taken)
+        if taker is not None:
+            reason = (
+                f"took the keyword {refused.keyword!r} the test passes into its **kwargs and "
+                f"handed it on to a call that refused it ({failure.message})"
+            )
+            self.add(taker.frame.path, taker.node, reason, 1.05)
+
+    def swallowed_refusal(self, failure: Failure, frames: list[Frame]) -> None:
+        """The failing test passes `k=` (`interp(expr, raise_errors=True)` under a bare
+        `except: pass`) to a def it ran that hands its `**kw` on to a def of ours whose
+        signature has no `k` and no `**`, and that def never ran in the failing test: the
+        call raised TypeError, which something caught. The def that cannot take `k` is the
+        one to change, as when the message names it."""
+        test = next((f for f in frames if f.path in self.tests), None)
+        index = self.index(test.path) if test is not None else None
+        node = index.function_for_frame(test.line, test.function) if index and test else None
+        found = def_of(index, node) if node is not None else None
+        if found is None:
+            return
+        passed = passed_keywords(found.body)
+        covered = set(failure.covered)
+        for path, giver in self.covered_functions(failure):
+            module = self.index(path)
+            body = def_of(module, giver)
+            if module is None or body is None or var_keyword(body) is None:
+                continue
+            handed = passed - {a.arg for a in [*body.args.args, *body.args.kwonlyargs]}
+            for forwarding in forwardings(module, giver, body) if handed else []:
+                callee = forwarding.callee
+                refuser = def_of(module, callee)
+                if refuser is None or f"{path}:{callee.start_line}" in covered:
+                    continue  # it ran: its signature took what it was handed
+                if not ran_a_store(failure, path, body, [forwarding.line]):
+                    continue  # the forwarding call's branch did not run
+                refused = sorted(k for k in handed if not takes_keyword(refuser, k))
+                if refused:
+                    reason = (
+                        f"{giver.qualname} handed it the keyword {refused[0]!r} the test passes, "
+                        "which its signature lacks; it never ran in the failing test (the "
+                        "TypeError was caught)"
+                    )
+                    self.add(path, callee, reason, 0.96)
 
     def protocol_method(self, failure: Failure, name: str, run: RunResult | None):
         """`iter() returned non-iterator`: an __iter__ that ran in this test returned it (one

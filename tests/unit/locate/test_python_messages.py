@@ -21,6 +21,7 @@ from heal_ls.locate.evidence import (
     refused_kind,
     signature_error_callee,
 )
+from heal_ls.locate.keywords import RefusedKeyword, refused_keyword
 from heal_ls.locate.missing import (
     CANNOT_IMPORT,
     NO_MODULE,
@@ -84,6 +85,17 @@ def test_signatures_and_protocols_read_on_every_version(said):
     assert method == ("Owner.mask" if version >= (3, 10) else "mask")
     assert protocol_error_method(_failure("TypeError", m["protocol_iter"])) == "__iter__"
     assert protocol_error_method(_failure("TypeError", m["protocol_str"])) == "__str__"
+
+
+def test_a_refused_keyword_reads_as_each_version_words_it(said):
+    """A def's `_message() got an unexpected keyword argument 'nope'`; C's `'row_limit' is an
+    invalid keyword argument for int()` (`for this function` unnamed), which 3.13 words as a
+    def's (`int() got ...`, `this function got ...`)."""
+    _, m = said
+    read = lambda key: refused_keyword(_failure("TypeError", m[key]))  # noqa: E731
+    assert read("signature_unexpected_keyword") == RefusedKeyword("nope", "_message")
+    assert read("keyword_refused_by_c_unnamed") == RefusedKeyword("row_limit", None)
+    assert read("keyword_refused_by_c_named") == RefusedKeyword("row_limit", "int")
 
 
 def test_a_refused_kind_reads_as_each_version_names_it(said):
