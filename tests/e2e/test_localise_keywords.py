@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from heal_ls.diagnose import diagnose
 from heal_ls.testing.options import RunOptions
-from helpers.projects import write_files
+from helpers.projects import INTERPRETER, SWALLOWED, suspects_of, write_files
 
 FILES = {
     "pytest.ini": "[pytest]\npythonpath = src\ntestpaths = tests\n",
@@ -37,24 +37,9 @@ FILES = {
         def from_csv(text, header=True, **kwargs):
             return list(reader(io.StringIO(text), header=header, **kwargs).rows)
     """,
-    "src/kw/interpreter.py": """
-        class Interpreter:
-            def __init__(self):
-                self.error = []
-
-            def __call__(self, expr, **kw):
-                return self.eval(expr, **kw)
-
-            def eval(self, expr, show_errors=True):
-                try:
-                    return eval(compile(expr, "<expr>", "eval"), {})
-                except SyntaxError as exc:
-                    self.error.append(exc)
-                    if show_errors:
-                        print(exc)
-    """,
+    "src/interpreter.py": INTERPRETER,
+    "tests/test_interpreter.py": SWALLOWED,
     "tests/test_kw.py": """
-        from kw.interpreter import Interpreter
         from kw.tables import from_csv
 
 
@@ -64,19 +49,6 @@ FILES = {
 
         def test_row_limit():
             assert len(from_csv("a\\n1\\n2\\n", row_limit=2)) == 2
-
-
-        def test_evaluates():
-            assert Interpreter()("1 + 2", show_errors=False) == 3
-
-
-        def test_syntax_error_raises():
-            interp = Interpreter()
-            try:
-                interp("1x = 1", show_errors=False, raise_errors=True)
-            except Exception:
-                pass
-            assert interp.error
     """,
 }
 
@@ -88,9 +60,7 @@ def checked(tmp_path_factory):
 
 
 def first(checked, name: str):
-    _, located = checked
-    (where,) = [where for failure, where in located if failure.id.endswith(name)]
-    return where.suspects[0]
+    return suspects_of(checked, name)[0]
 
 
 def test_the_def_that_took_the_keyword_into_its_kwargs_comes_first(checked):

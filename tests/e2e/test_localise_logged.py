@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from heal_ls.diagnose import diagnose
 from heal_ls.testing.options import RunOptions
-from helpers.projects import write_files
+from helpers.projects import suspects_of, write_files
 
 FILES = {
     "pytest.ini": "[pytest]\npythonpath = src\ntestpaths = tests\n",
@@ -83,26 +83,20 @@ def checked(tmp_path_factory):
     return asyncio.run(diagnose(project, RunOptions(test_timeout=60)))
 
 
-def suspects(checked, name: str):
-    _, located = checked
-    (where,) = [where for failure, where in located if failure.id.endswith(name)]
-    return where.suspects
-
-
 def test_the_function_whose_raise_the_server_logged_ranks_first(checked):
-    found = suspects(checked, "test_invalid_since_is_ignored")
+    found = suspects_of(checked, "test_invalid_since_is_ignored")
     assert [s.qualname for s in found[:3]] == ["parse_since", "static_file", "dispatch"]
     assert found[0].reason == "raised the ValueError the code caught and logged during the test"
 
 
 def test_the_function_that_logged_the_checked_record_ranks_first(checked):
-    found = suspects(checked, "test_no_warning")
+    found = suspects_of(checked, "test_no_warning")
     assert found[0].qualname == "trailer"
     assert found[0].reason.startswith("logged the record the failing check reads")
 
 
 def test_a_raise_in_the_tests_own_handler_blames_nothing_of_the_app(checked):
-    found = suspects(checked, "test_a_broken_handler_gets_a_500_as_it_should")
+    found = suspects_of(checked, "test_a_broken_handler_gets_a_500_as_it_should")
     assert all("logged" not in s.reason for s in found)
 
 

@@ -135,3 +135,46 @@ DOCTESTED = {
         """,
     "tests/test_maths.py": "from maths import twice\n\n\ndef test_twice():\n    assert twice(1) == 2\n",
 }
+
+
+def suspects_of(diagnosis, name: str):
+    """The suspects `diagnose` ranked for the one failure whose id ends with `name`."""
+    _, located = diagnosis
+    (where,) = [where for failure, where in located if failure.id.endswith(name)]
+    return where.suspects
+
+
+# An interpreter whose `__call__` hands its `**kw` to `eval`, which lacks `raise_errors`, and a
+# test that swallows the TypeError and fails on a later check (class W of issue 22).
+INTERPRETER = """\
+class Interpreter:
+    def __init__(self):
+        self.error = []
+
+    def __call__(self, expr, **kw):
+        return self.eval(expr, **kw)
+
+    def eval(self, expr, lineno=0, show_errors=True):
+        try:
+            return eval(compile(expr, "<expr>", "eval"), {})
+        except SyntaxError as exc:
+            self.error.append(exc)
+            if show_errors:
+                print(exc)
+"""
+SWALLOWED = """\
+from interpreter import Interpreter
+
+
+def test_evaluates():
+    assert Interpreter()("1 + 2", show_errors=False) == 3
+
+
+def test_syntax_error_raises():
+    interp = Interpreter()
+    try:
+        interp("1x = 1", show_errors=False, raise_errors=True)
+    except Exception:
+        pass
+    assert interp.error
+"""

@@ -15,6 +15,7 @@ from tests.helpers.locate import (
     ranked_among_passing,
     write_project,
 )
+from tests.helpers.projects import INTERPRETER, SWALLOWED
 
 TABLES = """\
 import csv
@@ -117,36 +118,6 @@ def test_a_refusing_def_of_ours_stays_first(tmp_path):
         "_emit",
         "unparse",
     ]
-
-
-INTERPRETER = """\
-class Interpreter:
-    def __init__(self):
-        self.error = []
-
-    def __call__(self, expr, **kw):
-        return self.eval(expr, **kw)
-
-    def eval(self, expr, lineno=0, show_errors=True):
-        try:
-            return compile(expr, "<expr>", "eval")
-        except SyntaxError as exc:
-            self.error.append(exc)
-            if show_errors:
-                print(exc)
-"""
-SWALLOWED = """\
-from interpreter import Interpreter
-
-
-def test_syntax_error_raises():
-    interp = Interpreter()
-    try:
-        interp("1x = 1", show_errors=False, raise_errors=True)
-    except Exception:
-        pass
-    assert interp.error
-"""
 
 
 def ranked_swallowed(tmp_path, ran_eval: bool) -> list[str]:
