@@ -11,6 +11,7 @@ import ast
 from typing import Any
 
 from heal_ls.locate.calls import RETURNED, call_names, property_reads, statement_parts
+from heal_ls.locate.operators import operator_calls
 from heal_ls.pysource.parse import DEF_TYPES, name_of, statements_holding
 
 MAX_HOPS = 3  # follow `a = f(); b = g(a); assert b` a few steps, no further
@@ -83,12 +84,13 @@ def quoted_names(tree: ast.Module, line: int, values: dict[str, str], message: s
     return {name for name in read if name in values and values[name] in message}
 
 
-def calls_before_line(tree: ast.Module, line: int) -> list[list[str]]:
+def calls_before_line(tree: ast.Module, line: int, dunders=False) -> list[list[str]]:
     """The names each earlier statement of the test calls, nearest statement first: when the
     failing line checks what no call of ours returned (`out, err = capfd.readouterr()`), the
     call just before it (`confirm(...)`) made the effect it checks. Calling a local bound to a
     call's result (`mf = memoize(f)`, then `mf(2, 3)`) calls what that function returned;
-    reading a property (`result = req.POST`) runs it as a call would."""
+    reading a property (`result = req.POST`) runs it as a call would. With `dunders`, the
+    dunders its operators and builtins call too (`next(buffer)`: `__next__`)."""
     function = _enclosing_function(tree.body, line)
     if function is None:
         return []
@@ -106,6 +108,7 @@ def calls_before_line(tree: ast.Module, line: int) -> list[list[str]]:
         names = call_names([statement])
         names += [made[n] for n in names if n in made]
         names += property_reads(statement)
+        names += [call.dunder for call in operator_calls([statement])] if dunders else []
         if names:
             found.append(names)
     return found

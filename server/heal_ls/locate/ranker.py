@@ -55,6 +55,7 @@ from heal_ls.locate.expected import (
 )
 from heal_ls.locate.flow import (
     argument_reads,
+    calls_before_line,
     handed_to,
     is_check,
     locals_at,
@@ -1169,7 +1170,8 @@ class Ranker:
         compared = self.compared_attributes(test_path, test_line)
         self.attribute_writers(failure, compared, covered, where)
         self.attribute_makers(failure, compared, covered, scores, where)
-        self.checked_state_makers(failure, compared, on_line, covered, scores, where)
+        at = (test_path, test_line)
+        self.checked_state_makers(failure, at, compared, on_line, covered, scores, where)
         self.property_makers(on_line, covered, where)
         self.missing_warning(failure, run, covered, (test_path, test_line), where)
         self.add_covered(failure, scores, run)
@@ -1230,7 +1232,7 @@ class Ranker:
                     self.add(path, node, reason, 0.55 + 0.1 * bonus)
 
     def checked_state_makers(
-        self, failure: Failure, compared: set[str], on_line, covered, scores, where: str
+        self, failure: Failure, at, compared: set[str], on_line, covered, scores, where: str
     ):
         """The failing check reads state an object keeps: an attribute it compares
         (`c.connection_namespaces`), or one a reader called on the line returns as stored
@@ -1239,7 +1241,9 @@ class Ranker:
         `self.connection_namespaces = namespaces`), in a block the failing test ran, made the
         value; the calls the line's value came through only carried it, so it comes right above
         the best of them. Not a constructor, nor a helper only its constructor calls: what they
-        store is how the object began. `scores`: function Ochiai, the run's."""
+        store is how the object began. Of two makers, the one the test's later act ran
+        (`next(buffer)` after `buffer.add_data(...)`) wrote the state last. `at`: the failing
+        line (test path, line); `scores`: function Ochiai, the run's."""
         state = compared | {
             name
             for path, reader in on_line
@@ -1249,6 +1253,8 @@ class Ranker:
         held = [self.suspects[key].score for key in self.checked if key in self.suspects]
         if not state or not held:
             return
+        tree = self.test_tree(*at)
+        acts = calls_before_line(tree, at[1], dunders=True) if tree is not None else []
         for path, node in covered:
             found = def_of(self.index(path), node)
             if found is None or node.name in CONSTRUCTORS or self.builds_its_object(path, node):
@@ -1260,7 +1266,12 @@ class Ranker:
                     reason = (
                         f"computed and stored .{name}, the state the failing check {where} reads"
                     )
-                    self.add(path, node, reason, max(held) + 0.001 + 0.0001 * bonus)
+                    later = next(
+                        (i for i, names in enumerate(acts) if any(matches(n, node) for n in names)),
+                        len(acts),
+                    )
+                    score = max(held) + 0.001 + 0.0001 / (1 + later) + 0.00001 * bonus
+                    self.add(path, node, reason, score)
                     break
 
     def builds_its_object(self, path: str, node: FunctionNode) -> bool:

@@ -3,7 +3,8 @@ read later). The method the test ran that computed that state and stored it on i
 the value; the calls the line's value came through only carried it, so it comes first: an
 attribute the check compares, stored from a parameter the method rebound
 (python-socketio-469b7c0d's `connect`), or one a reader called on the line returns as stored
-(`len(s)`, `return self._size`; pyrsistent-0be88dd2's evolver `remove`). A helper only the
+(`len(s)`, `return self._size`; pyrsistent-0be88dd2's evolver `remove`); of two makers, the
+one the test's later act ran wrote it last (h2-9a7ff743's `next(buffer)`). A helper only the
 constructor calls made how the object began, not a change (dulwich-6035a00d's
 `_parse_oidf_chunk`)."""
 
@@ -64,6 +65,30 @@ def test_count():
     assert len(counter) == 1
 """
 
+BUFFER = """\
+class Buffer:
+    def __init__(self):
+        self._data = b""
+
+    def add_data(self, data):
+        self._data = self._data + data
+
+    def __next__(self):
+        frame = self._data[:2]
+        self._data = self._data[2:]
+        return frame
+"""
+BUFFER_TEST = """\
+from buffer import Buffer
+
+
+def test_consumed_frames_are_removed():
+    buffer = Buffer()
+    buffer.add_data(b"ab" * 2)
+    next(buffer)
+    assert buffer._data == b"ab"
+"""
+
 INDEX = """\
 def write(entries):
     return [len(entries) + 1, *entries]
@@ -99,6 +124,12 @@ def test_the_method_that_computed_the_compared_attribute_comes_first(tmp_path):
 def test_the_maker_of_what_a_reader_on_the_line_returns_comes_first(tmp_path):
     defs = ("def __init__", "def add(", "def __len__", "def count_all(")
     assert ranked_after_check(tmp_path, "counter", COUNTER, COUNTER_TEST, defs)[0] == "Counter.add"
+
+
+def test_of_two_makers_the_one_the_later_act_ran_wrote_last(tmp_path):
+    defs = ("def __init__", "def add_data(", "def __next__")
+    found = ranked_after_check(tmp_path, "buffer", BUFFER, BUFFER_TEST, defs)
+    assert found[:2] == ["Buffer.__next__", "Buffer.add_data"]
 
 
 def test_a_helper_only_the_constructor_calls_made_how_the_object_began(tmp_path):
