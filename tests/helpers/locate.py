@@ -79,15 +79,3 @@ def ranked_among_passing(
     ]
     run = RunResult(str(root), passed=4, failed=1, failures=[failure], tests=passing)
     return [s.qualname for s in locate(failure, str(root), run).suspects]
-
-
-def ranked_down_path(tmp_path: Path, text: str, path, error, below=()) -> list[str]:
-    """The suspects of a test of module `m` that crashed with `error` down `path` ((needle of
-    the frame's line, function, locals), outermost first) and the frames `below` it (a
-    library's, outside the workspace), every def of `path` run."""
-    here, test_path = write_project(tmp_path, "m", text, "def test_it():\n    assert False\n")
-    keys = keys_of(here, text, tuple(function for _, function, _ in path))
-    frames = [Frame(here, line_of(text, needle), f, held) for needle, f, held in path]
-    nodeid = "tests/test_m.py::test_it"
-    failure, run = failed_run(tmp_path, test_path, nodeid, 2, error, [*frames, *below], keys)
-    return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]

@@ -3,9 +3,10 @@ in the caller). `module_from_name(name)` only imports what it is handed; the imp
 `setup.py` ran `setup()`, which exited. The def that chose to hand it that name, and chose
 between paths to get there, is where the refusal is missing: it comes first."""
 
+from heal_ls.locate import locate
 from heal_ls.models import Frame
 
-from tests.helpers.locate import ranked_down_path
+from tests.helpers.locate import failed_run, keys_of, line_of, write_project
 
 LOADER = """\
 import sys
@@ -30,9 +31,16 @@ IMPORTED = [Frame("/elsewhere/setup.py", 3, "<module>")]
 EXITED = ("SystemExit", "error: option -p not recognized")
 
 
-def ranked(tmp_path, text: str, path) -> list[str]:
-    """The suspects after `path` crashed with `EXITED`, in the import below it."""
-    return ranked_down_path(tmp_path, text, path, EXITED, IMPORTED)
+def ranked(tmp_path, text: str, path, error=EXITED, below=IMPORTED) -> list[str]:
+    """The suspects of a test of module `m` that crashed with `error` down `path` ((needle of
+    the frame's line, function, locals), outermost first) and the frames `below` it, every def
+    of `path` run."""
+    here, test_path = write_project(tmp_path, "m", text, "def test_it():\n    assert False\n")
+    keys = keys_of(here, text, tuple(function for _, function, _ in path))
+    frames = [Frame(here, line_of(text, needle), f, held) for needle, f, held in path]
+    nodeid = "tests/test_m.py::test_it"
+    failure, run = failed_run(tmp_path, test_path, nodeid, 2, error, [*frames, *below], keys)
+    return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
 
 
 def test_the_caller_that_chose_a_def_deciding_nothing_comes_first(tmp_path):

@@ -5,9 +5,10 @@ arguments by name (`give either `port` or `socket``), a builtin refuses the kind
 held (`open(filename)`: `..., not Quoted`). The def that chose the value, up the failing
 path, comes first."""
 
+from heal_ls.locate import locate
 from heal_ls.models import Frame
 
-from tests.helpers.locate import ranked_down_path as ranked
+from tests.helpers.locate import failed_run, keys_of, line_of, write_project
 
 TAGS = """\
 def parse_tag(text, sep="_"):
@@ -70,6 +71,18 @@ CONFIG_PATH = [
     ("with open(", "load", {"filename": QUOTED}),
 ]
 OPEN = [Frame("<frozen codecs>", 918, "open")]
+
+
+def ranked(tmp_path, text: str, path, error: tuple[str, str], below=()) -> list[str]:
+    """The suspects of a test of module `m` that crashed with `error` down `path` ((needle of
+    the frame's line, function, locals), outermost first) and the library frames `below` it,
+    every def of `path` run."""
+    here, test_path = write_project(tmp_path, "m", text, "def test_it():\n    assert False\n")
+    keys = keys_of(here, text, tuple(function for _, function, _ in path))
+    frames = [Frame(here, line_of(text, needle), f, held) for needle, f, held in path]
+    nodeid = "tests/test_m.py::test_it"
+    failure, run = failed_run(tmp_path, test_path, nodeid, 2, error, [*frames, *below], keys)
+    return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
 
 
 def test_the_maker_of_a_value_refused_through_a_local_comes_first(tmp_path):
