@@ -449,36 +449,6 @@ def does_nothing(found: Def) -> bool:
     )
 
 
-# What chooses between paths: a def with none of these does the same steps for every input.
-DECISIONS: tuple[type[ast.AST], ...] = (
-    ast.If,
-    ast.IfExp,
-    ast.BoolOp,
-    ast.For,
-    ast.AsyncFor,
-    ast.While,
-    ast.Try,
-    ast.comprehension,
-    ast.Assert,
-    ast.Raise,
-    *(getattr(ast, kind) for kind in ("Match", "TryStar") if hasattr(ast, kind)),
-)
-
-
-def decides_nothing(found: Def) -> bool:
-    """Does the def run one way for every input: no `if`, loop, `try`, `and`/`or`, assert or
-    raise in its own body (nested defs and lambdas are their own)? When it crashed, it did what
-    it always does with what it was handed; the choice to call it was made above."""
-    pending: list[ast.AST] = list(found.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, DECISIONS):
-            return False
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            pending.extend(ast.iter_child_nodes(node))
-    return True
-
-
 def is_getter(index: ModuleIndex | None, node: FunctionNode) -> bool:
     """Does every `return` of the def hand back state read off a parameter, as stored, directly
     or through one local (`attrs = getattr(cls, "__attrs_attrs__", None)` ... `return attrs`,

@@ -25,7 +25,6 @@ from heal_ls.locate.evidence import (
     checks_for_tests,
     contrasted,
     crashed_on_a_value,
-    decides_nothing,
     def_of,
     derived_argument,
     does_nothing,
@@ -1029,15 +1028,10 @@ class Ranker:
             if len(frames) > 1 and not raises_at(index, node, innermost.line):
                 self.entry_took(frames, argument, score)
             argument = None
-        chosen = not helper and not argument and refused is not None and self.chosen_above(frames)
-        if node is not None and len(frames) > 1 and (helper or argument or chosen):
+        if node is not None and len(frames) > 1 and (helper or argument):
             caller = f"called {node.name}, which always raises: the raise was chosen here"
             if argument:
                 caller = f"passed {node.name} the {argument!r} it refused, raising"
-            if chosen:
-                caller = (
-                    f"chose to call {node.name}, which decides nothing, with what it crashed on"
-                )
             self.call_path(frames[-2:-1], score, caller)
             self.add(innermost.path, node, reason, score - 0.01, innermost.line)
             self.call_path(frames[:-2], 0.9, callers)
@@ -1051,24 +1045,6 @@ class Ranker:
         self.call_path(frames[:-1], 0.9, callers)
         if node is not None and refused is not None and not helper:
             self.derived_maker(frames, node, score)
-
-    def chosen_above(self, frames: list[Frame]) -> bool:
-        """The innermost def crashed on what its caller handed it (the raising line reads a
-        parameter) and decides nothing (`decides_nothing`: `not_found(receive, send)` only
-        sends; `module_from_name(name)` only imports), while its caller, another def, chose
-        between paths (`if path.startswith(...)` ... `else: self.not_found(...)`): the def did
-        what it does for any input, so the condition or refusal missing is the caller's."""
-        if len(frames) < 2:
-            return False
-        callee, caller = self.function_of(frames[-1]), self.function_of(frames[-2])
-        index = self.index(frames[-1].path)
-        if callee is None or caller is None or frames[-2].function == "<module>":
-            return False
-        found, chooser = def_of(index, callee), def_of(self.index(frames[-2].path), caller)
-        if found is None or chooser is None or found is chooser:
-            return False
-        read = arguments_read(index, callee, frames[-1].line)
-        return bool(read) and decides_nothing(found) and not decides_nothing(chooser)
 
     def derived_maker(self, frames: list[Frame], node: FunctionNode, score: float):
         """The raise reports a local the def made from a parameter by calls on it alone
