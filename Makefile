@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test test-fast lint demo check-example bench package clean
+.PHONY: setup test test-fast test-rank lint demo check-example bench package clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -47,6 +47,12 @@ test: lint
 FAST_WORKERS ?= 2
 test-fast: setup
 	$(PYTEST) -x -n $(FAST_WORKERS) tests/unit
+
+# A ranking change's other bar, beside the corpus replay: the bundled examples' heal targets, in
+# the CLI, the heal and the editor (these are e2e tests, outside test-fast).
+test-rank: setup
+	$(PYTEST) -n $(FAST_WORKERS) tests/e2e/test_check_examples.py tests/e2e/test_heal_examples.py \
+		tests/e2e/test_fix.py tests/lsp/test_positions.py
 
 # check exits 1 because the example has a failing test: that is the point of the demo.
 demo: setup

@@ -99,6 +99,7 @@ class Failure:
 class TestOutcome:
     """One test's result, passing or not (passing ones feed spectrum ranking and regressions)."""
 
+    __test__ = False  # not a pytest test class for the test modules that import it (unannotated)
     nodeid: str
     outcome: Literal["passed", "failed", "error", "skipped"]
     duration: float = 0.0
