@@ -38,24 +38,28 @@ def is_test_file(path: str | os.PathLike, root: str | os.PathLike | None = None)
 
 @lru_cache(maxsize=8192)  # the ranking asks ~200 times a failure, of a few dozen files
 def _is_test_file(path: str, root: str | None) -> bool:
-    # lazy: pathlib is ~6.5 ms of `check`'s start before it spawns pytest (its test-file check of
-    # the target is the only use then), and loads after that spawn anyway
-    from pathlib import PurePath
+    name = os.path.basename(path)  # not pathlib: ~6.5 ms of `check`'s start before pytest spawns
+    if name == "conftest.py" or _named_like_a_test(name):
+        return True
+    return not TEST_DIRS.isdisjoint(_folders(path, root))
 
-    pure = PurePath(path)
-    name = pure.name
-    if name == "conftest.py" or name.endswith("_test.py"):
-        return True
-    if name.startswith("test_") and name.endswith(".py"):
-        return True
-    folders = _relative_parts(path, root)[:-1] if root else (pure.parent.name,)
-    return any(folder in TEST_DIRS for folder in folders)
+
+def _named_like_a_test(name: str) -> bool:
+    """pytest's default `python_files`: test_*.py and *_test.py."""
+    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
+
+
+def _folders(path: str | os.PathLike, root: str | os.PathLike | None) -> tuple[str, ...]:
+    """The folders between `root` and the file; without a root, only the file's own folder."""
+    if root:
+        return _relative_parts(path, root)[:-1]
+    return (os.path.basename(os.path.dirname(path)),)
 
 
 def defines_tests(path: str | os.PathLike) -> bool:
     """A module with a test at its top level (`def test*`, `class Test*`): pytest collects it
     when it is named on the command line, whatever `python_files` says (rope's `*test.py`)."""
-    import re  # lazy: as in _is_test_file (only a file the name rule does not know reads this)
+    import re  # lazy: as pathlib in _relative_parts (only a file the name rule does not know reads this)
 
     try:
         with open(path, encoding="utf-8", errors="replace") as source:
@@ -71,13 +75,9 @@ def _code_named_like_a_test(path: str | os.PathLike, root: str | None) -> bool:
     no test at its top level, so pytest collects nothing from it. Taken for a test file, the
     frames of the decorator it defines would hide the test's real frame, and the event loop it
     calls would stand "on the failing call path"."""
-    name = os.path.basename(path)
-    if not (name.startswith("test_") or name.endswith("_test.py")):
+    if not _named_like_a_test(os.path.basename(path)):
         return False  # conftest.py, or a tests/ folder's module: tests whatever they hold
-    folders = (
-        _relative_parts(path, root)[:-1] if root else (os.path.basename(os.path.dirname(path)),)
-    )
-    if not TEST_DIRS.isdisjoint(folders):
+    if not TEST_DIRS.isdisjoint(_folders(path, root)):
         return False
     try:
         stamp = os.stat(path).st_mtime_ns
@@ -158,7 +158,7 @@ def relative_path(path: str | os.PathLike, root: str | os.PathLike) -> str:
         return os.fspath(path)
     parts = _relative_parts(path, root)
     if not parts or parts[0] == "..":
-        # lazy: as in _is_test_file
+        # lazy: as in _relative_parts
         from pathlib import PurePath
 
         return PurePath(os.path.abspath(path)).as_posix()
@@ -170,7 +170,8 @@ def _relative_parts(path, root) -> tuple[str, ...]:
         rel = os.path.relpath(_real(path), _real(root))
     except ValueError:  # different drives on Windows
         return ("..",)
-    # lazy: as in _is_test_file
+    # lazy: pathlib is ~6.5 ms of `check`'s start before it spawns pytest (the target's test-file
+    # check needs no root, so no parts, then), and loads after that spawn anyway
     from pathlib import PurePath
 
     return PurePath(rel).parts
@@ -216,8 +217,11 @@ def _is_support(parts: tuple[str, ...]) -> bool:
     name = parts[-1] if parts else ""
     if name == "conftest.py":
         return True
-    collected = name.startswith("test_") or name.endswith("_test.py")
-    return name.endswith(".py") and not collected and not TEST_DIRS.isdisjoint(parts[:-1])
+    return (
+        name.endswith(".py")
+        and not _named_like_a_test(name)
+        and not TEST_DIRS.isdisjoint(parts[:-1])
+    )
 
 
 def _python_files(start: str) -> Iterator[str]:

@@ -28,10 +28,9 @@ from typing import TYPE_CHECKING
 
 from heal_ls.impact.vouch import vouched_tests
 from heal_ls.impact.where import selects
-from heal_ls.models import RunResult
 
 if TYPE_CHECKING:  # `heal-ls check` reads first_run before the models are imported
-    from heal_ls.models import Failure, TestOutcome
+    from heal_ls.models import Failure, RunResult, TestOutcome
     from heal_ls.testing.options import RunOptions
 
 # What may follow a requested id inside a reported one: a test of a file or class, a
@@ -121,6 +120,8 @@ def _counts(tests: list[TestOutcome], failures: list[Failure]) -> RunResult:
     """The counts as the report counts them (in a RunResult of its own): one per test outcome,
     plus a failure no outcome stands for (a collection error, a failure seen only in pytest's
     output)."""
+    from heal_ls.models import RunResult  # lazy: as the TYPE_CHECKING import above
+
     counts = RunResult("")
     for test in tests:
         counts.count(test)
