@@ -164,7 +164,7 @@ def try_commit(
         pristine = fetch_sdist(project.name, version, sha256, corpus.CACHE)
         source_patch, test_patch = (fitted(repo, sha, part, pristine) for part in patches)
         draft = corpus.Bug(
-            f"{project.name}-{sha[:8]}", project.name, version, sha256, sha, url, (), (), round_,
+            bug_id(project.name, sha), project.name, version, sha256, sha, url, (), (), round_,
             source_patch, test_patch,
         )  # fmt: skip
         buggy = corpus.tree(draft, scratch / f"{sha}-buggy")
@@ -207,6 +207,16 @@ def saved_twin(bug: corpus.Bug, saved: list[corpus.Bug]) -> str | None:
         if same and other.id != bug.id:
             return other.id
     return None
+
+
+def bug_id(project: str, sha: str) -> str:
+    return f"{project}-{sha[:8]}"
+
+
+def already_saved(project: str, sha: str, saved: list[corpus.Bug]) -> bool:
+    """A commit kept by an earlier run: a re-run skips it before its tests run and does not
+    count it towards `--most` (it was saved again and counted as new)."""
+    return any(bug.id == bug_id(project, sha) for bug in saved)
 
 
 def saved_bugs(project: str) -> list[corpus.Bug]:
@@ -275,6 +285,9 @@ def main() -> int:
                     print(f"{version}: {exc}")
                     break
                 print(f"{version} {sha[:8]}", flush=True)
+                if already_saved(project.name, sha, saved_bugs(project.name)):
+                    print(f"  {sha[:8]}: already in the corpus")
+                    continue
                 url = f"https://github.com/{args.github}/commit/{sha}"
                 where = Path(scratch) / sha
                 where.mkdir()

@@ -107,6 +107,14 @@ def test_a_fix_cherry_picked_onto_another_branch_is_not_a_second_bug(mine):
     assert mine.saved_twin(saved[0], saved) is None  # itself, saved again
 
 
+def test_a_commit_kept_by_an_earlier_run_is_skipped_not_kept_again(mine):
+    tornado = mine.saved_bugs("tornado")
+    sha = tornado[0].commit
+    assert mine.already_saved("tornado", sha, tornado)
+    assert not mine.already_saved("tornado", "f" * 40, tornado)
+    assert not mine.already_saved("cal", sha, tornado)  # the same commit, another project
+
+
 def test_a_project_new_to_the_corpus_has_no_saved_bugs_yet(mine):
     assert mine.saved_bugs("a-project-not-in-the-corpus") == []
     tornado = mine.saved_bugs("tornado")
