@@ -1,4 +1,5 @@
-"""Which files are the workspace's code and which its tests, by path alone.
+"""Which files are the workspace's code and which its tests, by path (and, for a package
+module named like a test, whether it defines one).
 
 Stdlib only, and imports nothing of pytest: a Python process a test starts records with these
 rules (agent/sitecustomize.py), and it may be an interpreter without pytest.
@@ -6,6 +7,7 @@ rules (agent/sitecustomize.py), and it may be an interpreter without pytest.
 
 import os
 
+TOP_LEVEL_TEST = r"(?m)^(?:(?:async\s+)?def\s+test|class\s+Test)"  # as pysource.paths
 NOT_WORKSPACE_DIRS = {"site-packages", "dist-packages", ".venv", "venv", ".tox", ".nox", ".git"}
 
 
@@ -18,6 +20,7 @@ class WorkspacePaths:
         self.rootdir = rootdir or root
         self._real = {}
         self._inside = {}
+        self._defines_tests = {}
         self.collected = set()  # relative paths of the files pytest collects tests from
 
     def collects_tests(self, path):
@@ -69,9 +72,35 @@ class WorkspacePaths:
         return self.is_workspace(path) and not self.is_test_file(path)
 
     def is_test_file(self, path):
-        name = os.path.basename(path)
-        if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
-            return True
+        """As the ranking's `pysource.paths.TestFiles` says: a file pytest collected from, a
+        conftest.py, any file under a tests/ folder, or one named like a test (test_*, *_test.py)
+        unless it is a package module that defines no test (trio's `testing/_trio_test.py`,
+        the `@trio_test` decorator): pytest collects nothing from it, so it is code, and the
+        frames of the decorator it defines must not stand for the test's."""
         relative = self.relative(path) or ""
+        if relative in self.collected:
+            return True
+        name = os.path.basename(path)
         parts = relative.split(os.sep)[:-1]
-        return "tests" in parts or "test" in parts or relative in self.collected
+        if name == "conftest.py" or "tests" in parts or "test" in parts:
+            return True
+        if name.startswith("test_") or name.endswith("_test.py"):
+            return self.defines_tests(path)
+        return False
+
+    def defines_tests(self, path):
+        """A test at the module's top level (`def test*`, `class Test*`); an unreadable file
+        keeps its name's verdict (a test)."""
+        found = self._defines_tests.get(path)
+        if found is None:
+            import re  # lazy: only a module named like a test outside tests/ reads this
+
+            try:
+                with open(path, encoding="utf-8", errors="replace") as source:
+                    text = source.read()
+            except OSError:
+                found = True
+            else:
+                found = re.search(TOP_LEVEL_TEST, text) is not None
+            self._defines_tests[path] = found
+        return found

@@ -149,7 +149,8 @@ def test_pytests_assert_explanation_helpers_do_not_record_while_a_test_runs(tmp_
 
 
 def test_test_files_and_other_folders_are_not_instrumented(tmp_path, recorder):
-    mod, _ = _import(tmp_path, "test_hits_helper", "def f():\n    return 1\n")
+    source = "def f():\n    return 1\n\n\ndef test_f():\n    assert f() == 1\n"
+    mod, _ = _import(tmp_path, "test_hits_helper", source)  # a module of tests
     assert "__heal_ls_hit__" not in mod.f.__code__.co_names
     other = tmp_path.parent / f"{tmp_path.name}_elsewhere"
     other.mkdir()

@@ -35,3 +35,28 @@ def test_real_paths_are_realpaths_through_linked_folders_and_files(tmp_path, mon
     for path in asked:
         assert paths.real(str(path)) == os.path.realpath(path), path
     assert paths.real(str(tmp_path / "linked" / "alias.py")).endswith("other/target.py")
+
+
+def test_a_package_module_named_like_a_test_that_defines_none_is_code(tmp_path):
+    """trio's `src/trio/testing/_trio_test.py` (the `@trio_test` decorator): the recorder
+    records its functions as code, as the ranking's TestFiles does; a module of the same name
+    with a test at its top level, or under tests/, or one pytest collected from stays a test."""
+    package = tmp_path / "src" / "pkg" / "testing"
+    package.mkdir(parents=True)
+    helper = package / "_pkg_test.py"
+    helper.write_text("def pkg_test(fn):\n    return fn\n")
+    real_test = package / "test_real.py"
+    real_test.write_text("def test_one():\n    assert True\n")
+    (tmp_path / "tests").mkdir()
+    in_tests = tmp_path / "tests" / "helper_test.py"
+    in_tests.write_text("X = 1\n")
+    collected = package / "check_test.py"
+    collected.write_text("X = 1\n")
+    paths = heal_paths.WorkspacePaths(str(tmp_path))
+    paths.collects_tests(str(collected))
+    assert paths.is_code(str(helper))
+    assert not paths.is_code(str(real_test))
+    assert not paths.is_code(str(in_tests))
+    assert not paths.is_code(str(collected))
+    assert paths.is_test_file(str(tmp_path / "src" / "pkg" / "conftest.py"))
+    assert paths.is_test_file(str(package / "test_gone.py"))  # unreadable: its name decides
