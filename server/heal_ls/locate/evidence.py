@@ -7,6 +7,7 @@ import ast
 import os
 import re
 import sys
+from dataclasses import dataclass
 
 from heal_ls.locate.calls import statement_parts
 from heal_ls.locate.index import FunctionNode, ModuleIndex
@@ -37,6 +38,17 @@ _PROTOCOL_ERROR = re.compile(
     r"^(?:(?P<builtin>iter|next|len|str|repr|hash|bool|int|float|index)\(\)|(?P<dunder>__\w+__)"
     r"(?:\(\))?) (?:returned|should return)"
 )
+
+
+def namesake_order(failure: Failure, caller: Frame, place: tuple[str, FunctionNode]):
+    """A sort key for defs of ours sharing the qualname a signature error names (a subclass
+    named as its base): first the one whose class a local of the calling frame names with its
+    module (`klass: <class 'pkg.zpt.loader.TemplateLoader'>`), then one that ran."""
+    path, node = place
+    owner = node.qualname.rsplit(".", 1)[0].rsplit(".", 1)[-1] if "." in node.qualname else ""
+    named = [found for value in caller.locals.values() if (found := named_class(value))]
+    by_local = any(c.name == owner and c.held_in(path) for c in named)
+    return not by_local, f"{path}:{node.start_line}" not in failure.covered
 
 
 def protocol_error_method(failure: Failure) -> str | None:
@@ -346,6 +358,38 @@ def repr_class(value: str) -> str | None:
     object at 0x...>`, `[ConfigQuotedString: a.conf]`), else None."""
     head = _REPR_HEAD.match(value)
     return head["name"].rsplit(".", 1)[-1] if head is not None else None
+
+
+# A recorded repr naming a class by its module: the class itself, or an instance's default repr
+_CLASS_IN_MODULE = re.compile(r"^<(?:class '(?P<cls>[\w.]+)'>|(?P<instance>[\w.]+) object at 0x)")
+
+
+@dataclass(frozen=True)
+class NamedClass:
+    """The class a recorded value names: `name`, and the module it says holds it, if any."""
+
+    name: str
+    module: str | None = None
+
+    def held_in(self, path: str) -> bool:
+        """Is `path` the file of the module named (`src/pkg/mod.py` for `pkg.mod`)? A module
+        re-exporting the class (`<class 'trio.Cancelled'>`) is not where it is defined."""
+        if self.module is None:
+            return False
+        parts = os.path.splitext(os.path.normpath(path))[0].split(os.sep)
+        wanted = self.module.split(".")
+        return parts[-len(wanted) :] == wanted or parts[-len(wanted) - 1 :] == [*wanted, "__init__"]
+
+
+def named_class(value: str) -> NamedClass | None:
+    """The class a recorded value is or is an instance of: by module for `<class 'pkg.mod.C'>`
+    and `<pkg.mod.C object at 0x...>`, by name alone for other reprs (`C(1)`, `<C=1>`)."""
+    found = _CLASS_IN_MODULE.match(value)
+    if found is not None:
+        module, _, name = (found["cls"] or found["instance"]).rpartition(".")
+        return NamedClass(name, module or None)
+    name = repr_class(value)
+    return NamedClass(name) if name else None
 
 
 def reads_argument(index: ModuleIndex | None, node: FunctionNode, line: int) -> bool:

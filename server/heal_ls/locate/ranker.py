@@ -35,6 +35,7 @@ from heal_ls.locate.evidence import (
     location_of_test,
     module_level_reason,
     named_argument,
+    namesake_order,
     none_argument,
     passed_on,
     protocol_error_method,
@@ -658,6 +659,8 @@ class Ranker:
         found = [(p, n) for p, n in pool if n.qualname == named or n.qualname.endswith("." + named)]
         if "." not in named:  # Python < 3.10 names only `__init__`: the call line tells whose
             found = [(p, n) for p, n in found if any(matches(x, n) for x in line_names)] or found
+        if len({p for p, _ in found}) > 1:  # namesakes (a subclass of the same name): whose?
+            found.sort(key=lambda place: namesake_order(failure, caller, place))
         return found[0] if found else None
 
     def keyword_taker(self, failure: Failure, frames: list[Frame]) -> None:
