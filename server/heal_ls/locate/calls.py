@@ -181,11 +181,16 @@ def imported_functions(
 ) -> list[tuple[str, FunctionNode]]:
     """Every function of the workspace modules the test module imports, as (path, node)."""
     found: list[tuple[str, FunctionNode]] = []
-    for path in _with_reexports(_imported_files(tree, test_path, root), root):
+    for path in imported_modules(tree, test_path, root):
         index = index_file(path)
         if index is not None:
             found.extend((path, function) for function in index.functions)
     return found
+
+
+def imported_modules(tree: ast.Module, test_path: str, root: str) -> list[str]:
+    """The paths of the workspace modules the test module imports, and those they re-export."""
+    return _with_reexports(_imported_files(tree, test_path, root), root)
 
 
 def _with_reexports(paths, root: str) -> list[str]:

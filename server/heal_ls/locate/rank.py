@@ -22,6 +22,7 @@ from heal_ls.locate.missing import (
     suggested_defs,
 )
 from heal_ls.locate.ranker import Ranker, suspect_for
+from heal_ls.locate.rebuilt import rebuilt_classes
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.paths import TestFiles, is_workspace_file
 
@@ -107,10 +108,16 @@ def locate(
         suspects = sorted(ranker.suspects.values(), key=order)
     suspects = named_inside_first(suspects, failure, ranker.quoted_words)
     lacking = lacking_member(failure, tests, ranker.index)
-    if lacking is not None:  # a member the class has yet to have: a heal adds it to the class
+    # a member the class has yet to have (the test uses it, or copy or pickle needs it to
+    # rebuild an object the refused constructor could not): a heal adds it to the class
+    classes = [lacking] if lacking is not None else rebuilt_classes(failure, tests, ranker.index)
+    if classes:
         top = max([1.0, *(s.score for s in suspects)]) + 0.01
-        cls = suspect_for(lacking.path, lacking.node, lacking.short, top)
-        return Located([replace(cls, member=lacking.member), *suspects], True, None)
+        named = [
+            replace(suspect_for(c.path, c.node, c.short, top - 0.001 * n), member=c.member)
+            for n, c in enumerate(classes)
+        ]
+        return Located([*named, *suspects], True, None)
     if not suspects:
         reason = reason or "no function of the workspace is involved"
         note = missing_dependency(failure, root) or unparsable_note(ranker.unparsable, root, reason)
