@@ -65,6 +65,7 @@ from heal_ls.locate.flow import (
     quoted_names,
     statements_before_line,
 )
+from heal_ls.locate.handlers import exception_lineage, let_through
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.keywords import (
     TakenFrame,
@@ -312,6 +313,7 @@ class Ranker:
         score = 0.91 if self.made_for_library(innermost, handed, covered) else 1.0
         self.raise_site(code, reason, score, "on the failing call path", refused=failure.message)
         self.outside_writers(innermost, node, covered)
+        self.let_out(failure, code, covered)
         if not self.named_for_the_object(failure, node):
             self.value_origin(code, handed)
         scores = self.ochiai(failure, run)
@@ -356,6 +358,23 @@ class Ranker:
                     f" {node.qualname} read where it raised"
                 )
                 self.add(path, writer, reason, score + offset)
+
+    def let_out(self, failure: Failure, code: list[Frame], covered):
+        """A def on the path caught the exception with an except clause for its class and let
+        it out doing nothing else with it (`handlers.let_through`: `except OSError: raise`, or
+        kept and raised later): it chose, for this very class, not to handle it; the raise
+        below did what it was written to. It comes first, innermost first."""
+        lineage = exception_lineage(failure.exc_type, self.class_table(covered))
+        for hop, frame in enumerate(reversed(code)):
+            node = self.function_of(frame)
+            found = def_of(self.index(frame.path), node) if node is not None else None
+            clause = let_through(found, frame.line, lineage) if found is not None else None
+            if node is not None and clause is not None:
+                reason = (
+                    f"its except clause at line {clause} caught the {failure.exc_type} and let"
+                    " it out unhandled"
+                )
+                self.add(frame.path, node, reason, 1.005 - 0.001 * hop, frame.line)
 
     def named_for_the_object(self, failure: Failure, node: FunctionNode) -> bool:
         """`'DictComp' object has no attribute 'elt'` raised in `visit_DictComp`: the def is
