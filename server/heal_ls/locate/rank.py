@@ -104,6 +104,7 @@ def locate(
     suspects = sorted(ranker.suspects.values(), key=order)
     if suspects:  # what the first suspect reads off its object was made where it was stored
         ranker.state_makers(failure, run, suspects[0])
+        ranker.held_state_makers(failure, run, suspects[0])
         ranker.none_returner(failure, run, suspects[0])
         suspects = sorted(ranker.suspects.values(), key=order)
     suspects = named_inside_first(suspects, failure, ranker.quoted_words)

@@ -66,6 +66,7 @@ from heal_ls.locate.flow import (
     statements_before_line,
 )
 from heal_ls.locate.handlers import exception_lineage, let_through
+from heal_ls.locate.held import deciding_reads, held_class, read_state
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.keywords import (
     TakenFrame,
@@ -98,6 +99,7 @@ from heal_ls.locate.state import (
     construction_only,
     held_locals,
     is_private,
+    literal_starts,
     literal_tables,
     made_on_self,
     missing_attribute,
@@ -912,6 +914,51 @@ class Ranker:
                 score = first.score + 0.000001 * (len(makers) - rank)
             self.add(path, maker, reason, score)
 
+    def held_state_makers(self, failure: Failure, run: RunResult | None, first: Suspect):
+        """The first suspect's likeliest branch was decided by state an object it holds keeps,
+        one attribute hop away (`m = self.ptc.CRE_DATE3.search(s)`, then `if m is not None:`;
+        `if inspector.has_previous_exception():` of a local `inspector = Inspector(exc)`): the
+        constructor of that object's class (or a helper only it calls) that computed the state
+        read made it, and comes right after the reader, as `state_makers` places a maker of
+        the reader's own class. Not a parameter it stored as it came, nor a literal start value
+        (`self.message = ''`) other methods change."""
+        branch = self.likeliest_branch(failure, run, first)
+        if branch is None:
+            return
+        node, found, line = branch
+        own = self.methods_of(first.path, first.qualname.rpartition(".")[0])
+        read_on: dict[str, set[str]] = {}
+        for read in deciding_reads(found, line):
+            if (held := held_class(found, list(own.values()), read)) is not None:
+                read_on.setdefault(held, set()).add(read.attr)
+        pool = self.covered_functions(failure)
+        pool += self.covered_functions(failure, failure.import_covered)
+        makers = [
+            (path, maker, stored, held)
+            for held, attributes in sorted(read_on.items())
+            for path, maker, stored in self.held_makers(pool, held, attributes)
+            if maker is not node
+        ]
+        for rank, (path, maker, stored, held) in enumerate(makers):
+            reason = f"computed {', '.join(stored[:3])} on the {held} that {first.qualname} reads"
+            self.add(path, maker, reason, first.score - 0.000001 * (rank + 2))
+
+    def held_makers(self, pool: list[Place], held: str, attributes: set[str]):
+        """(path, def, attributes) of the constructors of class `held` (and the helpers only
+        they call) among `pool` that computed the state reading `attributes` on its object
+        reads (`held.read_state`)."""
+        for path, maker in pool:
+            owner = maker.qualname.rpartition(".")[0]
+            made = def_of(self.index(path), maker)
+            if class_of(maker.qualname) != held or made is None:
+                continue
+            if maker.name not in CONSTRUCTORS and not self.builds_its_object(path, maker):
+                continue
+            methods = self.methods_of(path, owner)
+            state = set().union(*(read_state(methods, name) for name in attributes))
+            if stored := sorted(state & computed_on_self(made) - literal_starts(made)):
+                yield path, maker, stored
+
     def likeliest_branch(
         self, failure: Failure, run: RunResult | None, first: Suspect
     ) -> tuple[FunctionNode, Def, int] | None:
@@ -1299,16 +1346,17 @@ class Ranker:
     def builds_its_object(self, path: str, node: FunctionNode) -> bool:
         """Is the method a helper only its class's constructor calls (`construction_only`)?"""
         owner = node.qualname.rpartition(".")[0]
+        return bool(owner) and construction_only(self.methods_of(path, owner), node.name)
+
+    def methods_of(self, path: str, owner: str) -> dict[str, Def]:
+        """The parsed defs of class `owner` (a qualname) in the module at `path`, by name."""
         index = self.index(path)
-        if not owner or index is None:
-            return False
-        methods = {
+        return {
             method.name: found
-            for method in index.functions
+            for method in (index.functions if index is not None and owner else [])
             if method.qualname == f"{owner}.{method.name}"
             and (found := def_of(index, method)) is not None
         }
-        return construction_only(methods, node.name)
 
     def missing_warning(self, failure: Failure, run: RunResult | None, covered, at, where: str):
         """The test counted the warnings its code issued and got the wrong number (`assert

@@ -60,7 +60,7 @@ def made_on_self(found: Def) -> set[str]:
             kept = isinstance(value, ast.Name) and value.id in params or _empty(value)
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             made |= {
-                t.attr for t in targets if isinstance(t, ast.Attribute) and _on_self(t) and not kept
+                t.attr for t in targets if isinstance(t, ast.Attribute) and on_self(t) and not kept
             }
     return made
 
@@ -83,7 +83,7 @@ def computed_on_self(found: Def) -> set[str]:
             and node.value.id in rebound
         ):
             computed |= {
-                t.attr for t in node.targets if isinstance(t, ast.Attribute) and _on_self(t)
+                t.attr for t in node.targets if isinstance(t, ast.Attribute) and on_self(t)
             }
     return computed
 
@@ -92,7 +92,7 @@ def stored_attribute(found: Def) -> str | None:
     """The attribute a `returns_stored` accessor returns (`return self._size`: `_size`)."""
     returned = sole_return(found)
     value = returned.value if returned is not None else None
-    return value.attr if isinstance(value, ast.Attribute) and _on_self(value) else None
+    return value.attr if isinstance(value, ast.Attribute) and on_self(value) else None
 
 
 def construction_only(methods: dict[str, Def], name: str) -> bool:
@@ -133,7 +133,7 @@ def literal_tables(found: Def | None) -> set[str]:
     tables = set()
     for node in ast.walk(found) if found is not None else []:
         if isinstance(node, ast.Assign) and _table(node.value):
-            tables |= {t.attr for t in node.targets if isinstance(t, ast.Attribute) and _on_self(t)}
+            tables |= {t.attr for t in node.targets if isinstance(t, ast.Attribute) and on_self(t)}
     return tables
 
 
@@ -167,6 +167,20 @@ def _empty(value: ast.expr) -> bool:
     return name in EMPTY_MAKERS and (not value.args or factory_only)
 
 
+def literal_starts(found: Def) -> set[str]:
+    """The attributes the def stores on `self` only as a single literal (`self.message = ''`,
+    `self.count = 0`): a start value other methods change, not state it computed."""
+    starts: dict[str, bool] = {}
+    for node in ast.walk(found):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            literal = isinstance(node.value, ast.Constant) and not isinstance(node, ast.AugAssign)
+            for target in targets:
+                if isinstance(target, ast.Attribute) and on_self(target):
+                    starts[target.attr] = starts.get(target.attr, True) and literal
+    return {name for name, literal in starts.items() if literal}
+
+
 def returns_stored(found: Def) -> bool:
     """Is the def's whole body (past its docstring) `return self.<attribute>`? Such an accessor
     (`def token(self): return self._token`) computes nothing: a wrong value came from whoever
@@ -183,7 +197,7 @@ def read_off_self(found: Def, block: int | None = None) -> set[str]:
         for node in ast.walk(found)
         if isinstance(node, ast.Attribute)
         and isinstance(node.ctx, ast.Load)
-        and _on_self(node)
+        and on_self(node)
         and (block is None or in_block(found, node.lineno, block))
     }
 
@@ -225,7 +239,7 @@ def written_on_self(found: Def) -> dict[str, list[int]]:
     """The attributes the def stores on `self`, and the lines it does it at."""
     written: dict[str, list[int]] = {}
     for node in ast.walk(found):
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _on_self(node):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and on_self(node):
             written.setdefault(node.attr, []).append(node.lineno)
     return written
 
@@ -245,7 +259,8 @@ def is_private(attribute: str) -> bool:
     return attribute.startswith("_") and not attribute.startswith("__")
 
 
-def _on_self(node: ast.Attribute) -> bool:
+def on_self(node: ast.Attribute) -> bool:
+    """Is the attribute one of `self` (`self.ptc`), not of another object?"""
     return isinstance(node.value, ast.Name) and node.value.id == "self"
 
 
