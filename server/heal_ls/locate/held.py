@@ -6,18 +6,27 @@ stored it (its constructor, often), not by the reader that only looked it up."""
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from heal_ls.locate.blocks import in_block
 from heal_ls.locate.state import on_self, read_off_self, stored_attribute, stored_on_self
 from heal_ls.pysource.parse import Def, name_of
 
 
-def deciding_reads(found: Def, line: int) -> list[ast.Attribute]:
-    """The attribute reads that decided the def's block starting at `line`: those in the block,
-    in the test of the `if`/`while` it is the body of, and in the values the def gave the
-    locals that test reads before it (`m = self.ptc.CRE_DATE3.search(s)`, then `if m is not
-    None:`)."""
-    reads = [n for n in _attribute_reads(found) if in_block(found, n.lineno, line)]
+@dataclass(frozen=True)
+class BranchReads:
+    """The attribute reads of a def's block: those that decided whether it ran (the test of the
+    `if`/`while` it is the body of, and the values the def gave the locals that test reads
+    before it: `m = self.ptc.CRE_DATE3.search(s)`, then `if m is not None:`), and those inside
+    it."""
+
+    deciding: list[ast.Attribute]
+    inside: list[ast.Attribute]
+
+
+def branch_reads(found: Def, line: int) -> BranchReads:
+    """The reads of the def's block starting at `line` (`BranchReads`)."""
+    inside = [n for n in _attribute_reads(found) if in_block(found, n.lineno, line)]
     opener = next(
         (
             n
@@ -27,15 +36,15 @@ def deciding_reads(found: Def, line: int) -> list[ast.Attribute]:
         None,
     )
     if opener is None:
-        return reads
-    reads += _attribute_reads(opener.test)
+        return BranchReads([], inside)
+    deciding = _attribute_reads(opener.test)
     tested = {n.id for n in ast.walk(opener.test) if isinstance(n, ast.Name)}
     for node in ast.walk(found):
         if not isinstance(node, ast.Assign) or node.lineno >= opener.lineno:
             continue
         if any(isinstance(t, ast.Name) and t.id in tested for t in node.targets):
-            reads += _attribute_reads(node.value)
-    return reads
+            deciding += _attribute_reads(node.value)
+    return BranchReads(deciding, inside)
 
 
 def _attribute_reads(tree: ast.AST) -> list[ast.Attribute]:

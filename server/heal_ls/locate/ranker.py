@@ -66,7 +66,7 @@ from heal_ls.locate.flow import (
     statements_before_line,
 )
 from heal_ls.locate.handlers import exception_lineage, let_through
-from heal_ls.locate.held import deciding_reads, held_class, read_state
+from heal_ls.locate.held import branch_reads, held_class, read_state
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.keywords import (
     TakenFrame,
@@ -915,24 +915,36 @@ class Ranker:
             self.add(path, maker, reason, score)
 
     def held_state_makers(self, failure: Failure, run: RunResult | None, first: Suspect):
-        """The first suspect's likeliest branch was decided by state an object it holds keeps,
-        one attribute hop away (`m = self.ptc.CRE_DATE3.search(s)`, then `if m is not None:`;
+        """The first suspect's likeliest branch reads state an object it holds keeps, one
+        attribute hop away (`m = self.ptc.CRE_DATE3.search(s)`, then `if m is not None:`;
         `if inspector.has_previous_exception():` of a local `inspector = Inspector(exc)`): the
-        constructor of that object's class (or a helper only it calls) that computed the state
-        read made it, and comes right after the reader, as `state_makers` places a maker of
-        the reader's own class. Not a parameter it stored as it came, nor a literal start value
-        (`self.message = ''`) other methods change."""
+        constructor of that object's class (or a helper only it calls) that computed that
+        state made it. When the branch's test read it, the state decided that the branch the
+        failing test singled out ran, and the reader only followed: the maker comes first (as
+        `none_returner`'s callee does); when only the branch's body read it, right after the
+        reader (as `state_makers` places a maker of the reader's own class). Not a parameter
+        stored as it came, nor a literal start value (`self.message = ''`) other methods
+        change."""
         branch = self.likeliest_branch(failure, run, first)
         if branch is None:
             return
         node, found, line = branch
-        own = self.methods_of(first.path, first.qualname.rpartition(".")[0])
+        own = list(self.methods_of(first.path, first.qualname.rpartition(".")[0]).values())
+        reads = branch_reads(found, line)
         read_on: dict[str, set[str]] = {}
-        for read in deciding_reads(found, line):
-            if (held := held_class(found, list(own.values()), read)) is not None:
+        decided_on: dict[str, set[str]] = {}
+        for read in [*reads.deciding, *reads.inside]:
+            if (held := held_class(found, own, read)) is not None:
                 read_on.setdefault(held, set()).add(read.attr)
+                if read in reads.deciding:
+                    decided_on.setdefault(held, set()).add(read.attr)
         pool = self.covered_functions(failure)
         pool += self.covered_functions(failure, failure.import_covered)
+        deciders = {
+            self.key(path, maker)
+            for held, attributes in decided_on.items()
+            for path, maker, _ in self.held_makers(pool, held, attributes)
+        }
         makers = [
             (path, maker, stored, held)
             for held, attributes in sorted(read_on.items())
@@ -940,8 +952,13 @@ class Ranker:
             if maker is not node
         ]
         for rank, (path, maker, stored, held) in enumerate(makers):
-            reason = f"computed {', '.join(stored[:3])} on the {held} that {first.qualname} reads"
-            self.add(path, maker, reason, first.score - 0.000001 * (rank + 2))
+            made = f"computed {', '.join(stored[:3])} on the {held}"
+            if self.key(path, maker) in deciders:
+                reason = f"{made} whose state decided the branch {first.qualname} took"
+                self.add(path, maker, reason, first.score + 0.000001 * (len(makers) - rank))
+            else:
+                reason = f"{made} that {first.qualname} reads"
+                self.add(path, maker, reason, first.score - 0.000001 * (rank + 2))
 
     def held_makers(self, pool: list[Place], held: str, attributes: set[str]):
         """(path, def, attributes) of the constructors of class `held` (and the helpers only

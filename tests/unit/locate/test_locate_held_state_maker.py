@@ -2,8 +2,10 @@
 holds, one attribute hop away (`self.ptc.CRE_DATE3`, parsedatetime's calendar holding its
 `Constants`; `inspector.previous_exception`, cleo's renderer holding an `Inspector`), and that
 object's constructor computed the state (issue 22, ranking, class A: the maker of the state
-sits in another class). The constructor comes right after the reader. A parameter the
-constructor stored as it came was made by its caller: nothing is lifted."""
+sits in another class). When the branch's test read that state, the state decided the branch
+and the constructor comes first; when only the branch's body read it, right after the reader.
+A parameter the constructor stored as it came was made by its caller, and a literal start
+value is changed by other methods: nothing is lifted."""
 
 import pytest
 
@@ -74,8 +76,16 @@ PROPERTY = HELD.replace("self.date = r", "self._date = r").replace(
 @pytest.mark.parametrize(
     "held", [HELD, LOCAL, PROPERTY], ids=["held-on-self", "held-in-a-local", "read-by-a-property"]
 )
-def test_the_constructor_that_computed_the_held_state_comes_right_after_the_reader(tmp_path, held):
-    assert ranked(tmp_path, held)[:2] == ["Parser.parse", "Patterns.__init__"]
+def test_the_constructor_that_computed_the_state_deciding_the_branch_comes_first(tmp_path, held):
+    assert ranked(tmp_path, held)[:2] == ["Patterns.__init__", "Parser.parse"]
+
+
+def test_state_only_the_branch_read_puts_its_constructor_right_after_the_reader(tmp_path):
+    held = HELD.replace("re.match(self.patterns.date, text)", 're.match("(.*)", text)')
+    held = held.replace("int(found.group(2))", "len(re.findall(self.patterns.date, text))")
+    # the holder's constructor, which made the held object, first among the makers
+    # (`state_makers`: the body reads `self.patterns`)
+    assert ranked(tmp_path, held)[:3] == ["Parser.parse", "Parser.__init__", "Patterns.__init__"]
 
 
 @pytest.mark.parametrize(
