@@ -4,10 +4,12 @@ Used by `heal-ls check`, `heal-ls fix`, the bench and the language server. Reque
 run as `pytest <their files>` would, once (testing/focus.py): the requested tests are the report
 and the files' other passing tests are contrast for ranking. A run still holding no passing test
 around its failures borrows one: the passing tests of an earlier full run when the caller has
-one (the editor), plus those the impact map knows ran the suspects (locate/contrast.py). Nothing
-else runs before the report. The impact map also says which of the functions the failing tests ran
-changed since the last green run (locate/history.py). A failure that cannot be located (a bug of ours) is logged and
-reported without a heal target; it never hides the other failures.
+one (the editor), plus those the impact map knows ran the suspects (locate/contrast.py); when
+neither lends one, a few sibling modules of the failing files run once, within a budget
+(testing/siblings.py). Nothing else runs before the report. The impact map also says which of
+the functions the failing tests ran changed since the last green run (locate/history.py). A
+failure that cannot be located (a bug of ours) is logged and reported without a heal target; it
+never hides the other failures.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 from heal_ls.impact.store import ImpactMap, known_test_files
 from heal_ls.locate import Located, locate
-from heal_ls.locate.contrast import needs_contrast, with_known, with_passing
+from heal_ls.locate.contrast import needs_contrast, sets_apart, with_known, with_passing
 from heal_ls.locate.history import with_history
 from heal_ls.locate.prefetch import Prefetch
 from heal_ls.models import Failure, RunResult, TestOutcome
@@ -32,6 +34,7 @@ from heal_ls.testing.options import RunOptions
 from heal_ls.testing.report import ReportRow, files_named
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.script import run_script
+from heal_ls.testing.siblings import sibling_modules, sibling_options
 
 logger = logging.getLogger(__name__)
 
@@ -76,10 +79,28 @@ async def diagnose(
             evidence = with_passing(evidence, passing_from.tests)
         if needs_contrast(evidence):
             evidence = with_known(evidence, root, options.python)
+        if needs_contrast(evidence) and whole_files and not options.overlay:
+            evidence = await _with_siblings(root, options.for_evidence(), evidence, recording)
     tested = test_files(root, options.python, evidence)
     located = locate_all(run.failures, root, evidence, tested)
     await asyncio.gather(*recording)  # written when diagnose returns, as every run's is
     return run, located
+
+
+async def _with_siblings(
+    root: str, options: RunOptions, evidence: RunResult, recording: Recording
+) -> RunResult:
+    """`evidence` plus the passing tests of the failing files' sibling modules, run once
+    within their budget (testing/siblings.py): the contrast of a run that has none, kept when
+    it sets some function the failing tests ran apart (locate/contrast.sets_apart)."""
+    failing = [f.test.split("::", 1)[0] for f in evidence.failures if f.test]
+    siblings = sibling_modules(root, list(dict.fromkeys(failing)))
+    if not siblings:
+        return evidence
+    run = await run_pytest(root, sibling_options(options), nodeids=siblings, recording=recording)
+    logger.info("contrast from %s: %d passed in %.1fs", siblings, run.passed, run.seconds)
+    borrowed = with_passing(evidence, run.tests)
+    return borrowed if sets_apart(borrowed) else evidence
 
 
 def diagnose_report(root: str, report: str, python: str | None = None) -> Diagnosis:

@@ -28,6 +28,17 @@ def needs_contrast(run: RunResult) -> bool:
     return not any(keys.intersection(t.covered) for t in run.tests if t.outcome == "passed")
 
 
+def sets_apart(run: RunResult) -> bool:
+    """Did the run's passing tests leave a function the failing tests ran unrun? A contrast
+    that ran every one of them sets none apart: what it tells apart is blocks, by the inputs
+    of other tests (a module of its own lends them: testing/siblings.py), and those rank above
+    the calls on the failing line on that alone (html2text's `handle`, whose state a second
+    call of it keeps: every test runs every block the failing one ran, a few more or less)."""
+    passing = [t for t in run.tests if t.outcome == "passed"]
+    ran = set().union(*(t.covered for t in passing))
+    return bool(failing_keys(run) - ran)
+
+
 def failing_keys(run: RunResult) -> set[str]:
     """The functions ("abs_path:first_line") the run's failing tests ran."""
     return {key for failure in run.failures if failure.test for key in failure.covered}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import textwrap
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 Def = ast.FunctionDef | ast.AsyncFunctionDef
@@ -69,6 +69,18 @@ def name_of(node: ast.AST) -> str | None:
     if isinstance(node, ast.Attribute):
         return node.attr
     return None
+
+
+def imported_names(nodes: Iterable[ast.AST]) -> Iterator[str]:
+    """The absolute modules the import statements among `nodes` name: `import a.b` -> a.b;
+    `from a import b` -> a, a.b (b may be a module or a name in a). Relative imports are left
+    out. `ast.walk(tree)` for every import, `ast.iter_child_nodes(tree)` for the top level's."""
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            yield node.module
+            yield from (f"{node.module}.{alias.name}" for alias in node.names)
 
 
 def sole_return(found: Def) -> ast.Return | None:

@@ -17,11 +17,12 @@ from __future__ import annotations
 import ast
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from heal_ls.impact.store import ImpactMap
 from heal_ls.models import RunResult, TestOutcome
+from heal_ls.pysource.parse import imported_names
 from heal_ls.pysource.paths import test_files
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
@@ -160,17 +161,8 @@ def _imports_any(path: str, wanted: list[tuple[str, ...]]) -> bool:
             tree = ast.parse(handle.read())
     except (OSError, SyntaxError, ValueError):
         return False
-    for name in _imported_names(tree):
+    for name in imported_names(ast.walk(tree)):
         dotted = tuple(name.split("."))
         if any(len(dotted) <= len(w) and w[len(w) - len(dotted) :] == dotted for w in wanted):
             return True
     return False
-
-
-def _imported_names(tree: ast.AST) -> Iterator[str]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            yield node.module
-            yield from (f"{node.module}.{alias.name}" for alias in node.names)

@@ -1,0 +1,91 @@
+"""A failing test alone in its module has no contrast: its folder's sibling modules lend one.
+
+Every function such a test ran sits at Ochiai 1.00, so the function the test calls ties with
+the callee that holds the bug. `check` then runs a few sibling test modules that import the
+same package (testing/siblings.py), once, and their passing tests contrast the failure.
+"""
+
+import asyncio
+
+from heal_ls import diagnose
+from heal_ls.locate.contrast import sets_apart
+from heal_ls.models import Failure, RunResult
+from heal_ls.models import TestOutcome as Outcome
+from heal_ls.testing.options import RunOptions
+from heal_ls.testing.siblings import SIBLING_SECONDS, sibling_modules, sibling_options
+
+CODE = (
+    "def parse(text):\n"
+    "    if not text:\n"
+    "        return []\n"
+    "    return [clause(c) for c in text]\n\n\n"
+    "def clause(c):\n"
+    "    return c.upper() + '!'\n"
+)
+FAILING = (
+    "from pkg.filters import parse\n\n\ndef test_upper():\n    assert parse('ab') == ['A', 'B']\n"
+)
+PASSING = "from pkg.filters import parse\n\n\ndef test_empty():\n    assert parse('') == []\n"
+
+
+def project(tmp_path) -> str:
+    """pkg.filters.clause adds a '!'; test_upper.py holds only the failing test, its sibling
+    test_empty.py a passing test that runs parse but not clause."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "filters.py").write_text(CODE)
+    (tmp_path / "test_upper.py").write_text(FAILING)
+    (tmp_path / "test_empty.py").write_text(PASSING)
+    return str(tmp_path)
+
+
+def test_a_failing_module_alone_borrows_its_siblings_passing_tests(tmp_path):
+    """A real check of test_upper: its file has no passing test; test_empty.py runs, and
+    clause, which only the failing test ran, leads (without the sibling: parse, the call on
+    the failing line, tied with clause at Ochiai 1.00)."""
+    root = project(tmp_path)
+    run, [(failure, located)] = asyncio.run(
+        diagnose.diagnose(root, RunOptions(), tests=["test_upper.py::test_upper"])
+    )
+    assert (run.passed, run.failed) == (0, 1)  # the report is the requested test's alone
+    assert [s.qualname for s in located.suspects[:2]] == ["clause", "parse"]
+    assert located.suspects[0].reason.startswith("ran only in failing tests")
+
+
+def test_siblings_are_the_folders_test_modules_importing_the_same_package(tmp_path):
+    root = project(tmp_path)
+    (tmp_path / "test_json.py").write_text(
+        "import json\n\n\ndef test_dumps():\n    json.dumps(1)\n"
+    )
+    (tmp_path / "helpers.py").write_text("from pkg.filters import parse\n")  # no test in it
+    (tmp_path / "test_cases.py").write_text(  # a TestCase, and fewer names shared
+        "import unittest\n\nimport pkg\n\n\nclass Cases(unittest.TestCase):\n    pass\n"
+    )
+    (tmp_path / "sub").mkdir()  # another folder: not a sibling
+    (tmp_path / "sub" / "test_deep.py").write_text(PASSING)
+    assert sibling_modules(root, ["test_upper.py"]) == ["test_empty.py", "test_cases.py"]
+    assert sibling_modules(root, ["test_upper.py"], limit=1) == ["test_empty.py"]
+    assert sibling_modules(root, ["test_json.py"]) == []  # it imports no package of ours
+
+
+def test_the_sibling_run_is_bounded_and_leaves_the_users_cache_alone():
+    options = sibling_options(RunOptions(run_timeout=300.0, user_cache=True))
+    assert (options.run_timeout, options.user_cache, options.spread) == (
+        SIBLING_SECONDS,
+        False,
+        True,
+    )
+    assert sibling_options(RunOptions(run_timeout=5.0)).run_timeout == 5.0
+
+
+def test_a_contrast_that_ran_every_function_the_failing_tests_ran_is_not_kept():
+    """It sets no function apart, and its blocks would outrank the call on the failing line
+    on other modules' inputs alone."""
+    parse, clause = "/p/filters.py:1", "/p/filters.py:7"
+    failure = Failure(id="t.py::t", exc_type="AssertionError", message="", test="t.py::t",
+                      covered=[parse, clause])  # fmt: skip
+    ran = [Outcome(failure.id, "failed", covered=[parse, clause])]
+    some = [Outcome("s.py::a", "passed", covered=[parse]), Outcome("s.py::b", "failed")]
+    every = [*some, Outcome("s.py::c", "passed", covered=[clause])]
+    assert sets_apart(RunResult("/p", failures=[failure], tests=[*ran, *some]))
+    assert not sets_apart(RunResult("/p", failures=[failure], tests=[*ran, *every]))
