@@ -75,12 +75,17 @@ async def diagnose(
     run.changed_since_green = with_history(run, root, options.python).changed_since_green
     evidence.changed_since_green = run.changed_since_green
     if tests:  # a full run holds every passing test; a focused one may borrow some
-        if needs_contrast(evidence) and passing_from is not None and passing_from is not run:
-            evidence = with_passing(evidence, passing_from.tests)
-        if needs_contrast(evidence):
-            evidence = with_known(evidence, root, options.python)
-        if needs_contrast(evidence) and whole_files and not options.overlay:
-            evidence = await _with_siblings(root, options.for_evidence(), evidence, recording)
+        borrowed = evidence
+        if needs_contrast(borrowed) and passing_from is not None and passing_from is not run:
+            borrowed = with_passing(borrowed, passing_from.tests)
+        if needs_contrast(borrowed):
+            borrowed = with_known(borrowed, root, options.python)
+        if needs_contrast(borrowed) and whole_files and not options.overlay:
+            borrowed = await _with_siblings(root, options.for_evidence(), borrowed, recording)
+        # whichever lent it (the editor's last run, the map, which holds the siblings' run
+        # once it ran, or the siblings now), a contrast is kept on one rule, so a re-check
+        # ranks as the check did; one that sets nothing apart is not run for again either
+        evidence = borrowed if sets_apart(borrowed) else evidence
     tested = test_files(root, options.python, evidence)
     located = locate_all(run.failures, root, evidence, tested)
     await asyncio.gather(*recording)  # written when diagnose returns, as every run's is
@@ -91,16 +96,14 @@ async def _with_siblings(
     root: str, options: RunOptions, evidence: RunResult, recording: Recording
 ) -> RunResult:
     """`evidence` plus the passing tests of the failing files' sibling modules, run once
-    within their budget (testing/siblings.py): the contrast of a run that has none, kept when
-    it sets some function the failing tests ran apart (locate/contrast.sets_apart)."""
+    within their budget (testing/siblings.py): the contrast of a run that has none."""
     failing = [f.test.split("::", 1)[0] for f in evidence.failures if f.test]
     siblings = sibling_modules(root, list(dict.fromkeys(failing)))
     if not siblings:
         return evidence
     run = await run_pytest(root, sibling_options(options), nodeids=siblings, recording=recording)
     logger.info("contrast from %s: %d passed in %.1fs", siblings, run.passed, run.seconds)
-    borrowed = with_passing(evidence, run.tests)
-    return borrowed if sets_apart(borrowed) else evidence
+    return with_passing(evidence, run.tests)
 
 
 def diagnose_report(root: str, report: str, python: str | None = None) -> Diagnosis:

@@ -89,3 +89,29 @@ def test_a_contrast_that_ran_every_function_the_failing_tests_ran_is_not_kept():
     every = [*some, Outcome("s.py::c", "passed", covered=[clause])]
     assert sets_apart(RunResult("/p", failures=[failure], tests=[*ran, *some]))
     assert not sets_apart(RunResult("/p", failures=[failure], tests=[*ran, *every]))
+
+
+def test_a_recheck_ranks_as_the_check_when_the_map_holds_the_siblings_run(tmp_path, monkeypatch):
+    """The sibling run is written into the impact map, so a re-check borrows the same tests
+    from the map (locate/contrast.with_known). A contrast the first check dropped because it
+    set no function apart (every function the failing test ran, its siblings ran too) is
+    dropped again: the same failure gets the same suspects, whichever source lent them."""
+    root = project(tmp_path)
+    (tmp_path / "test_empty.py").write_text(  # runs parse and clause, as the failing test does
+        "from pkg.filters import parse\n\n\ndef test_one():\n    assert parse('x') == ['X!']\n"
+    )
+
+    def check() -> list[tuple[str, float, str]]:
+        _run, [(_failure, located)] = asyncio.run(
+            diagnose.diagnose(root, RunOptions(), tests=["test_upper.py::test_upper"])
+        )
+        return [(s.qualname, round(s.score, 4), s.reason) for s in located.suspects]
+
+    asked = []
+    monkeypatch.setattr(
+        diagnose, "sibling_modules", lambda *a, **k: asked.append(a) or sibling_modules(*a, **k)
+    )
+    first = check()
+    assert first[1][2] == "ran during the failing test (Ochiai 1.00)"  # the contrast dropped
+    assert check() == first
+    assert len(asked) == 1  # the re-check found the siblings' tests in the map: no second run
