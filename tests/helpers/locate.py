@@ -51,6 +51,20 @@ def failed_run(root: Path, test_path: str, nodeid: str, line: int, error, frames
     return failure, RunResult(str(root), 0, 1, failures=[failure])
 
 
+def ranked_after_crash(
+    tmp_path: Path, module: str, text: str, test_text: str, test: str, error, frames, defs
+) -> list[str]:
+    """The qualnames locate() ranks when `test` of `test_text` (its line 5) raised `error`
+    through `frames` of `module` (needle of the line, function, recorded locals; outermost
+    first), having run `defs`."""
+    here, test_path = write_project(tmp_path, module, text, test_text)
+    keys = keys_of(here, text, defs)
+    crash = [Frame(here, line_of(text, line), name, held) for line, name, held in frames]
+    nodeid = f"tests/test_{module}.py::{test}"
+    failure, run = failed_run(tmp_path, test_path, nodeid, 5, error, crash, keys)
+    return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
+
+
 def ranked_after_check(
     tmp_path: Path, module: str, text: str, test: str, defs: tuple[str, ...], failing_only=()
 ) -> list[str]:

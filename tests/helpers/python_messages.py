@@ -57,6 +57,7 @@ def _open_owner():
 
 
 THREE = 3  # a name, so no Python warns at compile time about `3[0]`
+SEND = "send"  # likewise for `"send"()`
 
 
 class Entered:
@@ -110,6 +111,8 @@ MESSAGES = {
     "re_refused_kind": _message(lambda: re.match("a", Owner())),
     "open_refused_kind": _message(_open_owner),
     "int_refused_kind": _message(lambda: int(Owner())),
+    "descriptor_refused_none": _message(lambda: bytes.decode(None)),
+    "uncallable_kind": _message(lambda: SEND()),
     "wrong_kind_with": _message(lambda: exec("with 3:\n    pass")),
     "context_manager": _message(lambda: _with(Owner())),
     "context_manager_exit": _message(lambda: _with(Entered())),

@@ -304,16 +304,25 @@ def wrong_kind_argument(
     an object of the kind it held, by its recorded repr, has none (`'Token' object has no
     attribute 'children'`, `tree = Token('INT', '123')`), or that the line read when a
     builtin refused the kind it held (`open(filename)`: `expected str, bytes or os.PathLike
-    object, not ConfigQuotedString`): the def was handed a kind of value it does not handle,
-    as `none_argument` one that is None."""
+    object, not ConfigQuotedString`), or that the line called when Python could not call the
+    kind it held (`send(...)`: `'str' object is not callable`): the def was handed a kind of
+    value it does not handle, as `none_argument` one that is None."""
     found = def_of(index, node)
     lacking = lacked(message)
-    kind = lacking[0] if lacking is not None else refused_kind(message)
+    called = uncallable_kind(message)
+    kind = lacking[0] if lacking is not None else called or refused_kind(message)
     if found is None or kind is None or index is None or index.tree is None:
         return None
     if handles_kind(node, kind):  # it was handed what it handles: it read the wrong attribute
         return None
-    if lacking is None:
+    if called is not None:
+        read = {
+            n.func.id
+            for p in statement_parts(index.tree.body, frame.line)
+            for n in ast.walk(p)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        }
+    elif lacking is None:
         read = arguments_read(index, node, frame.line)
     else:
         read = {
@@ -324,19 +333,38 @@ def wrong_kind_argument(
             and n.attr == lacking[1]
             and isinstance(n.value, ast.Name)
         }
-    held = [n for n in read & _parameters(found) if _of_kind(frame.locals.get(n, ""), kind)]
+    held = [
+        n
+        for n in read & _parameters(found)
+        if _of_kind(frame.locals.get(n, ""), kind)
+        # a literal is never callable, so a def calling one was handed it; a builtin refusing
+        # one (`CARDINAL_WORDS[1.0]`) may be the def's own mistake with what it takes
+        or (called is not None and literal_class(frame.locals.get(n, "")) == kind)
+    ]
     return min(held, default=None)
 
 
 # `, not X` (most builtins), `, got 'X'` (`re` since 3.11; 3.8-3.10 name no kind there)
 _REFUSED_KIND = re.compile(r", (?:not|got) '?(?P<kind>\w+)'?$")
+# a class's method called on another kind (`bytes.decode(s)`), worded alike in 3.8-3.13
+_DESCRIPTOR_REFUSED = re.compile(
+    r"^descriptor '\w+' for '\w+' objects doesn't apply to a '(?P<kind>\w+)'"
+)
+_UNCALLABLE = re.compile(r"^'(?P<kind>\w+)' object is not callable$")
 
 
 def refused_kind(message: str) -> str | None:
     """The class a builtin's TypeError says it does not take (`expected str, bytes or
     os.PathLike object, not ConfigQuotedString`, `must be real number, not str`, `expected
-    string or bytes-like object, got 'NoneType'`)."""
-    found = _REFUSED_KIND.search(message.strip())
+    string or bytes-like object, got 'NoneType'`, `descriptor 'decode' for 'bytes' objects
+    doesn't apply to a 'NoneType' object`)."""
+    found = _REFUSED_KIND.search(message.strip()) or _DESCRIPTOR_REFUSED.match(message.strip())
+    return found["kind"] if found else None
+
+
+def uncallable_kind(message: str) -> str | None:
+    """The class of the value Python could not call (`'str' object is not callable`)."""
+    found = _UNCALLABLE.match(message.strip())
     return found["kind"] if found else None
 
 
@@ -351,6 +379,14 @@ _REPR_HEAD = re.compile(r"^[<\[]?(?P<name>[\w.]+)")
 def _of_kind(value: str, kind: str) -> bool:
     """Is a recorded repr one of an object of class `kind`?"""
     return repr_class(value) == kind
+
+
+def literal_class(value: str) -> str | None:
+    """The builtin class of a recorded repr that is a literal (`'send'`: str), else None."""
+    try:
+        return type(ast.literal_eval(value)).__name__
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
 
 
 def repr_class(value: str) -> str | None:

@@ -10,7 +10,13 @@ for the kind (`visit_token`) was handed what it handles and asked for the wrong 
 from heal_ls.locate import locate
 from heal_ls.models import Frame
 
-from tests.helpers.locate import failed_run, keys_of, line_of, write_project
+from tests.helpers.locate import (
+    failed_run,
+    keys_of,
+    line_of,
+    ranked_after_crash,
+    write_project,
+)
 
 UNITS = """\
 class Token:
@@ -51,14 +57,8 @@ def test_a_token():
 
 
 def ranked(tmp_path, test: str, error, frames: list[tuple[str, str, dict]]) -> list[str]:
-    """The qualnames locate() ranks when `test` raised `error` through `frames` (needle of the
-    line, function, recorded locals), outermost first."""
-    here, test_path = write_project(tmp_path, "units", UNITS, TEST)
-    keys = keys_of(here, UNITS, ("_extract", "_convert", "walk", "to", "transform"))
-    crash = [Frame(here, line_of(UNITS, line), name, held) for line, name, held in frames]
-    nodeid = f"tests/test_units.py::{test}"
-    failure, run = failed_run(tmp_path, test_path, nodeid, 5, error, crash, keys)
-    return [s.qualname for s in locate(failure, str(tmp_path), run).suspects]
+    defs = ("_extract", "_convert", "walk", "to", "transform")
+    return ranked_after_crash(tmp_path, "units", UNITS, TEST, test, error, frames, defs)
 
 
 def test_the_entry_that_took_a_none_from_the_test_comes_first(tmp_path):

@@ -20,6 +20,7 @@ from heal_ls.locate.evidence import (
     protocol_error_method,
     refused_kind,
     signature_error_callee,
+    uncallable_kind,
 )
 from heal_ls.locate.keywords import RefusedKeyword, refused_keyword
 from heal_ls.locate.missing import (
@@ -107,6 +108,14 @@ def test_a_refused_kind_reads_as_each_version_names_it(said):
     named = version >= (3, 11)
     assert refused_kind(m["re_refused_kind"]) == ("Owner" if named else None)
     assert refused_kind(m["re_refused_none"]) == ("NoneType" if named else None)
+
+
+def test_a_method_on_another_kind_and_an_uncallable_read_on_every_version(said):
+    """`bytes.decode(None)` names the kind it was handed, `SEND()` the kind it could not call,
+    in the same words on 3.8-3.13."""
+    _, m = said
+    assert refused_kind(m["descriptor_refused_none"]) == "NoneType"
+    assert uncallable_kind(m["uncallable_kind"]) == "str"
 
 
 def test_a_value_of_the_wrong_kind_on_the_tests_line_reads_on_every_version(said, tmp_path):
