@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 from heal_ls.impact.store import ImpactMap, known_test_files
 from heal_ls.locate import Located, locate
-from heal_ls.locate.contrast import needs_contrast, sets_apart, with_known, with_passing
+from heal_ls.locate.contrast import kept_contrast, needs_contrast, with_known, with_passing
 from heal_ls.locate.history import with_history
 from heal_ls.locate.prefetch import Prefetch
 from heal_ls.models import Failure, RunResult, TestOutcome
@@ -84,8 +84,8 @@ async def diagnose(
             borrowed = await _with_siblings(root, options.for_evidence(), borrowed, recording)
         # whichever lent it (the editor's last run, the map, which holds the siblings' run
         # once it ran, or the siblings now), a contrast is kept on one rule, so a re-check
-        # ranks as the check did; one that sets nothing apart is not run for again either
-        evidence = borrowed if sets_apart(borrowed) else evidence
+        # ranks as the check did; what the map answered is not run for again either
+        evidence = kept_contrast(evidence, borrowed)
     tested = test_files(root, options.python, evidence)
     located = locate_all(run.failures, root, evidence, tested)
     await asyncio.gather(*recording)  # written when diagnose returns, as every run's is

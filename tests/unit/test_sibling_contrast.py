@@ -8,7 +8,7 @@ same package (testing/siblings.py), once, and their passing tests contrast the f
 import asyncio
 
 from heal_ls import diagnose
-from heal_ls.locate.contrast import sets_apart
+from heal_ls.locate.contrast import kept_contrast, sets_apart
 from heal_ls.models import Failure, RunResult
 from heal_ls.models import TestOutcome as Outcome
 from heal_ls.testing.options import RunOptions
@@ -115,3 +115,22 @@ def test_a_recheck_ranks_as_the_check_when_the_map_holds_the_siblings_run(tmp_pa
     assert first[1][2] == "ran during the failing test (Ochiai 1.00)"  # the contrast dropped
     assert check() == first
     assert len(asked) == 1  # the re-check found the siblings' tests in the map: no second run
+
+
+def test_a_contrast_that_sets_nothing_apart_keeps_the_failing_files_own_tests():
+    """The failing test's file mates are what a run of its file would have had (the editor's
+    run of the test alone borrows them from the map): kept for their blocks; other modules'
+    tests that ran the same functions are not (html2text's shape), lent by whoever."""
+    parse, clause = "/p/filters.py:1", "/p/filters.py:7"
+    failure = Failure(id="t.py::t", exc_type="AssertionError", message="", test="t.py::t",
+                      covered=[parse, clause])  # fmt: skip
+    run = RunResult("/p", failures=[failure], tests=[Outcome("t.py::t", "failed")])
+    mate = Outcome("t.py::u", "passed", covered=[parse, clause])
+    sibling = Outcome("s.py::a", "passed", covered=[parse, clause])
+    kept = kept_contrast(
+        run, RunResult("/p", failures=[failure], tests=[*run.tests, mate, sibling])
+    )
+    assert [t.nodeid for t in kept.tests] == ["t.py::t", "t.py::u"]
+    apart = Outcome("s.py::b", "passed", covered=[parse])
+    lent = RunResult("/p", failures=[failure], tests=[*run.tests, apart])
+    assert kept_contrast(RunResult("/p", failures=[failure], tests=[*run.tests]), lent) is lent

@@ -39,6 +39,22 @@ def sets_apart(run: RunResult) -> bool:
     return bool(failing_keys(run) - ran)
 
 
+def kept_contrast(run: RunResult, borrowed: RunResult) -> RunResult:
+    """What of `borrowed` (`run` plus passing tests lent to it) the spectrum keeps: all of it
+    when it sets a function the failing tests ran apart; otherwise only the tests of the
+    failing tests' own files, the contrast a run of those files would have had (their blocks
+    tell the branch only the failing test took: tinydb's `LRUCache.set`). Other modules'
+    tests that ran every such function tell blocks apart by inputs of their own, and those
+    outrank the calls on the failing line (html2text's `handle`): they are dropped, whether
+    the siblings lent them just now or the impact map, which keeps their run, lends them
+    again on a re-check."""
+    if sets_apart(borrowed):
+        return borrowed
+    files = {failure.test.split("::", 1)[0] for failure in run.failures if failure.test}
+    own = [t for t in borrowed.tests if t.nodeid.split("::", 1)[0] in files]
+    return with_passing(run, own)
+
+
 def failing_keys(run: RunResult) -> set[str]:
     """The functions ("abs_path:first_line") the run's failing tests ran."""
     return {key for failure in run.failures if failure.test for key in failure.covered}
