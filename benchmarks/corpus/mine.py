@@ -271,6 +271,7 @@ def main() -> int:
     if args.since:
         tags = [t for t in tags if t[0] >= Version(args.since)]
     kept = 0
+    saved_before = saved_bugs(project.name)  # read once: this run's keeps are other commits
     with tempfile.TemporaryDirectory(prefix="heal-mine-") as scratch:
         for index, (version, tag) in enumerate(tags):
             until = tags[index + 1][1] if index + 1 < len(tags) else "HEAD"
@@ -285,7 +286,7 @@ def main() -> int:
                     print(f"{version}: {exc}")
                     break
                 print(f"{version} {sha[:8]}", flush=True)
-                if already_saved(project.name, sha, saved_bugs(project.name)):
+                if already_saved(project.name, sha, saved_before):
                     print(f"  {sha[:8]}: already in the corpus")
                     continue
                 url = f"https://github.com/{args.github}/commit/{sha}"

@@ -85,7 +85,8 @@ async def diagnose(
         # whichever lent it (the editor's last run, the map, which holds the siblings' run
         # once it ran, or the siblings now), a contrast is kept on one rule, so a re-check
         # ranks as the check did; what the map answered is not run for again either
-        evidence = kept_contrast(evidence, borrowed)
+        if borrowed is not evidence:  # nothing lent: the run's own tests are its contrast
+            evidence = kept_contrast(evidence, borrowed)
     tested = test_files(root, options.python, evidence)
     located = locate_all(run.failures, root, evidence, tested)
     await asyncio.gather(*recording)  # written when diagnose returns, as every run's is
