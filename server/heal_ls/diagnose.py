@@ -26,7 +26,7 @@ from heal_ls.locate.contrast import kept_contrast, needs_contrast, with_known, w
 from heal_ls.locate.history import with_history
 from heal_ls.locate.prefetch import Prefetch
 from heal_ls.models import Failure, RunResult, TestOutcome
-from heal_ls.pysource.paths import TestFiles
+from heal_ls.pysource.paths import TestFiles, nodeid_file
 from heal_ls.testing.ci_report import read_report
 from heal_ls.testing.focus import Focus
 from heal_ls.testing.head_start import HeadStart
@@ -98,7 +98,7 @@ async def _with_siblings(
 ) -> RunResult:
     """`evidence` plus the passing tests of the failing files' sibling modules, run once
     within their budget (testing/siblings.py): the contrast of a run that has none."""
-    failing = [f.test.split("::", 1)[0] for f in evidence.failures if f.test]
+    failing = [nodeid_file(f.test) for f in evidence.failures if f.test]
     siblings = sibling_modules(root, list(dict.fromkeys(failing)))
     if not siblings:
         return evidence
@@ -188,7 +188,7 @@ def _likely_read(
     """What locating the requested tests' failures will read, queued before any row arrives
     (their rows come as they end, often with the run): their files and the functions the map
     saw them run last time, as a failed row names them (testing/report.files_named)."""
-    files = [os.path.abspath(os.path.join(root, nodeid.split("::", 1)[0])) for nodeid in requested]
+    files = [os.path.abspath(os.path.join(root, nodeid_file(nodeid))) for nodeid in requested]
     files = [path for path in files if path.endswith(".py")]  # not a folder's id
     keys: list[str] = []
     if ImpactMap.exists(root, python):

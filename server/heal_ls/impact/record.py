@@ -29,7 +29,7 @@ from heal_ls.impact.invalidate import (
 )
 from heal_ls.impact.schema import transaction
 from heal_ls.models import RunResult, TestOutcome
-from heal_ls.pysource.paths import test_support_files
+from heal_ls.pysource.paths import nodeid_file, test_support_files
 
 TIMEOUT = "timeout"  # a test's outcome when it hit its per-test timeout: never a guard
 CHUNK = 200  # tests per write transaction: other writers wait at most one chunk
@@ -86,7 +86,7 @@ class Recorder:
         return self._files[rel]
 
     def _test(self, test: TestOutcome, outcome: str, traced: bool) -> int:
-        rel = test.nodeid.split("::")[0]
+        rel = nodeid_file(test.nodeid)
         mine = self._read(rel)
         if mine is None:
             return 0

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from heal_ls.impact.fingerprints import file_functions
 from heal_ls.impact.store import Function, ImpactMap
 from heal_ls.models import RunResult, TestOutcome
+from heal_ls.pysource.paths import nodeid_file
 
 logger = logging.getLogger(__name__)
 
@@ -50,8 +51,8 @@ def kept_contrast(run: RunResult, borrowed: RunResult) -> RunResult:
     again on a re-check."""
     if sets_apart(borrowed):
         return borrowed
-    files = {failure.test.split("::", 1)[0] for failure in run.failures if failure.test}
-    own = [t for t in borrowed.tests if t.nodeid.split("::", 1)[0] in files]
+    files = {nodeid_file(failure.test) for failure in run.failures if failure.test}
+    own = [t for t in borrowed.tests if nodeid_file(t.nodeid) in files]
     return with_passing(run, own)
 
 

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from heal_ls.models import Failure, RunResult
 
 TEST_DIRS = {"tests", "test"}
+# A module pytest collects tests from when it is named: a test function or class at the top
+# level, or a unittest TestCase (parsedatetime's `class test(unittest.TestCase)`).
+TOP_LEVEL_TEST = r"(?m)^(?:(?:async\s+)?def\s+test|class\s+Test|class\s+\w+\([^)]*TestCase[^)]*\))"
 # Folders inside a workspace that hold other people's code (virtualenvs, vendored packages).
 FOREIGN_DIRS = {
     ".venv",
@@ -57,7 +60,7 @@ def _folders(path: str | os.PathLike, root: str | os.PathLike | None) -> tuple[s
 
 
 def defines_tests(path: str | os.PathLike) -> bool:
-    """A module with a test at its top level (`def test*`, `class Test*`): pytest collects it
+    """A module with a test at its top level (`def test*`, `class Test*`, a TestCase): pytest collects it
     when it is named on the command line, whatever `python_files` says (rope's `*test.py`)."""
     import re  # lazy: as pathlib in _relative_parts (only a file the name rule does not know reads this)
 
@@ -66,7 +69,7 @@ def defines_tests(path: str | os.PathLike) -> bool:
             text = source.read()
     except OSError:
         return False
-    return re.search(r"(?m)^(?:(?:async\s+)?def\s+test|class\s+Test)", text) is not None
+    return re.search(TOP_LEVEL_TEST, text) is not None
 
 
 def _code_named_like_a_test(path: str | os.PathLike, root: str | None) -> bool:
@@ -132,6 +135,12 @@ class TestFiles:
                 tests.append((failed.test, failed.test_path))
         files = [path for nodeid, path in tests if path and not is_doctest(nodeid)]
         return cls(root, [*files, *known])
+
+
+def nodeid_file(nodeid: str) -> str:
+    """The file part of a pytest node id (`tests/test_a.py::TestA::test_b[1]`), as pytest
+    wrote it: relative to its rootdir, `/`-separated."""
+    return nodeid.split("::", 1)[0]
 
 
 def is_doctest(nodeid: str) -> bool:

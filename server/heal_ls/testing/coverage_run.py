@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from heal_ls.impact.store import ImpactMap
 from heal_ls.models import RunResult, TestOutcome
 from heal_ls.pysource.parse import imported_names
-from heal_ls.pysource.paths import test_files
+from heal_ls.pysource.paths import nodeid_file, test_files
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.runner import run_pytest
 
@@ -95,7 +95,7 @@ async def _from_map(
         return CoverageRun(_recalled(root, files, exclude, options), files, 0.0, True)
     run = await _traced(root, todo, exclude, options)
     if run.error and any("::" in n for n in todo):  # a stale id pytest no longer finds
-        todo = sorted({n.split("::")[0] for n in todo})
+        todo = sorted({nodeid_file(n) for n in todo})
         run = await _traced(root, todo, exclude, options)
     cut = _limit(options) if run.timed_out else 0.0
     if run.error:
@@ -134,7 +134,7 @@ def _since(started: float) -> float:
 
 def select_test_files(root: str, suspect_paths: Sequence[str], failing: Sequence[str]) -> list[str]:
     """Test files (relative, `/`-separated) holding a failing test or importing a suspect."""
-    chosen = {nodeid.split("::")[0] for nodeid in failing if "::" in nodeid}
+    chosen = {nodeid_file(nodeid) for nodeid in failing if "::" in nodeid}
     wanted = [_module_parts(root, p) for p in suspect_paths]
     wanted = [parts for parts in wanted if parts]
     if wanted:

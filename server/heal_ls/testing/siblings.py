@@ -22,15 +22,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from heal_ls.pysource.parse import imported_names
+from heal_ls.pysource.paths import TOP_LEVEL_TEST
 from heal_ls.testing.options import RunOptions
 
 MAX_SIBLINGS = 4  # modules run for contrast: enough to cover the shared code, few to run fast
 SIBLING_SECONDS = 20.0  # the sibling run's budget: what it has not reached by then is left out
-# A module pytest collects tests from when it is named: a test function or class at the top
-# level, or a unittest TestCase (parsedatetime's `class test(unittest.TestCase)`).
-_HOLDS_TESTS = re.compile(
-    r"(?m)^(?:(?:async\s+)?def\s+test|class\s+Test|class\s+\w+\([^)]*TestCase[^)]*\))"
-)
+_HOLDS_TESTS = re.compile(TOP_LEVEL_TEST)
 _NOT_TESTS = {"conftest.py", "__init__.py"}
 
 

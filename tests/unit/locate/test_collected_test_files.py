@@ -278,12 +278,15 @@ def test_a_package_module_only_named_like_tests_is_code(tmp_path):
             "src/loop/testing/_loop_test.py": "def loop_test(fn):\n"
             "    def wrapper():\n        return run(fn)\n    return wrapper\n",
             "src/loop/testing/check_test.py": "def test_it():\n    assert True\n",
+            "src/loop/testing/case_test.py": "import unittest\n\n\n"
+            "class case(unittest.TestCase):\n    pass\n",
         },
     )
     tests = paths.TestFiles(str(tmp_path))
     assert str(decorator / "src/loop/testing/_loop_test.py") not in tests
     assert not tests.is_test_module(str(tmp_path / "src/loop/testing/_loop_test.py"))
     assert str(tmp_path / "src/loop/testing/check_test.py") in tests  # it defines a test
+    assert str(tmp_path / "src/loop/testing/case_test.py") in tests  # a TestCase, whatever its name
     assert str(tmp_path / "tests" / "helper_test.py") in tests  # a tests/ folder still says so
     assert str(tmp_path / "conftest.py") in tests
 

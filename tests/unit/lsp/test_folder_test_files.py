@@ -18,14 +18,15 @@ def test_a_check_file_the_map_holds_tests_of_holds_tests(tmp_path):
         {
             "pytest.ini": "[pytest]\npython_files = *check.py\n",
             "shop.py": "def total(items):\n    return sum(items)\n",
-            # collected as a unittest.TestCase: neither its name nor a top-level def says so
+            # collected as a unittest.TestCase under another name: neither the file's name
+            # nor its top-level lines say so
             "checks/basecheck.py": """
-                import unittest
+                from unittest import TestCase as Case
 
                 from shop import total
 
 
-                class BaseCheck(unittest.TestCase):
+                class BaseCheck(Case):
                     def test_empty(self):
                         self.assertEqual(total([]), 0)
                 """,

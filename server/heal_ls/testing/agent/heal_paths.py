@@ -7,7 +7,9 @@ rules (agent/sitecustomize.py), and it may be an interpreter without pytest.
 
 import os
 
-TOP_LEVEL_TEST = r"(?m)^(?:(?:async\s+)?def\s+test|class\s+Test)"  # as pysource.paths
+# pysource.paths.TOP_LEVEL_TEST, copied: the agent imports nothing of heal_ls (a unit test
+# keeps the two equal)
+TOP_LEVEL_TEST = r"(?m)^(?:(?:async\s+)?def\s+test|class\s+Test|class\s+\w+\([^)]*TestCase[^)]*\))"
 NOT_WORKSPACE_DIRS = {"site-packages", "dist-packages", ".venv", "venv", ".tox", ".nox", ".git"}
 
 
@@ -89,7 +91,7 @@ class WorkspacePaths:
         return False
 
     def defines_tests(self, path):
-        """A test at the module's top level (`def test*`, `class Test*`); an unreadable file
+        """A test at the module's top level (`def test*`, `class Test*`, a TestCase); an unreadable file
         keeps its name's verdict (a test)."""
         found = self._defines_tests.get(path)
         if found is None:

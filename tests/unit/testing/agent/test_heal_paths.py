@@ -3,6 +3,7 @@
 import os
 import sys
 
+from heal_ls.pysource import paths
 from heal_ls.testing.prestart import PLUGIN_DIR
 
 sys.path.insert(0, PLUGIN_DIR)
@@ -52,11 +53,19 @@ def test_a_package_module_named_like_a_test_that_defines_none_is_code(tmp_path):
     in_tests.write_text("X = 1\n")
     collected = package / "check_test.py"
     collected.write_text("X = 1\n")
+    unittest_case = package / "case_test.py"  # pytest collects a TestCase whatever its name
+    unittest_case.write_text("import unittest\nclass case(unittest.TestCase):\n    pass\n")
     paths = heal_paths.WorkspacePaths(str(tmp_path))
     paths.collects_tests(str(collected))
     assert paths.is_code(str(helper))
     assert not paths.is_code(str(real_test))
     assert not paths.is_code(str(in_tests))
     assert not paths.is_code(str(collected))
+    assert not paths.is_code(str(unittest_case))
     assert paths.is_test_file(str(tmp_path / "src" / "pkg" / "conftest.py"))
     assert paths.is_test_file(str(package / "test_gone.py"))  # unreadable: its name decides
+
+
+def test_the_agent_knows_a_test_module_as_the_ranking_does():
+    """The recorder's copy of the pattern (it imports nothing of heal_ls) is the ranking's."""
+    assert heal_paths.TOP_LEVEL_TEST == paths.TOP_LEVEL_TEST
