@@ -40,12 +40,7 @@ def let_through(function: Def, line: int, lineage: set[str]) -> int | None:
     Invalid as e: raise MultipleInvalid([e])`); or its body only keeps it in a local the def
     raises later. A clause that does more before re-raising (restores a parser's position, adds
     context to the exception) handled it and passed it on. None when no such clause caught it."""
-    tries = [
-        s
-        for s in statements_holding(function, line)
-        if isinstance(s, ast.Try) and any(_holds(b, line) for b in s.body)
-    ]
-    for tried in reversed(tries):  # innermost first: the first clauses to see it
+    for tried in reversed(tries_holding(function, line)):  # innermost first: the first to see it
         clauses = tried.handlers
         at = next((i for i, c in enumerate(clauses) if _catches(c, lineage)), None)
         if at is None:
@@ -58,6 +53,16 @@ def let_through(function: Def, line: int, lineage: set[str]) -> int | None:
             return clause.lineno
         return None
     return None
+
+
+def tries_holding(function: Def, line: int) -> list[ast.Try]:
+    """The try statements of `function` whose body holds `line`, outermost first: those whose
+    clauses saw what was raised through that line."""
+    return [
+        s
+        for s in statements_holding(function, line)
+        if isinstance(s, ast.Try) and any(_holds(b, line) for b in s.body)
+    ]
 
 
 def _holds(statement: ast.stmt, line: int) -> bool:

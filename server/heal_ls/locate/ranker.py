@@ -65,7 +65,7 @@ from heal_ls.locate.flow import (
     quoted_names,
     statements_before_line,
 )
-from heal_ls.locate.handlers import exception_lineage, let_through
+from heal_ls.locate.handlers import exception_lineage, let_through, tries_holding
 from heal_ls.locate.held import branch_reads, held_class, read_state
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex, index_source
 from heal_ls.locate.keywords import (
@@ -366,12 +366,17 @@ class Ranker:
         it out doing nothing else with it (`handlers.let_through`: `except OSError: raise`, or
         kept and raised later): it chose, for this very class, not to handle it; the raise
         below did what it was written to. It comes first, innermost first."""
-        lineage = exception_lineage(failure.exc_type, self.class_table(covered))
+        lineage: set[str] | None = None  # asked once a try holds a frame: it reads the class
+        # table, every class of the modules the failing test ran (most paths have no try)
         for hop, frame in enumerate(reversed(code)):
             node = self.function_of(frame)
             found = def_of(self.index(frame.path), node) if node is not None else None
-            clause = let_through(found, frame.line, lineage) if found is not None else None
-            if node is not None and clause is not None:
+            if node is None or found is None or not tries_holding(found, frame.line):
+                continue
+            if lineage is None:
+                lineage = exception_lineage(failure.exc_type, self.class_table(covered))
+            clause = let_through(found, frame.line, lineage)
+            if clause is not None:
                 reason = (
                     f"its except clause at line {clause} caught the {failure.exc_type} and let"
                     " it out unhandled"

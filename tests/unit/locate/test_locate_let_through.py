@@ -7,6 +7,7 @@ chose not to handle this very class: it comes before the raise below it. A claus
 more (restores state, adds context) or that keeps the class from a broader clause after it
 handled the exception its own way: the raise site stays first."""
 
+from heal_ls.locate import ranker
 from heal_ls.models import Frame
 
 from tests.helpers.locate import failing_test, keys_of, line_of, ranked_among_passing, write_project
@@ -101,3 +102,26 @@ def test_a_clause_for_every_exception_or_for_another_class_is_not_it(tmp_path):
     assert ranked(tmp_path / "broad", broad) == ["lookup", "respond"]
     other = FILES.replace("except OSError:\n        raise", "except ValueError:\n        raise")
     assert ranked(tmp_path / "other", other) == ["lookup", "respond"]
+
+
+def test_the_class_table_is_built_only_when_a_try_holds_a_frame_of_the_path(tmp_path, monkeypatch):
+    """The lineage of the raised class reads the classes of every module the failing test ran
+    (operators.ClassTable: ~50 ms of `heal-ls check` on networkx, whose crash no try held):
+    a path with no try around its lines does not need it."""
+    built: list[object] = []
+
+    class CountedTable(ranker.ClassTable):
+        def __init__(self, trees):
+            built.append(self)
+            super().__init__(trees)
+
+    monkeypatch.setattr(ranker, "ClassTable", CountedTable)
+    bare = FILES.replace(
+        "    try:\n        path, found = lookup(directory, name)\n"
+        "    except PermissionError:\n        return 401\n    except OSError:\n        raise\n",
+        "    path, found = lookup(directory, name)\n",
+    )
+    assert ranked(tmp_path / "bare", bare) == ["lookup", "respond"]
+    assert built == []
+    assert ranked(tmp_path / "tried") == ["respond", "lookup"]
+    assert len(built) == 1
