@@ -80,3 +80,40 @@ def starts_handler(function: ast.FunctionDef | ast.AsyncFunctionDef, line: int) 
         isinstance(handler, ast.ExceptHandler) and handler.body[0].lineno == line
         for handler in ast.walk(function)
     )
+
+
+def condition_unfinished(function: ast.FunctionDef | ast.AsyncFunctionDef, line: int, ran) -> bool:
+    """Is `line` in the test of an `if` or `while` of `function` none of whose next blocks
+    (its branches, the statement after it) is in `ran`: the run never got past that test
+    (a call before it raised)? False when a next block is not a recorded one (the test was
+    the last statement of its list, without an `else`): then nothing tells."""
+    for statements in _statement_lists(function.body):
+        for at, statement in enumerate(statements):
+            if not isinstance(statement, (ast.If, ast.While)):
+                continue
+            test = statement.test
+            if not test.lineno <= line <= (test.end_lineno or test.lineno):
+                continue
+            after = statements[at + 1 : at + 2]
+            if not after and not statement.orelse:
+                return False
+            following = [statement.body, statement.orelse, after]
+            return not any(part[0].lineno in ran for part in following if part)
+    return False
+
+
+def _statement_lists(statements: list[ast.stmt]):
+    """`statements` and every statement list nested in them, not entering nested scopes."""
+    yield statements
+    for statement in statements:
+        if isinstance(statement, SCOPES):
+            continue
+        for child in [
+            statement,
+            *getattr(statement, "handlers", []),
+            *getattr(statement, "cases", []),
+        ]:
+            for name in BLOCK_LISTS:
+                inner = getattr(child, name, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    yield from _statement_lists(inner)

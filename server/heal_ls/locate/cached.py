@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import ast
 
+from heal_ls.locate.blocks import block_of
 from heal_ls.locate.calls import call_names, calls_among, matches
 from heal_ls.locate.index import FunctionNode, ModuleIndex
 from heal_ls.locate.state import private_stores
 from heal_ls.models import Failure, RunResult
-from heal_ls.pysource.parse import name_of
+from heal_ls.pysource.parse import Def, name_of
 
 CACHES = {"lru_cache", "cache"}  # functools' decorators: a call may return a kept result
 
@@ -59,15 +60,41 @@ def memoized(index: ModuleIndex, caller: FunctionNode, callee: FunctionNode) -> 
     for decorator in found.decorator_list if found is not None else []:
         if name_of(decorator.func if isinstance(decorator, ast.Call) else decorator) in CACHES:
             return [n.lineno for n in nodes if isinstance(n, ast.Call) and _calls(n, callee)]
-    kept = {
-        ast.dump(target.value if isinstance(target, ast.Subscript) else target)
+    kept = {_place(target) for node in nodes for target in _kept_by(node, callee)}
+    reads = [node for node in nodes if isinstance(node, ast.expr) and _reads(node, kept)]
+    stores = [
+        (node, target)
         for node in nodes
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-        if _calls(node.value, callee)
+        if isinstance(node, ast.Assign) and not _kept_by(node, callee)
         for target in node.targets
-        if isinstance(target, (ast.Subscript, ast.Attribute))
-    }
-    return [node.lineno for node in nodes if isinstance(node, ast.expr) and _reads(node, kept)]
+    ]
+    return [read.lineno for read in reads if not _restored(body, read, stores)]
+
+
+def _kept_by(node: ast.AST, callee: FunctionNode) -> list[ast.expr]:
+    """The places (`memo[key]`, `self._value`) statement `node` stores a call of `callee` in."""
+    if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
+        return []
+    if not _calls(node.value, callee):
+        return []
+    return [t for t in node.targets if isinstance(t, (ast.Subscript, ast.Attribute))]
+
+
+def _place(target: ast.expr) -> str:
+    return ast.dump(target.value if isinstance(target, ast.Subscript) else target)
+
+
+def _restored(body: Def | None, read: ast.expr, stores: list[tuple[ast.Assign, ast.expr]]) -> bool:
+    """Did a store from another source put a value in `read`'s place earlier in its block
+    (`self._resolved = cleaned` then `return self._resolved`)? A block runs straight through,
+    so the read gets what the caller itself just stored, never the value the memo kept."""
+    block, text = block_of(body, read.lineno), ast.unparse(read)
+    return any(
+        (statement.end_lineno or statement.lineno) < read.lineno
+        and ast.unparse(target) == text
+        and block_of(body, statement.lineno) == block
+        for statement, target in stores
+    )
 
 
 def _calls(call: ast.Call, callee: FunctionNode) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from heal_ls.locate.affinity import words
-from heal_ls.locate.blocks import block_of, starts_handler
+from heal_ls.locate.blocks import block_of, condition_unfinished, starts_handler
 from heal_ls.locate.cached import called_in, memoized, private_writes, skipped_callees
 from heal_ls.locate.callgraph import Key, call_distances, key_of, names_reached
 from heal_ls.locate.calls import (
@@ -652,6 +652,8 @@ class Ranker:
         for line in lines:
             block = block_of(body, line)
             if block is not None and block not in ran:
+                continue
+            if condition_unfinished(body, line, ran):  # it raised before reading the memo
                 continue
             key = entry if block is None else f"{path}:{block}{BLOCK_MARK}"
             if each_block.get(key, 0.0) >= likeliest - 1e-9:

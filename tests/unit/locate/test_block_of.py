@@ -4,7 +4,7 @@ import ast
 import sys
 import types
 
-from heal_ls.locate.blocks import block_of
+from heal_ls.locate.blocks import block_of, condition_unfinished
 from heal_ls.testing.prestart import PLUGIN_DIR
 
 sys.path.insert(0, PLUGIN_DIR)
@@ -92,3 +92,30 @@ def test_every_statement_is_in_a_block_the_agent_records_or_in_the_entry(tmp_pat
     assert block_of(pick, at["1"]) == at["with open(__file__) as handle:"]  # after the try
     assert block_of(pick, at["n = 0"]) == at["try:"]  # a finally runs with its try
     assert block_of(pick, at["total += item"]) == at["total += item"]  # after the inner if
+
+
+def test_a_condition_none_of_whose_next_blocks_ran_was_never_finished():
+    """`if n > 2:` leads to its body, its `elif` or the `for` after it: with none of them
+    run, the run stopped before the test was done; with one, it went past. The same for
+    `while` (its body or the def after it); `if x:` in `inner` (a nested scope) is not
+    `pick`'s."""
+    pick = ast.parse(SOURCE).body[0]
+    assert isinstance(pick, ast.FunctionDef)
+    at = {text.strip(): n for n, text in reversed(list(enumerate(SOURCE.splitlines(), 1)))}
+    first, loop = at["if n > 2:"], at["for item in items:"]
+    assert condition_unfinished(pick, first, set())
+    assert not condition_unfinished(pick, first, {loop})
+    assert not condition_unfinished(pick, first, {at["total += 1"]})
+    guard = at["while total > 5:"]
+    assert condition_unfinished(pick, guard, {loop})
+    assert not condition_unfinished(pick, guard, {guard + 1})  # its body
+    assert not condition_unfinished(pick, at["total = 0"], set())  # no condition there
+    assert not condition_unfinished(pick, at["if x:"], set())
+
+
+def test_a_condition_last_in_its_list_without_an_else_tells_nothing():
+    """Nothing recorded follows `if flag:` when its body does not run: no block says whether
+    the run got past it."""
+    tail = ast.parse("def tail(flag):\n    go()\n    if flag:\n        stop()\n").body[0]
+    assert isinstance(tail, ast.FunctionDef)
+    assert not condition_unfinished(tail, 3, set())

@@ -248,17 +248,18 @@ class Patterns:
 """
 
 
-def cached_ranking(ws, failing: list[str], passing: list[str]) -> list[str]:
+def cached_ranking(ws, failing: list[str], passing: list[str], source=CACHED) -> list[str]:
     """The suspects of a failing test that ran `Patterns.__call__` and the blocks starting at
     the `failing` statements, a passing test having run `_build` and the `passing` ones."""
-    (ws / "cached.py").write_text(CACHED)
+    (ws / "cached.py").write_text(source)
     path = str(ws / "cached.py")
-    lines = CACHED.splitlines()
+    lines = source.splitlines()
 
     def at(statement: str) -> int:
         return next(n for n, line in enumerate(lines, 1) if line.strip() == statement)
 
-    build, call = f"{path}:{at('@functools.lru_cache')}", f"{path}:{line_of(CACHED, '__call__')}"
+    built = "@functools.lru_cache" if "@functools" in source else "def _build(self, strict):"
+    build, call = f"{path}:{at(built)}", f"{path}:{line_of(source, '__call__')}"
     failure = failure_in(ws, "two", 8, [call])
     failure.blocks = {path: sorted(at(s) for s in failing)}
     earlier = Outcome(
@@ -294,6 +295,57 @@ def test_a_cached_callee_called_where_passing_tests_ran_too_is_not_the_failing_d
     suspicion rests on the `tail` branch only it took: `_build`'s value is not what it did
     differently, so `_build` is not lifted over `__call__`."""
     names = cached_ranking(ws, [TAKEN, "if tail:", TAIL], [TAKEN, "if tail:", PLAIN])
+    assert names[0] == "Patterns.__call__" and names[-1] == "Patterns._build"
+
+
+KEPT = """\
+class Patterns:
+    def __init__(self):
+        self._made = None
+
+    def _build(self, strict):
+        return "^x$" if strict else "x"
+
+    def _connect(self, strict):
+        return strict
+
+    def __call__(self, strict):
+        self._connect(strict)
+        if self._made is None:
+            self._made = self._build(strict)
+        return self._made
+"""
+MADE, RETURNED = "self._made = self._build(strict)", "return self._made"
+
+
+def test_a_memo_read_the_failing_test_never_reached_returned_nothing_kept(ws):
+    """`_connect` raised before `__call__` read its memo: neither the `if`'s branch nor the
+    return after it ran (kombu's `default_channel`: `_ensure_connection` raised before
+    `self._default_channel`), so `_build`'s kept value was never handed on: listed last."""
+    names = cached_ranking(ws, [], [MADE, RETURNED], KEPT)
+    assert names[0] == "Patterns.__call__" and names[-1] == "Patterns._build"
+
+
+def test_a_memo_read_past_its_test_returned_the_kept_value(ws):
+    """The same caller, run past its memo's test to the return: `_build` made what it
+    returned (an earlier test ran it), so it comes first."""
+    names = cached_ranking(ws, [RETURNED], [MADE, RETURNED], KEPT)
+    assert names[0] == "Patterns._build"
+
+
+OWN = KEPT.replace(
+    "        if self._made is None:",
+    "        if strict:\n            self._made = strict\n            return self._made\n"
+    "        if self._made is None:",
+)
+
+
+def test_a_memo_read_right_after_the_callers_own_store_returned_that_store(ws):
+    """`__call__` stored `strict` in its memo's place and returned it from there in the same
+    block (nox's `self._resolved = cleaned_interpreter`): the value returned is the caller's
+    own, not one `_build` made, so `_build` is listed last."""
+    own = ["if strict:", "self._made = strict"]
+    names = cached_ranking(ws, own, ["if self._made is None:", MADE, RETURNED], OWN)
     assert names[0] == "Patterns.__call__" and names[-1] == "Patterns._build"
 
 
