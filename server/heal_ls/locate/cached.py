@@ -53,9 +53,12 @@ def memoized(index: ModuleIndex, caller: FunctionNode, callee: FunctionNode) -> 
     """The lines where `caller` obtains a value `callee` made and a cache kept: its calls of
     `callee` when a functools cache wraps it (the call returns the kept result), or its reads
     of the place it keeps `callee`'s result in (`self._made[key] = self._build(key)` ...
-    `return self._made[key]`); [] when neither, no memo."""
+    `return self._made[key]`), but not a read right after the caller's own store of another
+    value there (`_restored`); [] when neither, no memo."""
     body = index.def_node(caller.def_line)
-    nodes = list(ast.walk(body)) if body is not None else []
+    if body is None:
+        return []
+    nodes = list(ast.walk(body))
     found = index.def_node(callee.def_line)
     for decorator in found.decorator_list if found is not None else []:
         if name_of(decorator.func if isinstance(decorator, ast.Call) else decorator) in CACHES:
@@ -84,7 +87,7 @@ def _place(target: ast.expr) -> str:
     return ast.dump(target.value if isinstance(target, ast.Subscript) else target)
 
 
-def _restored(body: Def | None, read: ast.expr, stores: list[tuple[ast.Assign, ast.expr]]) -> bool:
+def _restored(body: Def, read: ast.expr, stores: list[tuple[ast.Assign, ast.expr]]) -> bool:
     """Did a store from another source put a value in `read`'s place earlier in its block
     (`self._resolved = cleaned` then `return self._resolved`)? A block runs straight through,
     so the read gets what the caller itself just stored, never the value the memo kept."""
