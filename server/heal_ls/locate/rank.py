@@ -74,6 +74,7 @@ def locate(
         ranker.log_caller(failure, 0.97)
         reason = ranker.from_test(failure, frames, run)
     ranker.stopped_generator(failure, 1.01)  # above the consumer the reported raise is in
+    ranker.fake_caller(failure, 1.01)  # above the raise its failed assert led to
     missing, path, nearest = suggested_defs(failure, root, ranker.index)
     for node in nearest:  # the def the test meant, which never ran: nothing recorded lists it
         reason = f"its module lacks the {missing} the test asks for: Python suggests {node.name}"

@@ -18,6 +18,13 @@ from heal_ls.locate.calls import (
     statement_parts,
 )
 from heal_ls.locate.chained import escaped_stop
+from heal_ls.locate.doubles import (
+    calls_name,
+    checked_in_double,
+    handed_among_keys,
+    installed_doubles,
+    reads_keys,
+)
 from heal_ls.locate.escapes import escaped_alike, escapes_with
 from heal_ls.locate.evidence import (
     always_raises,
@@ -1233,6 +1240,10 @@ class Ranker:
         for path, node in self.mock_callers(failure):
             score = scores.get(f"{path}:{node.start_line}", 0.0)
             self.add(path, node, "called the mock the failing assertion checks", 0.85 + 0.1 * score)
+        if not failure.mock_callers:  # no unittest.mock record named them: the test's source
+            for path, node, reason in self.double_users(test_path, test_line, parts, covered):
+                score = scores.get(f"{path}:{node.start_line}", 0.0)
+                self.add(path, node, reason, 0.85 + 0.1 * score)
         self.checked |= {self.key(path, node) for path, node in [*on_line, *feeding]}
         self.line_tied = [*on_line, *feeding, *acted]
         self.failing_at = (test_path, test_line) if test_path and test_line else None
@@ -1648,6 +1659,48 @@ class Ranker:
             if owner not in best or (score, -line) > (best[owner][0], -best[owner][1]):
                 best[owner] = (score, line)
         return best
+
+    def double_users(
+        self, test_path, test_line, parts, covered
+    ) -> list[tuple[str, FunctionNode, str]]:
+        """The failing check reads a double the test put in place of a name (`len(check_file
+        .calls)`, a pretend recorder set over `check._check_file`): the defs the test ran that
+        call that name; or one it handed in among options (`{'interval_start': 0, 'errback':
+        errback}`, then `errback.assert_called()`): the defs it ran that read those options'
+        keys. They decided what the double got (`locate/doubles.py`)."""
+        index = self.index(test_path) if test_path and test_line else None
+        node = index.function_at(test_line) if index is not None else None
+        test = def_of(index, node) if node is not None else None
+        if test is None:
+            return []
+        read = {n.id for part in parts for n in ast.walk(part) if isinstance(n, ast.Name)}
+        replaced = sorted({d.replaced for d in installed_doubles(test) if d.double in read})
+        handed = handed_among_keys(test)
+        keys = {key for name in read & handed.keys() for key in handed[name]}
+        found = []
+        for path, user in covered:
+            body = def_of(self.index(path), user)
+            called = next((n for n in replaced if body and calls_name(body, n)), None)
+            if called is not None:
+                why = (
+                    f"calls {called}, which the test replaced by the double the failing check reads"
+                )
+                found.append((path, user, why))
+            elif keys and body and reads_keys(body, keys):
+                why = "reads the options the test handed in with the double the failing check reads"
+                found.append((path, user, why))
+        return found
+
+    def fake_caller(self, failure: Failure, score: float):
+        """An assert in the test's own fake, which our code called, failed (`checked_in_double`):
+        the def of ours that called it handed it what the assert refused."""
+        found = checked_in_double(failure, self.root, self.tests)
+        node = self.function_of(found[0]) if found is not None else None
+        if found is None or node is None or found[0].function == "<module>":
+            return
+        caller, fake = found
+        reason = f"called the test's {fake.function}, whose assert refused what it was handed"
+        self.add(caller.path, node, reason, score, caller.line)
 
     def mock_callers(self, failure: Failure) -> list[tuple[str, FunctionNode]]:
         return self.covered_functions(failure, failure.mock_callers)
