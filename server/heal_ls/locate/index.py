@@ -60,6 +60,9 @@ class ModuleIndex:
     tree: ast.Module | None = field(default=None, repr=False, compare=False)
     # The parsed def by its `def` keyword's line: the ranking reads many defs' bodies.
     defs_by_line: dict[int, Def] = field(default_factory=dict, repr=False, compare=False)
+    # The parsed classes, outermost first in source order (operators.ClassTable reads their
+    # bases and aliases without walking the module again).
+    class_defs: list[ast.ClassDef] = field(default_factory=list, repr=False, compare=False)
     # The names each def's body calls, by its `def` line (locate/cached.called_in), read once;
     # for the functions a failing test ran, while the tests still run (locate/prefetch.py).
     calls: dict[int, list[str]] = field(default_factory=dict, repr=False, compare=False)
@@ -159,6 +162,7 @@ def _build(text: str) -> ModuleIndex | SyntaxError:
             index.classes.append(
                 ClassNode(qualname, first_line(node), node.lineno, end, start_col, end_col)
             )
+            index.class_defs.append(node)
         else:
             index.functions.append(_function_node(node, qualname, first_line(node), lines))
             index.defs_by_line.setdefault(node.lineno, node)

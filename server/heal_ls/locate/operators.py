@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from heal_ls.locate.index import ModuleIndex
 from heal_ls.pysource.parse import name_of
 
 _BINARY = {
@@ -108,14 +109,18 @@ class ClassTable:
     """The classes of some modules by name: each one's bases (a base named through a class's
     alias, `PlainRegistry.Unit` with `Unit: TypeAlias = PlainUnit` in PlainRegistry's body, is
     the aliased class) and the module-level names holding an instance (`TEE = _TEE()`).
-    By name only: two classes of one name are one here."""
+    By name only: two classes of one name are one here (the aliases of the last one, in source
+    order, the modules' order). Built from the modules' indexes, which hold their classes: an
+    ast.walk of every module the failing test ran took 20-70 ms of a check."""
 
-    def __init__(self, trees: Iterable[ast.Module]):
+    def __init__(self, modules: Iterable[ModuleIndex]):
         classes: list[ast.ClassDef] = []
         self.instances: dict[str, str] = {}  # module-level name -> the class it holds one of
-        for tree in trees:
-            classes += [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
-            for statement in tree.body:
+        for module in modules:
+            if module.tree is None:
+                continue
+            classes += module.class_defs
+            for statement in module.tree.body:
                 held = _instance_assigned(statement)
                 if held is not None:
                     self.instances.setdefault(*held)

@@ -1751,7 +1751,7 @@ class Ranker:
         """The classes of the modules the failing test ran, read once a ranking."""
         if self.classes is None:
             modules = [self.index(path) for path in sorted({path for path, _ in covered})]
-            self.classes = ClassTable(m.tree for m in modules if m is not None and m.tree)
+            self.classes = ClassTable(m for m in modules if m is not None)
         return self.classes
 
     def earlier_checks_aside(self, failure: Failure, frames: list[Frame]) -> None:
