@@ -1,5 +1,11 @@
 """Opening the files a run leaves for heal-ls (report, stuck dump, output, learned lists).
 
+Written inside the run, a file heal-ls keeps open while tests run (the report, the stuck dump)
+sits on a descriptor above 9 (`open_kept`): 3-9 are the ones a shell script redirects and a
+program is handed by number (argcomplete writes completions to 8 and debug lines to 9, and
+closes them when done), so code under test that writes to or closes one of those cannot write
+into heal-ls's report or end it.
+
 The run may be a candidate in the sandbox, and the exchange folder is writable from inside. A
 file there can be swapped for a symlink to a private file (read outside the sandbox, it would be
 quoted to the model and printed), for a FIFO (an open() that never returns), for a directory or
@@ -13,9 +19,29 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+FIRST_UNNAMED_FD = 10  # the lowest descriptor no shell redirection or fd-passing convention names
+
+
+def open_kept(path: str) -> TextIO:
+    """`path` opened for writing (UTF-8 text, truncated) on a descriptor >= FIRST_UNNAMED_FD."""
+    return open(path, "w", encoding="utf-8", opener=_above_named)  # noqa: SIM115
+
+
+def _above_named(path: str, flags: int) -> int:
+    fd = os.open(path, flags, 0o666)
+    try:
+        import fcntl  # lazy: POSIX only (Windows hands no descriptors by number)
+    except ImportError:
+        return fd
+    try:
+        return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, FIRST_UNNAMED_FD)
+    finally:
+        os.close(fd)
 
 
 def open_exchange(path: str) -> BinaryIO:

@@ -22,6 +22,7 @@ import heal_select
 import heal_watch
 import heal_xdist
 import pytest
+from heal_exchange import open_kept
 
 TIMEOUT_SIGNAL = getattr(signal, "SIGUSR2", None)
 DUMP_SIGNAL = getattr(signal, "SIGUSR1", None)  # the runner asks for all stacks before a kill
@@ -114,7 +115,7 @@ class TestTimeout(pytest.fail.Exception):  # type: ignore[name-defined]
 class HealReporter:
     def __init__(self, report_path, paths, timeout, recorder, worker=None):
         # An xdist worker keeps its rows in `pending` for heal_xdist; the controller writes them.
-        self.out = None if worker else open(report_path, "w", encoding="utf-8")  # noqa: SIM115
+        self.out = None if worker else open_kept(report_path)
         self.pending = []
         self.paths = paths
         self.timeout = timeout
@@ -123,7 +124,7 @@ class HealReporter:
         # faulthandler writes stacks here: when even the watchdog thread cannot run (GIL held
         # in C), and when the runner sends DUMP_SIGNAL before killing a run that overran.
         stuck = f"{report_path}.{worker}.stuck" if worker else report_path + ".stuck"
-        self.stuck_file = open(stuck, "w", encoding="utf-8")  # noqa: SIM115
+        self.stuck_file = open_kept(stuck)
         if DUMP_SIGNAL and threading.current_thread() is threading.main_thread():
             faulthandler.register(DUMP_SIGNAL, file=self.stuck_file, all_threads=True)
         if timeout > 0:
