@@ -2,7 +2,8 @@
 
 Used by `heal-ls check`, `heal-ls fix`, the bench and the language server. Requested test ids
 run as `pytest <their files>` would, once (testing/focus.py): the requested tests are the report
-and the files' other passing tests are contrast for ranking. A run still holding no passing test
+and the files' other passing tests are contrast for ranking. A run the test timeout ended at a
+test that would not stop goes on past it (testing/resume.py). A run still holding no passing test
 around its failures borrows one: the passing tests of an earlier full run when the caller has
 one (the editor), plus those the impact map knows ran the suspects (locate/contrast.py); when
 neither lends one, a few sibling modules of the failing files run once, within a budget
@@ -32,6 +33,7 @@ from heal_ls.testing.focus import Focus
 from heal_ls.testing.head_start import HeadStart
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.report import ReportRow, files_named
+from heal_ls.testing.resume import Rerun, counted, resumed
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.script import run_script
 from heal_ls.testing.siblings import sibling_modules, sibling_options
@@ -139,6 +141,7 @@ async def _tests(
             run = await run_pytest(
                 root, options, on_row=on_row, recording=recording, started=started
             )
+            run = await resumed(run, options, _rerun(root, None, on_row, recording))
             return run, run
         return await _focused(root, options, focus, whole_files, on_row, recording, started)
     finally:
@@ -165,14 +168,11 @@ async def _focused(
         focus, recalled = Focus(focus.requested), []
         if started is not None:
             started.close()  # it was spawned without them
+    first_options = focus.first_options(options)
     run = await run_pytest(
-        root,
-        focus.first_options(options),
-        nodeids=first,
-        on_row=on_row,
-        recording=recording,
-        started=started,
+        root, first_options, nodeids=first, on_row=on_row, recording=recording, started=started
     )
+    run = await resumed(run, first_options, _rerun(root, first, on_row, recording))
     if first == list(focus.requested):
         return run, run
     if run.error or run.timed_out or not focus.missing(run):
@@ -211,6 +211,13 @@ def _recalled(root: str, python: str | None, vouched: Sequence[str]) -> list[Tes
     except (sqlite3.Error, OSError) as exc:
         logger.warning("impact map of %s not read: %s", root, exc)
         return None
+
+
+def _rerun(root: str, nodeids: list[str] | None, on_row: OnRow, recording: Recording) -> Rerun:
+    """The run of `nodeids` again, with the options it is given (testing/resume.py)."""
+    return lambda options, reported: run_pytest(
+        root, options, nodeids=nodeids, on_row=counted(on_row, reported), recording=recording
+    )
 
 
 async def _pytest(
