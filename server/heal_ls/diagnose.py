@@ -2,15 +2,15 @@
 
 Used by `heal-ls check`, `heal-ls fix`, the bench and the language server. Requested test ids
 run as `pytest <their files>` would, once (testing/focus.py): the requested tests are the report
-and the files' other passing tests are contrast for ranking. A run the test timeout ended at a
-test that would not stop goes on past it (testing/resume.py). A run still holding no passing test
-around its failures borrows one: the passing tests of an earlier full run when the caller has
-one (the editor), plus those the impact map knows ran the suspects (locate/contrast.py); when
-neither lends one, a few sibling modules of the failing files run once, within a budget
-(testing/siblings.py). Nothing else runs before the report. The impact map also says which of
-the functions the failing tests ran changed since the last green run (locate/history.py). A
-failure that cannot be located (a bug of ours) is logged and reported without a heal target; it
-never hides the other failures.
+and the files' other passing tests are contrast for ranking. A run of the whole suite or of
+exact ids that the test timeout ended at a test that would not stop goes on past that test
+(testing/resume.py). A run still holding no passing test around its failures borrows one:
+the passing tests of an earlier full run when the caller has one (the editor), plus those the
+impact map knows ran the suspects (locate/contrast.py); when neither lends one, a few sibling
+modules of the failing files run once, within a budget (testing/siblings.py). Nothing else
+runs before the report. The impact map also says which of the functions the failing tests ran
+changed since the last green run (locate/history.py). A failure that cannot be located (a bug
+of ours) is logged and reported without a heal target; it never hides the other failures.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from heal_ls.impact.store import ImpactMap, known_test_files
 from heal_ls.locate import Located, locate
@@ -33,7 +33,7 @@ from heal_ls.testing.focus import Focus
 from heal_ls.testing.head_start import HeadStart
 from heal_ls.testing.options import RunOptions
 from heal_ls.testing.report import ReportRow, files_named
-from heal_ls.testing.resume import Rerun, counted, resumed
+from heal_ls.testing.resume import counted, resumed
 from heal_ls.testing.runner import run_pytest
 from heal_ls.testing.script import run_script
 from heal_ls.testing.siblings import sibling_modules, sibling_options
@@ -141,7 +141,7 @@ async def _tests(
             run = await run_pytest(
                 root, options, on_row=on_row, recording=recording, started=started
             )
-            run = await resumed(run, options, _rerun(root, None, on_row, recording))
+            run = await _resumed(root, options, None, run, on_row, recording)
             return run, run
         return await _focused(root, options, focus, whole_files, on_row, recording, started)
     finally:
@@ -159,7 +159,9 @@ async def _focused(
 ) -> tuple[RunResult, RunResult]:
     """(the report, the evidence) of the requested tests: their files' one run (without the
     tests the map vouched for: their last run, recalled while the tests run, is the contrast),
-    or the tests alone when that run did not reach them (or `whole_files` is off)."""
+    or the tests alone when that run did not reach them (or `whole_files` is off). A run of
+    the exact ids goes on past a test the timeout could not stop; a files' run that did not
+    reach the requested tests runs them alone instead (its other tests are contrast only)."""
     first = focus.first_run(whole_files)
     if first != focus.files():  # the exact ids run: no other test of the files to vouch for
         focus = Focus(focus.requested)
@@ -172,8 +174,8 @@ async def _focused(
     run = await run_pytest(
         root, first_options, nodeids=first, on_row=on_row, recording=recording, started=started
     )
-    run = await resumed(run, first_options, _rerun(root, first, on_row, recording))
-    if first == list(focus.requested):
+    if first == list(focus.requested):  # every test of the run was asked for: none is lost
+        run = await _resumed(root, first_options, first, run, on_row, recording)
         return run, run
     if run.error or run.timed_out or not focus.missing(run):
         return focus.report(run, len(recalled)), focus.evidence(run, recalled)
@@ -213,11 +215,21 @@ def _recalled(root: str, python: str | None, vouched: Sequence[str]) -> list[Tes
         return None
 
 
-def _rerun(root: str, nodeids: list[str] | None, on_row: OnRow, recording: Recording) -> Rerun:
-    """The run of `nodeids` again, with the options it is given (testing/resume.py)."""
-    return lambda options, reported: run_pytest(
-        root, options, nodeids=nodeids, on_row=counted(on_row, reported), recording=recording
-    )
+async def _resumed(
+    root: str,
+    options: RunOptions,
+    nodeids: list[str] | None,
+    run: RunResult,
+    on_row: OnRow,
+    recording: Recording,
+) -> RunResult:
+    """`run` of `nodeids`, gone on past a test the timeout could not stop (testing/resume.py)."""
+
+    def rerun(rest: RunOptions, reported: int) -> Awaitable[RunResult]:
+        shown = counted(on_row, reported)
+        return run_pytest(root, rest, nodeids=nodeids, on_row=shown, recording=recording)
+
+    return await resumed(run, options, rerun)
 
 
 async def _pytest(

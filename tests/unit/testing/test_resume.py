@@ -1,6 +1,6 @@
-"""A run the test timeout ended at a test that would not stop goes on past it (testing/resume.py):
-`check` reports the tests after it, as plain pytest would, and `check --test` of one of them
-runs its file with the others as contrast instead of running it alone."""
+"""A run of the whole suite or of exact ids that the test timeout ended at a test that would not
+stop goes on past it (testing/resume.py): `check` and the editor's runs report the tests after
+it, as plain pytest would."""
 
 import asyncio
 
@@ -60,13 +60,15 @@ def test_check_reports_the_tests_after_one_that_would_not_stop(tmp_path):
     assert [f.exc_type for f, _ in located] == ["Timeout", "AssertionError"]
 
 
-def test_check_of_a_test_after_it_runs_the_file_not_the_test_alone(tmp_path):
+def test_a_run_of_exact_ids_reports_those_after_one_that_would_not_stop(tmp_path):
     root = str(write_files(tmp_path, STUBBORN))
-    failing = "test_cart.py::test_total"
-    run, located = asyncio.run(diagnose.diagnose(root, OPTIONS, tests=[failing]))
-    assert run.ran == 4 and (run.passed, run.failed) == (0, 1)
-    ((failure, where),) = located
-    assert failure.test == failing and where.suspects[0].qualname == "total"
+    asked = ["test_cart.py::test_stubborn", "test_cart.py::test_total", "test_cart.py::test_empty"]
+    run, located = asyncio.run(diagnose.diagnose(root, OPTIONS, tests=asked, whole_files=False))
+    assert [t.nodeid for t in run.tests] == asked
+    assert (run.passed, run.failed) == (1, 2)
+    ((stuck, _), (failure, total)) = located
+    assert (stuck.exc_type, failure.test) == ("Timeout", "test_cart.py::test_total")
+    assert total.suspects[0].qualname == "total"
 
 
 def test_joined_runs_add_up_and_count_a_collection_error_once():
