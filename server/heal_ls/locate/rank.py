@@ -93,6 +93,7 @@ def locate(
     own = ranker.own_blocks(failure, run)
     ranker.builders_below_checked(own)
     ranker.earlier_checks_aside(failure, frames)
+    ranker.changers_first()
     ranker.enclosing_defs()
     ranker.noops_last()
     ranker.escapers_first(failure)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from heal_ls.locate.affinity import words
+from heal_ls.locate.between import acts_between_checks, wrong_receiver
 from heal_ls.locate.blocks import block_of, condition_unfinished, starts_handler
 from heal_ls.locate.cached import called_in, memoized, private_writes, skipped_callees
 from heal_ls.locate.callgraph import Key, call_distances, key_of, names_reached
@@ -193,6 +194,8 @@ class Ranker:
         self.failing_at: tuple[str, int] | None = None  # the test's failing line, when known
         self.line_tied: list[Place] = []  # its calls, the defs computing what it checks, acts
         self.classes: ClassTable | None = None  # of the modules the failing test ran
+        # the defs the act between a check that held and the same check failing called
+        self.changers: dict[Key, str] = {}
 
     def index(self, path: str) -> ModuleIndex | None:
         if path not in self.indexes:
@@ -1229,6 +1232,7 @@ class Ranker:
         where = f"{relative_path(test_path, self.root)}:{test_line}" if test_path else "the test"
         acted, why = self.acted_before(test_path, test_line, covered, not on_line and not feeding)
         acted = [(p, n) for p, n in acted if not is_getter(self.index(p), n)]
+        self.changers_between_checks(test_path, test_line, covered, where)
         for path, node in acted:
             bonus = scores.get(f"{path}:{node.start_line}", 0.0)
             self.add(path, node, why.format(where=where), 0.75 + 0.1 * bonus)
@@ -1806,6 +1810,48 @@ class Ranker:
             found += self.operator_suspects(failure, frames, at, covered, parts)
             (checked if is_check(statement) else acted).extend(found)
         return [c for c in dict.fromkeys(checked) if c not in acted]
+
+    def changers_between_checks(self, test_path, test_line, covered, where: str) -> None:
+        """The failing check compares an expression an earlier check of the test compared
+        and held (`between.acts_between_checks`): the defs of ours the nearest statement between
+        them calls changed what the expression reads (`hub.close()` between `assert
+        get_event_loop() is hub` and `assert get_event_loop() is None`). Not a constructor
+        (`writer2 = PdfWriter()` only made an object for the act after it), nor a def that
+        only reads (`len(x)`, a getter). `changers_first` lifts them once every other rule
+        has scored."""
+        tree = self.test_tree(test_path, test_line)
+        held, acts = acts_between_checks(tree, test_line) if tree is not None else (0, [])
+        table = self.class_table(covered) if acts else None
+        for act in acts:
+            found = [
+                (path, node)
+                for path, node in resolve(act.names, covered)
+                if node.name not in CONSTRUCTORS | ACCESSORS
+                and not is_getter(self.index(path), node)
+                and not (table and wrong_receiver(table, act.receivers, node))
+            ]
+            why = (
+                f"called between the check at line {held}, which held, and the same check"
+                f" failing at {where}: the act changed the value checked"
+            )
+            for path, node in found:
+                self.add(path, node, why, 0.75)
+                self.changers[self.key(path, node)] = why
+            if found:
+                return
+
+    def changers_first(self) -> None:
+        """The defs `changers_between_checks` found come first: the test itself showed the
+        checked value right before their act and wrong after it."""
+        found = [key for key in self.changers if key in self.suspects]
+        if not found:
+            return
+        top = max(s.score for s in self.suspects.values())
+        for key in found:
+            suspect = self.suspects[key]
+            suspect.score = top + 0.001 + suspect.score / 1000
+            suspect.reason = self.changers[key]
+            self.by_spectrum.discard(key)
 
     def acted_before(self, test_path, test_line, covered, wanted: bool):
         tree = self.test_tree(test_path, test_line) if wanted else None
