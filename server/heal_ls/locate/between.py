@@ -17,12 +17,13 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from heal_ls.locate.blocks import BLOCK_LISTS
 from heal_ls.locate.calls import call_names, statement_parts
 from heal_ls.locate.flow import is_check, statements_before_line
 from heal_ls.locate.index import FunctionNode
 from heal_ls.locate.operators import ClassTable
 from heal_ls.locate.state import class_of
-from heal_ls.pysource.parse import name_of
+from heal_ls.pysource.parse import name_of, statements_holding
 
 # what a comparison reads that the test's acts may change: not a plain name nor a literal
 _EXPRESSIONS = (ast.Call, ast.Attribute, ast.Subscript)
@@ -148,14 +149,13 @@ def wrong_receiver(table: ClassTable, receivers: dict[str, str], node: FunctionN
 
 
 def _function_holding(tree: ast.Module, statement: ast.stmt) -> ast.AST | None:
-    """The innermost def whose body holds `statement`."""
+    """The innermost def whose body holds `statement` (by lines: no walk of the module)."""
     holding = [
         node
-        for node in ast.walk(tree)
+        for node in statements_holding(tree, statement.lineno)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and any(statement is s for s in ast.walk(node))
     ]
-    return max(holding, key=lambda node: node.lineno, default=None)
+    return holding[-1] if holding else None
 
 
 def _surely_ran(function: ast.AST, statement: ast.stmt, failing: ast.stmt) -> bool:
@@ -172,7 +172,7 @@ def _surely_ran(function: ast.AST, statement: ast.stmt, failing: ast.stmt) -> bo
 
 def _blocks_holding(node: ast.AST, statement: ast.stmt) -> Iterator[list]:
     """The statement lists (blocks) from `node`'s down to the one holding `statement`."""
-    for key in ("body", "orelse", "finalbody", "handlers", "cases"):
+    for key in BLOCK_LISTS:
         block = getattr(node, key, None)
         if not isinstance(block, list):
             continue
