@@ -2,7 +2,7 @@
 checks what it found from PyPI alone).
 
     python benchmarks/corpus/mine.py GIT_DIR PROJECT --github OWNER/NAME --round N [--most N]
-        [--max-lines N] [--since VERSION]
+        [--max-lines N] [--since VERSION] [--out FOLDER]
 
 For each release tag, the commits up to the next release that change both test files and at
 most two other Python files (few lines, inside one or two defs) are tried on the release's sdist:
@@ -12,7 +12,10 @@ none, or whose patches do not apply to the sdist, is skipped; a file's diff that
 apply (the file changed between the release and the fix) is first 3-way merged into the
 sdist's file (`git merge-file`, base: the file at the commit's parent) and saved as the diff to
 that merge. A kept bug is written to
-benchmarks/corpus/bugs/<project>-<commit[:8]>/ only after `corpus.verify` reproduces it.
+benchmarks/corpus/bugs/<project>-<commit[:8]>/ only after `corpus.verify` reproduces it; with
+`--out FOLDER`, to FOLDER/<project>-<commit[:8]>/ instead: a folder outside the repository, so
+that a landing's tests never read a bug half-written (`heal-ls bench --real --verify --bugs
+FOLDER` verifies it there; moved into bugs/ when committed).
 """
 
 from __future__ import annotations
@@ -219,10 +222,12 @@ def already_saved(project: str, sha: str, saved: list[corpus.Bug]) -> bool:
     return any(bug.id == bug_id(project, sha) for bug in saved)
 
 
-def saved_bugs(project: str) -> list[corpus.Bug]:
-    """The bugs of `project` saved so far: none yet for a project new to the corpus (where
-    `load_bugs(only=...)` would refuse the unknown name and stop the miner at its first keep)."""
-    return [bug for bug in corpus.load_bugs() if bug.project == project]
+def saved_bugs(project: str, out: Path = corpus.BUGS) -> list[corpus.Bug]:
+    """The bugs of `project` saved so far, in the corpus and in the miner's `out` folder: none
+    yet for a project new to the corpus (where `load_bugs(only=...)` would refuse the unknown
+    name and stop the miner at its first keep)."""
+    shelves = dict.fromkeys([corpus.BUGS, out])  # one read when `out` is the corpus's own
+    return [bug for shelf in shelves for bug in corpus.load_bugs(shelf) if bug.project == project]
 
 
 def before_and_after(
@@ -238,18 +243,18 @@ def before_and_after(
     return before, after
 
 
-def refresh(project: corpus.Project) -> None:
-    """Record again the functions each saved bug of `project` touches (from its trees)."""
+def refresh(project: corpus.Project, out: Path) -> None:
+    """Record again the functions each bug of `project` saved in `out` touches (from its trees)."""
     with tempfile.TemporaryDirectory(prefix="heal-mine-") as scratch:
-        for bug in corpus.load_bugs(only=[project.name]):
+        for bug in corpus.load_bugs(out, only=[project.name]):
             buggy = corpus.tree(bug, Path(scratch) / f"{bug.id}-buggy")
             fixed = corpus.tree(bug, Path(scratch) / f"{bug.id}-fixed", fixed=True)
             functions = tuple(touched_functions(buggy, fixed, bug.source_patch))
             print(bug.id, functions)
-            corpus.save_bug(dataclasses.replace(bug, functions=functions))
+            corpus.save_bug(dataclasses.replace(bug, functions=functions), out)
 
 
-def main() -> int:
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     parser.add_argument("repo")
     parser.add_argument("project")
@@ -262,16 +267,28 @@ def main() -> int:
     )
     parser.add_argument("--tag-prefix", default="", help="before the version in tags")
     parser.add_argument("--refresh", action="store_true", help="re-record saved bugs' functions")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=corpus.BUGS,
+        help="save kept bugs here (default: the corpus's bugs/)",
+    )
+    return parser.parse_args(argv)
+
+
+def main() -> int:
+    args = arguments()
     project = corpus.load_projects()[args.project]
     if args.refresh:
-        refresh(project)
+        refresh(project, args.out)
         return 0
     tags = releases(args.repo, args.tag_prefix)
     if args.since:
         tags = [t for t in tags if t[0] >= Version(args.since)]
     kept = 0
-    saved_before = saved_bugs(project.name)  # read once: this run's keeps are other commits
+    saved_before = saved_bugs(
+        project.name, args.out
+    )  # read once: this run's keeps are other commits
     with tempfile.TemporaryDirectory(prefix="heal-mine-") as scratch:
         for index, (version, tag) in enumerate(tags):
             until = tags[index + 1][1] if index + 1 < len(tags) else "HEAD"
@@ -297,7 +314,7 @@ def main() -> int:
                 )
                 if bug is None:
                     continue
-                if twin := saved_twin(bug, saved_bugs(project.name)):
+                if twin := saved_twin(bug, saved_bugs(project.name, args.out)):
                     print(f"  {sha[:8]}: the same fix and test as {twin}")
                     continue
                 check = Path(scratch) / f"{sha}-verify"
@@ -307,7 +324,7 @@ def main() -> int:
                     print(f"  {sha[:8]}: does not verify: {why}")
                     continue
                 print(f"  KEPT {bug.id} {bug.functions} {len(bug.failing_tests)} tests")
-                corpus.save_bug(bug)
+                corpus.save_bug(bug, args.out)
                 kept += 1
                 if kept >= args.most:
                     return 0

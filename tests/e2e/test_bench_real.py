@@ -31,6 +31,22 @@ def test_verify_names_the_bug_that_does_not_reproduce(tmp_path, capsys):
     ]
 
 
+def test_verify_reads_the_bugs_where_a_miner_keeps_them(tmp_path, capsys):
+    # mine.py --out keeps its finds outside the repository; the corpus gives the projects
+    corpus, cache = build_corpus(tmp_path)
+    kept = tmp_path / "mined"
+    kept.mkdir()
+    (corpus / "bugs/tiny-good").rename(kept / "tiny-good")
+    args = ["bench", "--real", "--verify", "--corpus", str(corpus), "--cache", str(cache)]
+    assert main([*args, "--bugs", str(kept)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{'tiny-good':36} reproduces",
+        "1/1 bugs reproduce",
+    ]
+    assert main([*args, "--only", "tiny-good"]) == 2  # not in the corpus's own folder
+    assert "no such bug(s) or project(s): tiny-good" in capsys.readouterr().err
+
+
 def test_bench_real_checks_ranks_heals_and_writes_the_table(tmp_path, capsys):
     corpus, cache = build_corpus(tmp_path)
     results = tmp_path / "RESULTS.md"

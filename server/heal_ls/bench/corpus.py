@@ -34,6 +34,7 @@ from heal_ls.bench.sdist import FetchError, fetch_sdist
 from heal_ls.testing.invocation import pytest_arguments
 
 CORPUS = Path(__file__).resolve().parents[3] / "benchmarks" / "corpus"
+BUGS = CORPUS / "bugs"  # one folder per bug; a miner may keep its finds elsewhere (mine.py --out)
 CACHE = Path(__file__).resolve().parents[3] / ".cache" / "corpus"
 
 T = TypeVar("T")
@@ -86,11 +87,11 @@ def load_projects(folder: Path = CORPUS) -> dict[str, Project]:
 
 
 def load_bugs(
-    folder: Path = CORPUS, only: Collection[str] = (), rounds: Collection[int] = ()
+    folder: Path = BUGS, only: Collection[str] = (), rounds: Collection[int] = ()
 ) -> list[Bug]:
-    """Every `<folder>/bugs/<id>/bug.json` with its two patches, sorted by id; `only` these bugs
-    or projects, of `rounds` (empty: all)."""
-    bugs = [_load_bug(d) for d in sorted((folder / "bugs").glob("*")) if (d / "bug.json").is_file()]
+    """Every `<folder>/<id>/bug.json` with its two patches, sorted by id; `only` these bugs or
+    projects, of `rounds` (empty: all)."""
+    bugs = [_load_bug(d) for d in sorted(folder.glob("*")) if (d / "bug.json").is_file()]
     known = {b.id for b in bugs} | {b.project for b in bugs}
     unknown = set(only) - known
     if unknown:
@@ -133,8 +134,8 @@ def _read(where: str, cls: type[T], data: object, **local: str) -> T:
         raise CorpusError(f"{where}: malformed: {exc}") from None
 
 
-def save_bug(bug: Bug, folder: Path = CORPUS) -> Path:
-    where = folder / "bugs" / bug.id
+def save_bug(bug: Bug, folder: Path = BUGS) -> Path:
+    where = folder / bug.id
     where.mkdir(parents=True, exist_ok=True)
     text = json.dumps(payload.to_object(bug), indent=2) + "\n"
     (where / "bug.json").write_text(text, encoding="utf-8")

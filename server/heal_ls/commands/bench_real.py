@@ -6,7 +6,8 @@ each bug is benched (bench/real.py) and the table printed; `--results FILE` also
 as Markdown, with the command and the commit it ran on. `--check-only` stops each bug after
 `check` (the rank and speed columns in minutes, no fix and no regression set). `--round N ...`
 takes only the bugs mined in those rounds (each later round was measured blind once); the table
-has a totals line per round besides the one of all bugs.
+has a totals line per round besides the one of all bugs. `--bugs DIR` reads the bugs from DIR
+(a miner's `--out`, outside the repository) with the corpus's projects.json.
 """
 
 from __future__ import annotations
@@ -57,6 +58,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="real: only the bugs mined in these rounds (bug.json's round; with --only: both)",
     )
     parser.add_argument("--corpus", metavar="DIR", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--bugs",
+        metavar="DIR",
+        help="real: the bug folders here instead of the corpus's bugs/ (a miner's --out)",
+    )
     parser.add_argument("--cache", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--results", metavar="FILE", help="real: also write the table here")
 
@@ -66,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     cache = Path(args.cache) if args.cache else corpus.CACHE
     try:
         projects = corpus.load_projects(folder)
-        bugs = corpus.load_bugs(folder, only=args.only, rounds=args.rounds)
+        bugs_folder = Path(args.bugs) if args.bugs else folder / "bugs"
+        bugs = corpus.load_bugs(bugs_folder, only=args.only, rounds=args.rounds)
     except corpus.CorpusError as exc:
         print(f"heal-ls bench: {exc}", file=sys.stderr)
         return 2

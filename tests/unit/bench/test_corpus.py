@@ -130,25 +130,26 @@ def test_touched_functions_are_the_innermost_defs_and_module_level(tmp_path):
 
 def test_bugs_round_trip_and_bad_names_are_refused(tmp_path):
     folder, _ = build_corpus(tmp_path)
-    bugs = corpus.load_bugs(folder)
+    shelf = folder / "bugs"
+    bugs = corpus.load_bugs(shelf)
     assert [b.id for b in bugs] == ["tiny-bad", "tiny-good"]
-    assert corpus.load_bugs(folder, only=["tiny"]) == bugs  # a project name selects its bugs
+    assert corpus.load_bugs(shelf, only=["tiny"]) == bugs  # a project name selects its bugs
     assert [b.round for b in bugs] == [2, 1]  # bug.json's round, read into the bug
-    assert corpus.load_bugs(folder, rounds=[2]) == bugs[:1]
-    assert corpus.load_bugs(folder, only=["tiny-good"], rounds=[1, 2]) == bugs[1:]
-    assert corpus.load_bugs(folder, only=["tiny-good"], rounds=[2]) == []
+    assert corpus.load_bugs(shelf, rounds=[2]) == bugs[:1]
+    assert corpus.load_bugs(shelf, only=["tiny-good"], rounds=[1, 2]) == bugs[1:]
+    assert corpus.load_bugs(shelf, only=["tiny-good"], rounds=[2]) == []
     with pytest.raises(corpus.CorpusError, match="no bug of round.s. 3"):
-        corpus.load_bugs(folder, rounds=[3])
+        corpus.load_bugs(shelf, rounds=[3])
     good = bugs[1]
     assert good.functions == ("src/tiny/calc.py::is_adult",)
     assert good.source_patch == SOURCE_PATCH
     corpus.save_bug(good, tmp_path / "copy")
     assert corpus.load_bugs(tmp_path / "copy") == [good]
     with pytest.raises(corpus.CorpusError, match="no such bug"):
-        corpus.load_bugs(folder, only=["tiny-ugly"])
-    (folder / "bugs/tiny-bad/source.patch").unlink()
+        corpus.load_bugs(shelf, only=["tiny-ugly"])
+    (shelf / "tiny-bad/source.patch").unlink()
     with pytest.raises(corpus.CorpusError, match="malformed bug"):
-        corpus.load_bugs(folder)
+        corpus.load_bugs(shelf)
     assert corpus.load_projects(folder)["tiny"] == corpus.Project("tiny", "src", (), ())
 
 
@@ -189,7 +190,7 @@ def test_a_malformed_bug_json_is_an_error_naming_the_file_and_the_field(tmp_path
     path = folder / "bugs/tiny-good/bug.json"
     path.write_text(json.dumps({**json.loads(path.read_text()), **change}))
     with pytest.raises(corpus.CorpusError) as refused:
-        corpus.load_bugs(folder)
+        corpus.load_bugs(folder / "bugs")
     assert str(refused.value) == f"{path}: malformed: {error}"
 
 
@@ -200,11 +201,11 @@ def test_a_bug_json_missing_a_field_or_not_json_is_an_error_naming_the_file(tmp_
     del data["url"]
     path.write_text(json.dumps(data))
     with pytest.raises(corpus.CorpusError) as refused:
-        corpus.load_bugs(folder)
+        corpus.load_bugs(folder / "bugs")
     assert str(refused.value) == f"{path}: malformed: Bug: field 'url' is missing"
     path.write_text("")
     with pytest.raises(corpus.CorpusError, match="tiny-good/bug.json: not readable JSON"):
-        corpus.load_bugs(folder)
+        corpus.load_bugs(folder / "bugs")
 
 
 def test_rank_is_the_fixed_function_or_the_def_enclosing_it():
@@ -283,7 +284,7 @@ def test_the_shipped_corpus_is_well_formed():
         assert {key: payload.to_object(projects[name])[key] for key in entry} == entry, name
     for bug in bugs:
         assert payload.to_object(bug) == json.loads(
-            (corpus.CORPUS / "bugs" / bug.id / "bug.json").read_text()
+            (corpus.BUGS / bug.id / "bug.json").read_text()
         ), bug.id
         assert bug.project in projects, bug.id
         assert re.fullmatch(r"[0-9a-f]{64}", bug.sha256), bug.id

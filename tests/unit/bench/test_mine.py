@@ -119,3 +119,21 @@ def test_a_project_new_to_the_corpus_has_no_saved_bugs_yet(mine):
     assert mine.saved_bugs("a-project-not-in-the-corpus") == []
     tornado = mine.saved_bugs("tornado")
     assert tornado and {bug.project for bug in tornado} == {"tornado"}
+
+
+def test_bugs_kept_outside_the_repository_count_as_saved(mine, tmp_path):
+    # a landing's tests read benchmarks/corpus/bugs/: a miner keeps its finds elsewhere (--out)
+    from heal_ls.bench import corpus
+
+    args = ["repo", "cal", "--github", "o/cal", "--round", "17"]
+    assert mine.arguments(args).out == corpus.BUGS  # as before: the corpus's own folder
+    out = mine.arguments([*args, "--out", str(tmp_path / "kept")]).out
+    assert out == tmp_path / "kept"
+    assert mine.saved_bugs("cal", out) == []  # not made yet: nothing saved
+    found = corpus.Bug("cal-aaaa", "cal", "1.0", "0" * 64, "aaaa", "u", ("t",), ("f",), 17, "", "")
+    corpus.save_bug(found, out)
+    assert mine.saved_bugs("cal", out) == [found]
+    assert mine.saved_bugs("cal") == []  # the corpus's folder untouched
+    assert mine.already_saved("cal", "aaaa", mine.saved_bugs("cal", out))
+    tornado = mine.saved_bugs("tornado", out)  # the corpus's bugs are still seen
+    assert tornado == mine.saved_bugs("tornado")
