@@ -1,12 +1,13 @@
 """A run heal-ls ended at a test that would not stop, resumed past that test.
 
-The per-test timeout interrupts a hanging test; one that catches the interrupt and goes on
-(hypothesis takes pytest's `Failed` for a failing example and reruns it to shrink it) is given
-up on: the plugin keeps its record and ends the process (exit 70; faulthandler ends one that
-holds the GIL), and the tests after it never run. Plain pytest, which has no timeout, would
-have run them; so does `check`: they run again in a new process, every test already reported
-deselected, at most `RESUMES` times (each costs a timeout and its grace). A process that died
-by itself (a segfault, `os._exit`) is not resumed: pytest's own run ends there too.
+The per-test timeout interrupts a hanging test; one that does not stop (an `except
+BaseException:` retry loop, a teardown still running a grace after a timeout that came while
+pytest reported the call) is given up on: the plugin keeps its record and ends the process
+(exit 70; faulthandler ends one that holds the GIL), and the tests after it never run. Plain
+pytest, which has no timeout, would have run them; so does `check`: they run again in a new
+process, every test already reported deselected, at most `RESUMES` times (each costs a timeout
+and its grace). A process that died by itself (a segfault, `os._exit`) is not resumed: pytest's
+own run ends there too.
 
     run = await run_pytest(root, options, nodeids=ids, on_row=show)
     again = lambda rest, done: run_pytest(root, rest, nodeids=ids, on_row=counted(show, done))

@@ -15,6 +15,7 @@ import threading
 import heal_cov
 import heal_env
 import heal_importers
+import heal_interrupt
 import heal_overlay
 import heal_protocol as wire
 import heal_report_parts as parts
@@ -24,7 +25,6 @@ import heal_xdist
 import pytest
 from heal_exchange import open_kept
 
-TIMEOUT_SIGNAL = getattr(signal, "SIGUSR2", None)
 DUMP_SIGNAL = getattr(signal, "SIGUSR1", None)  # the runner asks for all stacks before a kill
 ABORT_EXIT_CODE = 70  # the process ended itself because a timed-out test would not stop
 
@@ -83,6 +83,8 @@ def pytest_configure(config):
     if heal_xdist.distributing(config):
         config.pluginmanager.register(heal_xdist.Relay(reporter.emit, paths), "heal-ls-relay")
     config.pluginmanager.register(reporter, "heal-ls-reporter")
+    if reporter.interrupter is not None:
+        config.pluginmanager.register(reporter.interrupter, "heal-ls-interrupter")
 
 
 def _drop_recorder(config):
@@ -108,10 +110,6 @@ def pytest_unconfigure(config):
         recorder.close()
 
 
-class TestTimeout(pytest.fail.Exception):  # type: ignore[name-defined]
-    """Raised in the stuck test by the watchdog's signal; pytest reports it as a failure."""
-
-
 class HealReporter:
     def __init__(self, report_path, paths, timeout, recorder, worker=None):
         # An xdist worker keeps its rows in `pending` for heal_xdist; the controller writes them.
@@ -121,6 +119,7 @@ class HealReporter:
         self.timeout = timeout
         self.recorder = recorder  # None: the run records no function coverage
         self.watchdog = None
+        self.interrupter = None  # raises the timeout in the stuck test (heal_interrupt.py)
         # faulthandler writes stacks here: when even the watchdog thread cannot run (GIL held
         # in C), and when the runner sends DUMP_SIGNAL before killing a run that overran.
         stuck = f"{report_path}.{worker}.stuck" if worker else report_path + ".stuck"
@@ -129,21 +128,13 @@ class HealReporter:
             faulthandler.register(DUMP_SIGNAL, file=self.stuck_file, all_threads=True)
         if timeout > 0:
             self.watchdog = heal_watch.Watchdog(self._on_timeout, self.stuck_file)
+            message = f"heal-ls: test did not finish within {timeout:g} s"
+            self.interrupter = heal_interrupt.Interrupter(message)
         self.record = None
         self.import_covered = []
         self.shared_setups = {}  # a broader-than-test fixture -> the hits of its latest setup
         self.mac = None  # set by pytest_configure when the run is sealed
         self.written = 0  # test lines, for the session line's count
-        self.interrupt_pending = None  # the record of the test to interrupt
-        self.previous_handler = None
-        self.signal_installed = False
-        if (
-            self.watchdog
-            and TIMEOUT_SIGNAL
-            and threading.current_thread() is threading.main_thread()
-        ):
-            self.previous_handler = signal.signal(TIMEOUT_SIGNAL, self._on_signal)
-            self.signal_installed = True
 
     def emit(self, line):
         """Write one report line (a heal_protocol dataclass); an xdist worker keeps it encoded
@@ -308,8 +299,8 @@ class HealReporter:
         if DUMP_SIGNAL and threading.current_thread() is threading.main_thread():
             faulthandler.unregister(DUMP_SIGNAL)
         self.stuck_file.close()
-        if self.signal_installed:
-            signal.signal(TIMEOUT_SIGNAL, self.previous_handler or signal.SIG_DFL)
+        if self.interrupter is not None:
+            self.interrupter.uninstall()
         if self.out is not None:
             self.out.close()
 
@@ -330,19 +321,7 @@ class HealReporter:
         failure.timed_out = True
         rec.failure, rec.outcome = failure, "failed"
         self.emit(wire.Timeout(rec.nodeid, failure))
-        self.interrupt_pending = rec
-        if self.signal_installed:
-            signal.pthread_kill(thread_id, TIMEOUT_SIGNAL)
+        self.interrupter.interrupt(thread_id)
 
     def _unrecorded(self, function):
         return self.recorder.unrecorded(function) if self.recorder else function
-
-    def _on_signal(self, signum, frame):
-        pending, self.interrupt_pending = self.interrupt_pending, None
-        if pending is not None:  # not in a test that ended meanwhile (pytest's or xdist's code)
-            if pending is self.record:
-                raise TestTimeout(f"heal-ls: test did not finish within {self.timeout:g} s")
-            return
-        previous = self.previous_handler
-        if callable(previous):
-            previous(signum, frame)
