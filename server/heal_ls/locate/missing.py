@@ -23,7 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from heal_ls.locate.calls import statement_parts
-from heal_ls.locate.evidence import repr_class
+from heal_ls.locate.evidence import NamedClass, named_class, repr_class
+from heal_ls.locate.family import ClassPlace, WorkspaceClasses
 from heal_ls.locate.index import ClassNode, FunctionNode, ModuleIndex
 from heal_ls.locate.state import missing_attribute, stored_on_self
 from heal_ls.models import Failure, Frame, Suspect
@@ -54,6 +55,11 @@ CONTEXT_MANAGER = re.compile(
     r"^'(?P<owner>\w+)' object does not support the (?P<asynchronous>asynchronous )?context"
     r" manager protocol(?: \(missed (?P<missed>__a?exit__) method\))?$"
 )
+# what the test's check showed of an object by its class's default, and the member that shows
+# it otherwise (`str()` falls back to `__repr__`)
+_DEFAULT_REPR = re.compile(r"<[\w.]+ object at 0x[0-9a-fA-F]+>")
+_SHOWN_BY = {"repr": "__repr__", "str": "__str__"}
+_SHOWS_DEFAULT = {"__repr__": {"__repr__"}, "__str__": {"__repr__", "__str__"}}
 _CONTEXT_METHOD = re.compile(r"^__a?(?:enter|exit)__$")
 _DUNDERS = {  # an operator's method: `a / b` tries `a.__truediv__(b)`, then `b.__rtruediv__(a)`
     "+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", "%": "mod",
@@ -111,27 +117,29 @@ class LackingMember:
 
 def lacking_member(
     failure: Failure, tests: TestFiles, index_of: Callable[[str], ModuleIndex | None]
-) -> LackingMember | None:
+) -> list[LackingMember]:
     """The class when the test's own line used a member its object lacks (`'Set' object
     has no attribute 'isdisjoint'`), the object's class is ours, and the test says it is a
     member to write: it calls it (`s.isdisjoint(t)`), or the class keeps the value under the
-    private name a public accessor would read (`self._format`, read as `p.format`). No def of
-    the class ran wrong: the fix adds the member. Not when a def of the class stores the
+    private name a public accessor would read (`self._format`, read as `p.format`), or it
+    reads it and no class of the object's family has it (`key.algorithm_name` off an
+    `RSAKey(PKey)` whose siblings lack it too: the base first, family.py). No def of the
+    class ran wrong: the fix adds the member. Not when a def of the class stores the
     attribute on `self` (it left it out on this path: ranker.lacking_attribute)."""
     frame = failure.frames[-1] if failure.frames else None
     if frame is None or frame.path not in tests:
-        return None
+        return []
     where = f"{relative_path(frame.path, tests.root)}:{frame.line}"
     protocol = _lacking_protocol(failure, where, tests, index_of)
     if protocol is not None:
-        return protocol
+        return [protocol]
     lacking = missing_attribute(failure)
     if lacking is None:
-        return None
+        return []
     owner, name = lacking
     found = _class_named(owner, failure.covered, tests, index_of)
     if found is None:
-        return None
+        return []
     path, index, node = found
     stored: set[str] = set()
     for member in index.functions:
@@ -140,14 +148,71 @@ def lacking_member(
             stored |= stored_on_self(body)
     parts = _test_line_parts(failure, index_of)
     if name in stored:
-        return None
+        return []
     if _calls_member(parts, name):
         short = f"lacks the method {name} that {where} calls"
     elif f"_{name}" in stored:
         short = f"keeps _{name} but has no {name}, which {where} reads"
     else:
+        classes = WorkspaceClasses(failure, tests, index_of, frame.path)
+        return _lacked_by_family(classes, found, name, f"{where} reads off", alone=False)
+    return [LackingMember(path, node, short, name)]
+
+
+def default_repr_lacking(
+    failure: Failure, tests: TestFiles, index_of: Callable[[str], ModuleIndex | None]
+) -> list[LackingMember]:
+    """The class of ours whose object the test's failed check took `repr()` (or `str()`) of,
+    when the text it got is Python's default (`<pkg.mod.NormalImport object at 0x...>`): the
+    class and its bases of ours lack `__repr__` (`__str__`), which the fix adds; to the
+    family's base first when no class of the family has it (family.py)."""
+    frame = failure.frames[-1] if failure.frames else None
+    if failure.exc_type.rsplit(".", 1)[-1] != "AssertionError" or frame is None:
+        return []
+    if frame.path not in tests:
+        return []
+    for part in _test_line_parts(failure, index_of):
+        for call in (n for n in ast.walk(part) if isinstance(n, ast.Call)):
+            member = _SHOWN_BY.get(name_of(call.func) or "")
+            shown = _default_repr_of(call, frame)
+            if member is None or shown is None or shown not in failure.message:
+                continue
+            classes = WorkspaceClasses(failure, tests, index_of, frame.path)
+            place = classes.named(named_class(shown) or NamedClass(""))
+            if place is None or _SHOWS_DEFAULT[member] & classes.lineage_members(place):
+                continue  # a def of ours wrote that text
+            where = f"{relative_path(frame.path, tests.root)}:{frame.line}"
+            return _lacked_by_family(
+                classes, place, member, f"{where} checks the text of", alone=True
+            )
+    return []
+
+
+def _default_repr_of(call: ast.Call, frame: Frame) -> str | None:
+    """The recorded value of the one local the call takes, when it is Python's default repr
+    of an object (`<pkg.mod.C object at 0x7f...>`)."""
+    if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.Name):
         return None
-    return LackingMember(path, node, short, name)
+    value = frame.locals.get(call.args[0].id, "")
+    return value if _DEFAULT_REPR.fullmatch(value) else None
+
+
+def _lacked_by_family(
+    classes: WorkspaceClasses, place: ClassPlace, member: str, use: str, *, alone: bool
+) -> list[LackingMember]:
+    """The class lacking `member`, after the base of ours its family lacks it in, if any;
+    without that base, the class `alone` or nothing (a read: a def of the class may have left
+    the attribute out, ranker.lacking_attribute)."""
+    path, _, node = place
+    base = classes.lacking_base(place, member)
+    short = f"lacks {member}, which {use} a {node.name}"
+    if base is None:
+        return [LackingMember(path, node, short, member)] if alone else []
+    family = f"{short}, its subclass; no class of their family has it"
+    return [
+        LackingMember(base[0], base[2], family, member),
+        LackingMember(path, node, short, member),
+    ]
 
 
 def _lacking_protocol(

@@ -16,6 +16,7 @@ from heal_ls.locate.evidence import unparsable_note
 from heal_ls.locate.grammar import refused_by_grammar
 from heal_ls.locate.history import changed_bonus
 from heal_ls.locate.missing import (
+    default_repr_lacking,
     lacking_member,
     missing_dependency,
     missing_name,
@@ -110,10 +111,14 @@ def locate(
         ranker.none_returner(failure, run, suspects[0])
         suspects = sorted(ranker.suspects.values(), key=order)
     suspects = named_inside_first(suspects, failure, ranker.quoted_words)
-    lacking = lacking_member(failure, tests, ranker.index)
-    # a member the class has yet to have (the test uses it, or copy or pickle needs it to
-    # rebuild an object the refused constructor could not): a heal adds it to the class
-    classes = [lacking] if lacking is not None else rebuilt_classes(failure, tests, ranker.index)
+    # a member the class has yet to have (the test uses it, or shows the object by Python's
+    # default, or copy or pickle needs it to rebuild an object the refused constructor could
+    # not): a heal adds it to the class
+    classes = (
+        lacking_member(failure, tests, ranker.index)
+        or default_repr_lacking(failure, tests, ranker.index)
+        or rebuilt_classes(failure, tests, ranker.index)
+    )
     if classes:
         top = max([1.0, *(s.score for s in suspects)]) + 0.01
         named = [

@@ -17,19 +17,14 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Callable
 
-from heal_ls.locate.calls import imported_modules, statement_parts
+from heal_ls.locate.calls import statement_parts
 from heal_ls.locate.evidence import NamedClass, named_class, signature_error_callee
-from heal_ls.locate.index import ClassNode, ModuleIndex
+from heal_ls.locate.family import ClassPlace, IndexOf, WorkspaceClasses, class_def, own_members
 from heal_ls.locate.missing import LackingMember
-from heal_ls.locate.spectrum import split_key
 from heal_ls.models import Failure, Frame
 from heal_ls.pysource.parse import name_of
 from heal_ls.pysource.paths import TestFiles, is_workspace_file, relative_path
-
-IndexOf = Callable[[str], ModuleIndex | None]
-ClassPlace = tuple[str, ModuleIndex, ClassNode]
 
 # The stdlib modules that rebuild an object (copyreg's `__newobj__` calls `cls.__new__`)
 COPY_MACHINERY = ("copy.py", "copyreg.py", "pickle.py")
@@ -84,12 +79,12 @@ def rebuilt_classes(failure: Failure, tests: TestFiles, index_of: IndexOf) -> li
         f"lacks {member}, so the {_WORDS[member]} at {where} rebuilt its object through a"
         f" call {refused} refused"
     )
-    classes = _Classes(failure, tests, index_of, test)
+    classes = WorkspaceClasses(failure, tests, index_of, test.path)
     listed: list[LackingMember] = []
     for wanted in named:
         place = classes.named(wanted)
         if place is not None:
-            classes.lacking(place, member, reason, listed)
+            _list_lacking(classes, place, member, reason, listed)
     return listed
 
 
@@ -209,78 +204,20 @@ def _calls_class(refused: NamedClass | None, calls: list[ast.Call]) -> bool:
     return any((name_of(c.func) or "").rsplit(".", 1)[-1] == refused.name for c in called)
 
 
-class _Classes:
-    """The classes of ours a failing test may have copied: those of the modules it ran or
-    raised in and of the modules its test file imports (and their packages re-export)."""
-
-    def __init__(self, failure: Failure, tests: TestFiles, index_of: IndexOf, test: Frame):
-        self.index_of, self.tests = index_of, tests
-        self.ran = [found for key in failure.covered if (found := split_key(key))]
-        paths = [path for path, _ in self.ran]
-        paths += [f.path for f in failure.frames]
-        index = index_of(test.path)
-        if index is not None and index.tree is not None:
-            paths += imported_modules(index.tree, test.path, tests.root)
-        self.paths = [
-            p for p in dict.fromkeys(paths) if p not in tests and is_workspace_file(p, tests.root)
-        ]
-
-    def named(self, wanted: NamedClass, near: str | None = None) -> ClassPlace | None:
-        """The class of ours `wanted` names: in the module `near` when it has one (a base
-        named beside its subclass), else the only one of the modules, narrowed by the module
-        the evidence named and then by a def of it that ran."""
-        found: list[ClassPlace] = []
-        for path in [near] if near else self.paths:
-            index = self.index_of(path)
-            found += (
-                [(path, index, n) for n in index.classes if n.name == wanted.name] if index else []
-            )
-        if not found and near:
-            return self.named(wanted)
-        if len(found) > 1:
-            found = [c for c in found if wanted.held_in(c[0])] or found
-        if len(found) > 1:
-            found = [c for c in found if self._ran_in(c)] or found
-        return found[0] if len(found) == 1 else None
-
-    def _ran_in(self, place: ClassPlace) -> bool:
-        path, _, node = place
-        return any(p == path and node.start_line <= line <= node.end_line for p, line in self.ran)
-
-    def lacking(self, place: ClassPlace, member: str, reason: str, listed: list[LackingMember]):
-        """List the class unless it says how it is rebuilt (then a def of it ran wrong), then
-        its bases of ours the same way."""
-        path, index, node = place
-        if any(c.path == path and c.node == node for c in listed):
-            return
-        body = _class_def(index, node)
-        if body is None or SAYS_HOW[member] & _own_names(body):
-            return
-        listed.append(LackingMember(path, node, reason, member))
-        for base in body.bases:
-            name = name_of(base.value if isinstance(base, ast.Subscript) else base)
-            found = self.named(NamedClass(name), path) if name else None
-            if found is not None:
-                self.lacking(found, member, f"{reason} (a base of {node.name})", listed)
-
-
-def _class_def(index: ModuleIndex, node: ClassNode) -> ast.ClassDef | None:
-    if index.tree is None:
-        return None
-    return next(
-        (
-            n
-            for n in ast.walk(index.tree)
-            if isinstance(n, ast.ClassDef) and n.lineno == node.def_line
-        ),
-        None,
-    )
-
-
-def _own_names(body: ast.ClassDef) -> set[str]:
-    """The names the class's own body defines or assigns (`__reduce__ = _reduce`)."""
-    names = {n.name for n in body.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    for statement in body.body:
-        targets = statement.targets if isinstance(statement, ast.Assign) else []
-        names |= {t.id for t in targets if isinstance(t, ast.Name)}
-    return names
+def _list_lacking(
+    classes: WorkspaceClasses,
+    place: ClassPlace,
+    member: str,
+    reason: str,
+    listed: list[LackingMember],
+):
+    """List the class unless it says how it is rebuilt (then a def of it ran wrong), then
+    its bases of ours the same way."""
+    path, _, node = place
+    if any(c.path == path and c.node == node for c in listed):
+        return
+    if class_def(place[1], node) is None or SAYS_HOW[member] & own_members(place):
+        return
+    listed.append(LackingMember(path, node, reason, member))
+    for base in classes.bases(place):
+        _list_lacking(classes, base, member, f"{reason} (a base of {node.name})", listed)
