@@ -122,6 +122,18 @@ def statements_before_line(tree: ast.Module, line: int) -> list[ast.stmt]:
     return [s for s in _own_statements(function) if (s.end_lineno or s.lineno) < line]
 
 
+def names_called_up_to(tree: ast.Module, line: int) -> set[str]:
+    """The last names of what the test function holding `line` calls up to that line, the
+    `with` around it included (`with Parallel(n_jobs=None) as p:`): a class among them is one
+    whose object the test made itself, with arguments it chose."""
+    function = _enclosing_function(tree.body, line)
+    return {
+        (name_of(node.func) or "").rsplit(".", 1)[-1]
+        for node in (ast.walk(function) if function is not None else [])
+        if isinstance(node, ast.Call) and node.lineno <= line
+    }
+
+
 def is_check(statement: ast.stmt) -> bool:
     """Is the statement a check: an `assert`, or an assertion call (`self.assertEqual(...)`,
     `assert_that(...)`)? One the test ran before its failing line passed."""

@@ -109,6 +109,7 @@ def locate(
         ranker.state_makers(failure, run, suspects[0])
         ranker.held_state_makers(failure, run, suspects[0])
         ranker.none_returner(failure, run, suspects[0])
+        ranker.constructor_makers(failure, suspects[0])
         suspects = sorted(ranker.suspects.values(), key=order)
     suspects = named_inside_first(suspects, failure, ranker.quoted_words)
     # a member the class has yet to have (the test uses it, or shows the object by Python's

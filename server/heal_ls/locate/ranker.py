@@ -68,6 +68,7 @@ from heal_ls.locate.flow import (
     handed_to,
     is_check,
     locals_at,
+    names_called_up_to,
     names_feeding_line,
     passed_values,
     quoted_names,
@@ -102,9 +103,11 @@ from heal_ls.locate.spectrum import (
 )
 from heal_ls.locate.state import (
     CONSTRUCTORS,
+    assigned_in_branch,
     class_of,
     computed_on_self,
     construction_only,
+    handed_self_after,
     held_locals,
     is_private,
     literal_starts,
@@ -977,6 +980,61 @@ class Ranker:
                 reason = f"{made} that {first.qualname} reads"
                 self.add(path, maker, reason, first.score - 0.000001 * (rank + 2))
 
+    def constructor_makers(self, failure: Failure, first: Suspect):
+        """The failing check compares an attribute of an object (`assert p.n_jobs == 2`) whose
+        class the evidence names (its local's repr, pytest's `where ... = <C object>.attr`),
+        and that class's constructor, run by the failing test, did not keep it as it came:
+        it stored it and then handed `self` to a callable that can write it over
+        (`functools.update_wrapper(self, func)`), or, on an object the test made itself
+        (`Parallel(n_jobs=None)`), it computed it in a branch the test's arguments sent it
+        down (`if n_jobs is None: n_jobs = backend.default_n_jobs`). The value the check
+        reads was made there and read as it was kept: the constructor comes first. The other
+        constructors made how the object began as the caller asked (`attribute_makers`)."""
+        if self.failing_at is None:
+            return
+        test_path, line = self.failing_at
+        tree = self.test_tree(test_path, line)
+        compared = self.compared_objects(test_path, line)
+        if tree is None or not compared:
+            return
+        frame = next((f for f in failure.frames if (f.path, f.line) == (test_path, line)), None)
+        covered = self.covered_functions(failure)
+        table = self.class_table(covered)
+        shown = repr_classes(failure.message or "")
+        made_by_test = names_called_up_to(tree, line)
+        where = f"{relative_path(test_path, self.root)}:{line}"
+        for value, attribute in compared:
+            classes = table.classes_of(value, frame.locals if frame else {}, shown)
+            for path, node in covered:
+                owner = class_of(node.qualname)
+                found = def_of(self.index(path), node)
+                if node.name not in CONSTRUCTORS or owner not in classes or found is None:
+                    continue
+                why = self.unkept_store(failure, path, found, attribute, owner in made_by_test)
+                if why is not None:
+                    reason = f"{why}; the failing check {where} reads it"
+                    self.add(path, node, reason, first.score + 0.000001)
+
+    def unkept_store(
+        self, failure: Failure, path: str, found: Def, attribute: str, made_by_test: bool
+    ) -> str | None:
+        """Why the constructor `found` did not keep `.attribute` as it came, in the blocks the
+        failing test ran (`constructor_makers`), else None."""
+        ran = ran_lines(failure, path, found, written_on_self(found).get(attribute, []))
+        if not ran:
+            return None
+        handed = ran_lines(failure, path, found, handed_self_after(found, min(ran)))
+        if handed:
+            return f"stored .{attribute}, then handed self on at line {handed[0]}"
+        if not made_by_test or attribute not in computed_on_self(found) - literal_starts(found):
+            return None
+        decided = ran_lines(failure, path, found, assigned_in_branch(found, attribute))
+        if decided:
+            return (
+                f"computed .{attribute} in the branch at line {decided[0]}, on the test's arguments"
+            )
+        return None
+
     def held_makers(self, pool: list[Place], held: str, attributes: set[str]):
         """(path, def, attributes) of the constructors of class `held` (and the helpers only
         they call) among `pool` that computed the state reading `attributes` on its object
@@ -1289,17 +1347,22 @@ class Ranker:
 
     def compared_attributes(self, test_path, test_line) -> set[str]:
         """The attributes the failing line's comparisons read (`fields(B).n.type`: `type`)."""
+        return {attribute for _, attribute in self.compared_objects(test_path, test_line)}
+
+    def compared_objects(self, test_path, test_line) -> list[tuple[ast.expr, str]]:
+        """(object, attribute) of each attribute the failing line's comparisons read (`p.n_jobs
+        == 2`: the expression `p`, `n_jobs`)."""
         tree = self.test_tree(test_path, test_line)
         if tree is None:
-            return set()
-        return {
-            operand.attr
+            return []
+        return [
+            (operand.value, operand.attr)
             for p in statement_parts(tree.body, test_line)
             for node in ast.walk(p)
             if isinstance(node, ast.Compare)
             for operand in (node.left, *node.comparators)
             if isinstance(operand, ast.Attribute)
-        }
+        ]
 
     def attribute_writers(self, failure: Failure, compared: set[str], covered, where: str):
         """The failing check compares an attribute (`assert int == fields(B).n.type`) that a
@@ -1858,6 +1921,11 @@ class Ranker:
         if tree is None:
             return [], ""
         return acted_before(tree, test_line, covered)
+
+
+def ran_lines(failure: Failure, path: str, found: Def, lines: list[int]) -> list[int]:
+    """Those of `lines` of `found` the failing test ran (`ran_a_store`, line by line)."""
+    return [line for line in lines if ran_a_store(failure, path, found, [line])]
 
 
 def ran_a_store(failure: Failure, path: str, found: Def, lines: list[int]) -> bool:

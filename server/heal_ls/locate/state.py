@@ -8,7 +8,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from heal_ls.locate.blocks import in_block
+from heal_ls.locate.blocks import BLOCK_BRANCHES, in_block
 from heal_ls.models import Failure
 from heal_ls.pysource.parse import Def, name_of, sole_return
 
@@ -86,6 +86,58 @@ def computed_on_self(found: Def) -> set[str]:
                 t.attr for t in node.targets if isinstance(t, ast.Attribute) and on_self(t)
             }
     return computed
+
+
+def handed_self_after(found: Def, line: int) -> list[int]:
+    """The lines, after `line`, where the def hands its object itself to another callable
+    (`functools.update_wrapper(self, func)`): what that callable writes on it comes after a
+    store at `line`. Not a base class's constructor (`Base.__init__(self, ...)`, `super(C,
+    self)`): that goes on making how the object began."""
+    return sorted(
+        {
+            node.lineno
+            for node in ast.walk(found)
+            if isinstance(node, ast.Call)
+            and node.lineno > line
+            and (name_of(node.func) or "").rsplit(".", 1)[-1] not in {"super", *CONSTRUCTORS}
+            and any(
+                isinstance(given, ast.Name) and given.id == "self"
+                for given in [*node.args, *(k.value for k in node.keywords)]
+            )
+        }
+    )
+
+
+def assigned_in_branch(found: Def, attribute: str) -> list[int]:
+    """The lines where the def assigns `self.<attribute>`, or a local it stores there as it
+    is (`self.n_jobs = n_jobs`), inside one of its own branches (`if n_jobs is None: n_jobs =
+    backend.default_n_jobs`): a value the branch the run took decided."""
+    stored = {
+        node.value.id
+        for node in ast.walk(found)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Name)
+        and any(_self_attribute(t, attribute) for t in node.targets)
+    }
+    lines = set()
+    for compound in ast.walk(found):
+        for field in BLOCK_BRANCHES.get(type(compound).__name__, ()):
+            for statement in getattr(compound, field):
+                for node in ast.walk(statement):
+                    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                        if any(
+                            _self_attribute(t, attribute)
+                            or isinstance(t, ast.Name)
+                            and t.id in stored
+                            for t in targets
+                        ):
+                            lines.add(node.lineno)
+    return sorted(lines)
+
+
+def _self_attribute(target: ast.expr, attribute: str) -> bool:
+    return isinstance(target, ast.Attribute) and on_self(target) and target.attr == attribute
 
 
 def stored_attribute(found: Def) -> str | None:
