@@ -7,7 +7,9 @@ the user's, logging the result) ends the whole session with an INTERNALERROR. So
 that arrives between the phases waits: the test's next setup or call starts by raising it; a
 teardown is never cut short before it starts (the fixtures' finalizers undo what their setup
 did, and pytest's next test needs them done). The test's report is the timeout either way:
-the plugin records it when the watchdog fires. Stdlib and pytest only.
+the plugin records it when the watchdog fires. Once the call has ended, the test's outcome is
+decided and nothing of it is left to interrupt (`reporting`): a timeout that comes while pytest
+or a hook of the user's reports it leaves the test's own outcome alone. Stdlib and pytest only.
 """
 
 import signal
@@ -35,6 +37,7 @@ class Interrupter:
         self.running = None  # the item whose runtest protocol runs
         self.due = None  # the item to interrupt, asked for and not yet raised
         self.in_phase = False
+        self.call_ended = None  # the item whose call phase has ended: its outcome is decided
         self.previous_handler = None
         self.installed = (
             SIGNAL is not None and threading.current_thread() is threading.main_thread()
@@ -55,9 +58,15 @@ class Interrupter:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
-        self.running, self.due = item, None
+        self.running, self.due, self.call_ended = item, None, None
         yield
-        self.running = self.due = None
+        self.running = self.due = self.call_ended = None
+
+    def reporting(self):
+        """Has the running test's call ended, with none of its phases running now? Then pytest,
+        or a report hook of the user's, is reporting an outcome the call already decided."""
+        running = self.running
+        return running is not None and self.call_ended is running and not self.in_phase
 
     @pytest.hookimpl(hookwrapper=True, trylast=True)
     def pytest_runtest_setup(self, item):
@@ -65,7 +74,10 @@ class Interrupter:
 
     @pytest.hookimpl(hookwrapper=True, trylast=True)
     def pytest_runtest_call(self, item):
-        yield from self._interruptible(item, starts=True)
+        try:
+            yield from self._interruptible(item, starts=True)
+        finally:
+            self.call_ended = item
 
     @pytest.hookimpl(hookwrapper=True, trylast=True)
     def pytest_runtest_teardown(self, item):

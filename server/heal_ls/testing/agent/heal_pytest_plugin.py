@@ -131,6 +131,8 @@ class HealReporter:
             message = f"heal-ls: test did not finish within {timeout:g} s"
             self.interrupter = heal_interrupt.Interrupter(message)
         self.record = None
+        self.item = None  # the item of `record`
+        self.call_error = None  # (exception, traceback) its call phase ended with, if any
         self.import_covered = []
         self.shared_setups = {}  # a broader-than-test fixture -> the hits of its latest setup
         self.mac = None  # set by pytest_configure when the run is sealed
@@ -156,6 +158,7 @@ class HealReporter:
     def pytest_runtest_protocol(self, item, nextitem):
         path, line = parts.item_location(item)
         self.record = rec = wire.TestLine(item.nodeid, "passed", 0.0, path, line, [], None, "")
+        self.item, self.call_error = item, None
         self.emit(wire.Start(item.nodeid))
         if self.recorder:
             self.recorder.reset()
@@ -197,9 +200,11 @@ class HealReporter:
     def pytest_runtest_call(self, item):
         if self.recorder:
             self.recorder.start()
-        heal_watch.numbered((yield))  # a timeout may leave a line-less entry
+        outcome = yield
+        heal_watch.numbered(outcome)  # a timeout may leave a line-less entry
         if self.recorder:
             self.recorder.stop()
+        self.call_error = parts.call_error(outcome, item)
 
     # A fixture broader than a test (module, class, session scope; unittest's setUpClass is one)
     # sets up once, inside the first test that uses it: its setup's hits are kept apart and
@@ -310,7 +315,12 @@ class HealReporter:
         """Called in the watchdog thread: record where the test is stuck, then stop it."""
         if rec is not self.record:  # that test has just finished after all
             return
-        if give_up:  # it did not stop after the interrupt: keep the report, end the process
+        if self.interrupter.reporting():  # its call ended in time: its own outcome stands
+            if give_up:
+                self._give_up_reporting(rec)
+            return
+        if give_up and rec.failure is not None and rec.failure.timed_out:
+            # it did not stop after the interrupt: keep the report, end the process
             self.emit(wire.Abort(rec.nodeid))
             os._exit(ABORT_EXIT_CODE)
         # the reprs of the stuck frames' locals (workspace __repr__s) are not what the test ran
@@ -322,6 +332,23 @@ class HealReporter:
         rec.failure, rec.outcome = failure, "failed"
         self.emit(wire.Timeout(rec.nodeid, failure))
         self.interrupter.interrupt(thread_id)
+
+    def _give_up_reporting(self, rec):
+        """The test's call ended, its report did not (a report hook of the user's that never
+        returns, pytest formatting a very deep traceback): write the test with the outcome its
+        call decided, then end the process as for a test that would not stop."""
+        if rec.failure is None and self.call_error is not None:
+            exc, tb = self.call_error
+            build = self._unrecorded(parts.failure_from_exception)
+            rec.failure = build(exc, self.item, self.paths, tb)
+            rec.failure.when = "call"
+        if rec.call is None:
+            rec.call = parts.call_outcome(self.call_error)
+        if rec.outcome == "passed" and rec.call != "passed":
+            rec.outcome = rec.call
+        self._finish(rec)
+        self.emit(wire.Abort(rec.nodeid))
+        os._exit(ABORT_EXIT_CODE)
 
     def _unrecorded(self, function):
         return self.recorder.unrecorded(function) if self.recorder else function

@@ -13,6 +13,7 @@ import _pytest
 import heal_paths
 import heal_protocol as wire
 import pluggy
+import pytest
 from heal_caught import caught_entries
 
 RUNNER_DIRS = tuple(
@@ -161,6 +162,23 @@ def failure_from_exception(exc, item, paths, tb):
     failure.caught = [frame_record(f, line, False) for f, line in caught]
     failure.chain = chained_records(exc)
     return failure
+
+
+def call_error(outcome, item):
+    """(exception, traceback) a test's call phase ended with (its hook's `outcome`), or None. A
+    unittest TestCase's failure does not leave the call: pytest keeps it on the item until the
+    call's report takes it."""
+    if outcome.excinfo is not None:
+        return outcome.excinfo[1], outcome.excinfo[2]
+    kept = getattr(item, "_excinfo", None)
+    return (kept[0].value, kept[0].tb) if kept else None
+
+
+def call_outcome(error):
+    """The outcome pytest reports for a call that ended with `error` (call_error's)."""
+    if error is None:
+        return "passed"
+    return "skipped" if isinstance(error[0], pytest.skip.Exception) else "failed"
 
 
 def chained_records(exc):
