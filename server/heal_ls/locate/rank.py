@@ -86,6 +86,7 @@ def locate(
     written = ranker.wrote_text(failure, eligible)
     name_bonus(ranker.suspects, failure, eligible, specific, written)
     ranker.writers_before_acts(failure, run, written)
+    ranker.sole_writers_first(failure, run, eligible)
     grammar_path, rules = refused_by_grammar(failure, tests, ranker.index) or ("", [])
     for node, why, score in rules:  # the test's own text, refused by PLY's grammar
         ranker.add(grammar_path, node, why, score)

@@ -93,6 +93,7 @@ from heal_ls.locate.spectrum import (
     BLOCK_MARK,
     DSTAR_CAP,
     block_ochiai,
+    blocks_every_failing_ran,
     dstar_scores,
     every_failing_ran,
     failing_only,
@@ -129,7 +130,7 @@ from heal_ls.locate.testline import (
     line_suspects,
     resolve,
 )
-from heal_ls.locate.written import checked_text, written_into
+from heal_ls.locate.written import changed_words, checked_text, own_strings, written_into
 from heal_ls.models import Failure, Frame, RunResult, Suspect
 from heal_ls.pysource.parse import Def, name_of
 from heal_ls.pysource.paths import TestFiles, is_workspace_file, relative_path
@@ -253,6 +254,49 @@ class Ranker:
             if body is not None and (constants := written_into(body, text)):
                 found[key] = constants[0]
         return found
+
+    def sole_writers(self, failure: Failure, run: RunResult | None) -> dict[Key, str]:
+        """The defs that alone wrote a word the failing check shows changed
+        (`written.changed_words`: `mfenced` where `mrow><mo>(` was expected; `PR06` of `assert
+        not [('PR06', ...)]`), each with the first such word: of the defs the failing test ran,
+        the one holding the word as a string constant in a block every failing test ran. A word
+        that several of them hold names none."""
+        wanted = changed_words(failure.message or "")
+        ran = blocks_every_failing_ran(failure, run, self.tests) if wanted else set()
+        holders: dict[str, set[Key]] = {}
+        for at in sorted(ran.intersection(failure.covered)):
+            path, line = split_key(at) or ("", 0)
+            index = self.index(path) if path not in self.tests else None
+            node = index.at_start_line(line) if index is not None else None
+            found = def_of(index, node) if node is not None else None
+            for constant in own_strings(found) if found is not None else ():
+                if constant.value not in wanted:
+                    continue
+                block = block_of(found, constant.lineno)  # None: its entry, which ran
+                if block is None or f"{path}:{block}{BLOCK_MARK}" in ran:
+                    holders.setdefault(constant.value, set()).add(self.key(path, node))
+        writers: dict[Key, str] = {}
+        for word, keys in sorted(holders.items()):
+            if len(keys) == 1:
+                writers.setdefault(keys.pop(), word)
+        return writers
+
+    def sole_writers_first(self, failure: Failure, run: RunResult | None, eligible) -> None:
+        """A def that alone wrote a word the failing check shows changed (`sole_writers`) made
+        the wrong text: it goes above the `eligible` suspects ranked above it (by the spectrum
+        and the names they share with the test) when none of them is more specific to the
+        failing tests (`specificity`, its likeliest block's Ochiai): what lifted them was a
+        near tie, the writer's word is not."""
+        writers = {k: word for k, word in self.sole_writers(failure, run).items() if k in eligible}
+        specific = self.specificity(failure, run, eligible) if writers else {}
+        for key, word in writers.items():
+            suspect = self.suspects[key]
+            above = [k for k in eligible if k != key and self.suspects[k].score >= suspect.score]
+            if above and all(specific[k] <= specific[key] for k in above):
+                suspect.score = max(self.suspects[k].score for k in above) + 0.001 * specific[key]
+                suspect.reason += (
+                    f"; it alone wrote {word!r}, which the failing check shows changed"
+                )
 
     def writers_before_acts(self, failure: Failure, run: RunResult | None, written) -> None:
         """The failing check reads what the test's earlier act made (`acted_before`: `dumps(v)`

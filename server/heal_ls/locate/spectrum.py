@@ -81,6 +81,20 @@ def every_failing_ran(failure: Failure, run: RunResult | None, tests: TestFiles)
     return mine.intersection(*others) if others else None
 
 
+def blocks_every_failing_ran(failure: Failure, run: RunResult | None, tests: TestFiles) -> set[str]:
+    """The blocks (keyed as `block_ochiai` keys them) this failing test ran that every other
+    failing test of the run sharing its cause (as `every_failing_ran` counts them) ran too; this
+    test's own blocks when none shares it; none when its blocks were not recorded."""
+    if failure.blocks is None:
+        return set()
+    mine = block_keys(failure.covered, failure.blocks)
+    code = {key for key in failure.covered if not in_test_file(key, tests)}
+    for other in run.failures if run is not None else []:
+        if other.id != failure.id and other.blocks is not None and code & set(other.covered):
+            mine &= block_keys(other.covered, other.blocks)
+    return mine
+
+
 def in_test_file(key: str, tests: TestFiles) -> bool:
     """Whether a function key ("abs_path:first_line") is a test file's (malformed keys are not)."""
     parsed = split_key(key)
