@@ -269,7 +269,9 @@ class Ranker:
             index = self.index(path) if path not in self.tests else None
             node = index.at_start_line(line) if index is not None else None
             found = def_of(index, node) if node is not None else None
-            for constant in own_strings(found) if found is not None else ():
+            if node is None or found is None:
+                continue
+            for constant in own_strings(found):
                 if constant.value not in wanted:
                     continue
                 block = block_of(found, constant.lineno)  # None: its entry, which ran
