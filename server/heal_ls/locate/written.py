@@ -66,6 +66,9 @@ def changed_words(message: str) -> set[str]:
         return {word for word in quoted if len(word) >= SHORTEST and word.isidentifier()}
     found: set[str] = set()
     for removed, added in _changed_runs(message):
+        if not (removed and added):
+            continue  # whole lines only added or dropped: their writer wrote as told; what
+            # chose to write them (or not) is elsewhere
         matcher = difflib.SequenceMatcher(None, removed, added, autojunk=False)
         for how, start, end, added_start, added_end in matcher.get_opcodes():
             if how != "equal":

@@ -97,3 +97,16 @@ def test_a_dropped_character_changes_the_word_beside_it():
 def test_every_element_assert_not_shows_is_changed():
     message = "assert not [('PR06', 'Parameter \"c\" type should use \"str\"'), ('PR06', 'x')]"
     assert changed_words(message) == {"PR06"}
+
+
+def test_lines_only_added_change_no_word():
+    # the writer of a whole extra element wrote it as told: what chose to write it is the
+    # suspect, not the writer of its text (fonttools' `<Map glyph=...>` under a table that
+    # should have stayed empty)
+    message = (
+        "assert '<?xml versio...dvWidthMap>\\n' == '<?xml versio...</VarStore>\\n'\n"
+        "  \n  Skipping 385 identical leading characters in diff, use -v to show\n"
+        '    /VarStore>\n  + <AdvWidthMap>\n  +   <Map glyph="A" outer="0" inner="0"/>\n'
+        "  + </AdvWidthMap>"
+    )
+    assert changed_words(message) == set()
